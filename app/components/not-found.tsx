@@ -1,0 +1,38 @@
+import { Link } from "react-router";
+import { Container } from "./page-intro.tsx";
+
+const suggestions = [
+  { to: "/", label: "Home", text: "Start again from the front page." },
+  { to: "/courses", label: "Courses", text: "Browse every course we teach." },
+  { to: "/services", label: "Services", text: "Websites, hosting, training and cloud work." },
+  { to: "/help", label: "Help centre", text: "Answers to common questions, and how to reach us." },
+];
+
+export function NotFound() {
+  return (
+    <Container className="py-16 sm:py-24">
+      <title>Page not found | Academy</title>
+      <meta name="robots" content="noindex" />
+      <p className="text-sm font-semibold text-brand-700 dark:text-brand-300">404</p>
+      <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">
+        We couldn't find that page
+      </h1>
+      <p className="mt-4 max-w-xl text-lg text-slate-600 dark:text-slate-300">
+        The link may be out of date, or the address may have a typo. These pages might help:
+      </p>
+      <ul className="mt-8 grid gap-4 sm:grid-cols-2">
+        {suggestions.map((s) => (
+          <li key={s.to}>
+            <Link
+              to={s.to}
+              className="block rounded-xl border border-slate-200 p-5 hover:border-brand-400 hover:bg-brand-50 dark:border-slate-800 dark:hover:border-brand-500 dark:hover:bg-slate-900"
+            >
+              <span className="font-semibold text-slate-950 dark:text-white">{s.label}</span>
+              <span className="mt-1 block text-sm text-slate-600 dark:text-slate-400">{s.text}</span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </Container>
+  );
+}

@@ -1,0 +1,95 @@
+import { useId, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+import { CloseIcon, MenuIcon } from "./icons.tsx";
+import { ThemeToggle } from "./theme-toggle.tsx";
+
+const links = [
+  { to: "/courses", label: "Courses" },
+  { to: "/services", label: "Services" },
+  { to: "/portfolio", label: "Portfolio" },
+  { to: "/team", label: "Team" },
+  { to: "/help", label: "Help" },
+];
+
+const navLinkClass = ({ isActive }: { isActive: boolean }) =>
+  `rounded-md px-3 py-2 text-sm font-medium transition-colors ${
+    isActive
+      ? "text-brand-700 dark:text-brand-300"
+      : "text-slate-700 hover:text-slate-950 dark:text-slate-300 dark:hover:text-white"
+  }`;
+
+export function SiteHeader({ siteName }: { siteName: string }) {
+  const { pathname } = useLocation();
+  // The menu belongs to the page it was opened on, so any navigation closes it.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === pathname;
+  const menuId = useId();
+
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200/80 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-3 focus:z-50 focus:rounded-md focus:bg-brand-700 focus:px-3 focus:py-2 focus:text-white"
+      >
+        Skip to content
+      </a>
+      <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4 sm:px-6">
+        <Link to="/" className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-950 dark:text-white">
+          <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-brand-600 text-sm text-white">
+            {siteName.slice(0, 1)}
+          </span>
+          {siteName}
+        </Link>
+        <nav aria-label="Main" className="ml-4 hidden md:block">
+          <ul className="flex items-center gap-1">
+            {links.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} className={navLinkClass}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="ml-auto flex items-center gap-2">
+          <div className="hidden sm:block">
+            <ThemeToggle />
+          </div>
+          <Link
+            to="/login"
+            className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+          >
+            Sign in
+          </Link>
+          <button
+            type="button"
+            className="inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 md:hidden dark:text-slate-200 dark:hover:bg-slate-800"
+            aria-expanded={open}
+            aria-controls={menuId}
+            onClick={() => setOpenOn(open ? null : pathname)}
+          >
+            {open ? <CloseIcon className="size-6" /> : <MenuIcon className="size-6" />}
+            <span className="sr-only">{open ? "Close menu" : "Open menu"}</span>
+          </button>
+        </div>
+      </div>
+      <div id={menuId} hidden={!open} className="border-t border-slate-200 px-4 pb-4 md:hidden dark:border-slate-800">
+        <nav aria-label="Mobile">
+          <ul className="flex flex-col py-2">
+            {links.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} className={(s) => `block ${navLinkClass(s)} py-3 text-base`}>
+                  {link.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className="flex items-center justify-between border-t border-slate-200 pt-3 dark:border-slate-800">
+          <span className="text-sm text-slate-600 dark:text-slate-400">Theme</span>
+          <ThemeToggle />
+        </div>
+      </div>
+    </header>
+  );
+}

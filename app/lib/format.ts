@@ -1,0 +1,36 @@
+import type { Money } from "../../server/catalog/index.ts";
+
+const inr = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 0 });
+const inrPaise = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", minimumFractionDigits: 2 });
+
+/** ₹4,999 for whole rupees, ₹4,999.50 otherwise. */
+export function formatMoney(money: Money): string {
+  const rupees = money.amount / 100;
+  return Number.isInteger(rupees) ? inr.format(rupees) : inrPaise.format(rupees);
+}
+
+export function formatDuration(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  if (h === 0) return `${m} min`;
+  return m === 0 ? `${h} h` : `${h} h ${m} min`;
+}
+
+const dateFormat = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+export function formatDate(iso: string): string {
+  return dateFormat.format(new Date(iso));
+}
+
+export const levelLabel = { beginner: "Beginner", intermediate: "Intermediate", advanced: "Advanced" } as const;
+
+export const intervalLabel = { month: "per month", year: "per year", once: "one-time" } as const;
+
+export function initials(name: string): string {
+  return name
+    .split(/\s+/)
+    .map((part) => part[0] ?? "")
+    .join("")
+    .slice(0, 2)
+    .toUpperCase();
+}

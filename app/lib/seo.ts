@@ -1,0 +1,39 @@
+import type { MetaDescriptor } from "react-router";
+
+export interface RootData {
+  origin: string;
+  year: number;
+  site: { name: string; description: string; email: string; phone: string; address: string; legalName: string };
+}
+
+interface MetaArgsLike {
+  location: { pathname: string };
+  matches: ({ id: string; loaderData?: unknown } | undefined)[];
+}
+
+export function rootData(matches: MetaArgsLike["matches"]): RootData | undefined {
+  return matches.find((m) => m?.id === "root")?.loaderData as RootData | undefined;
+}
+
+/** Title, description, canonical URL and Open Graph tags for one page. */
+export function pageMeta(
+  args: MetaArgsLike,
+  page: { title: string; description: string; type?: "website" | "article" },
+): MetaDescriptor[] {
+  const root = rootData(args.matches);
+  const siteName = root?.site.name ?? "Academy";
+  const title = page.title === siteName ? siteName : `${page.title} | ${siteName}`;
+  const url = `${root?.origin ?? ""}${args.location.pathname}`;
+  return [
+    { title },
+    { name: "description", content: page.description },
+    { tagName: "link", rel: "canonical", href: url },
+    { property: "og:site_name", content: siteName },
+    { property: "og:type", content: page.type ?? "website" },
+    { property: "og:title", content: title },
+    { property: "og:description", content: page.description },
+    { property: "og:url", content: url },
+    { property: "og:image", content: `${root?.origin ?? ""}/og-image.png` },
+    { name: "twitter:card", content: "summary_large_image" },
+  ];
+}

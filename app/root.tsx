@@ -1,0 +1,90 @@
+import type { ReactNode } from "react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { appServices } from "../server/context.ts";
+import type { Route } from "./+types/root";
+import stylesheetHref from "./app.css?url";
+import { NavigationSpinner } from "./components/navigation-spinner.tsx";
+import { NotFound } from "./components/not-found.tsx";
+import { Container } from "./components/page-intro.tsx";
+import { SiteFooter } from "./components/site-footer.tsx";
+import { SiteHeader } from "./components/site-header.tsx";
+import { useDocumentValues } from "./lib/document-context.ts";
+import type { RootData } from "./lib/seo.ts";
+import { themeBootstrapScript } from "./lib/theme.ts";
+
+export function loader({ context }: Route.LoaderArgs): RootData {
+  const { catalog, publicUrl } = context.get(appServices);
+  const { site } = catalog;
+  const a = site.address;
+  return {
+    origin: publicUrl,
+    year: new Date().getFullYear(),
+    site: {
+      name: site.name,
+      legalName: site.legalName,
+      description: site.description,
+      email: site.email,
+      phone: site.phone,
+      address: [a.line1, a.line2, `${a.city} ${a.postalCode}`, a.state].filter(Boolean).join(", "),
+    },
+  };
+}
+
+/**
+ * In production the stylesheet is inlined into the document (no render-blocking request); the
+ * browser bundle renders an empty <style> and hydration leaves the server's text in place.
+ */
+function Stylesheet() {
+  const { nonce, inlineStylesheet } = useDocumentValues();
+  if (import.meta.env.DEV) return <link rel="stylesheet" href={stylesheetHref} />;
+  const css = inlineStylesheet?.(stylesheetHref);
+  return <style nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: css ?? "" }} />;
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const { nonce } = useDocumentValues();
+  const data = useRouteLoaderData<typeof loader>("root");
+  return (
+    <html lang="en-IN" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeBootstrapScript }} />
+        <Stylesheet />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="flex min-h-screen flex-col">
+        <SiteHeader siteName={data?.site.name ?? "Academy"} />
+        <main id="main" className="flex-1">
+          {children}
+        </main>
+        {data && <SiteFooter site={data.site} year={data.year} />}
+        <NavigationSpinner />
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
+  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
+  return (
+    <Container className="py-20">
+      <title>Something went wrong | Academy</title>
+      <h1 className="text-3xl font-bold text-slate-950 dark:text-white">{message}</h1>
+      <p className="mt-4 text-slate-600 dark:text-slate-300">
+        We could not show this page. Please try again in a moment; if it keeps happening, write to us from the help
+        page.
+      </p>
+    </Container>
+  );
+}

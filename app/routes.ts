@@ -1,0 +1,20 @@
+import { index, route, type RouteConfig } from "@react-router/dev/routes";
+
+// Mirrors spec §2 for the public site; later issues add the signed-in screens.
+export default [
+  index("routes/home.tsx"),
+  route("courses", "routes/courses.tsx"),
+  route("course/:courseId", "routes/course.tsx"),
+  route("course/:courseId/feedback", "routes/course-feedback.tsx"),
+  route("services", "routes/services.tsx"),
+  route("service/:serviceId", "routes/service.tsx"),
+  route("team", "routes/team.tsx"),
+  route("portfolio", "routes/portfolio.tsx"),
+  route("help", "routes/help.tsx"),
+  route("privacy", "routes/policy.tsx", { id: "policy-privacy" }),
+  route("terms", "routes/policy.tsx", { id: "policy-terms" }),
+  route("shipping", "routes/policy.tsx", { id: "policy-shipping" }),
+  route("cancellation-refund", "routes/policy.tsx", { id: "policy-cancellation-refund" }),
+  route("cookies", "routes/policy.tsx", { id: "policy-cookies" }),
+  route("*", "routes/not-found.tsx"),
+] satisfies RouteConfig;

@@ -1,0 +1,252 @@
+import { data, Link } from "react-router";
+import { appServices } from "../../server/context.ts";
+import { BackLink } from "../components/back-link.tsx";
+import { BookIcon, CheckIcon, ClockIcon, SignalIcon, StarIcon } from "../components/icons.tsx";
+import { Container, Prose } from "../components/page-intro.tsx";
+import { formatDuration, formatMoney, initials, levelLabel } from "../lib/format.ts";
+import { pageMeta, rootData } from "../lib/seo.ts";
+import type { Route } from "./+types/course";
+
+export function loader({ params, context }: Route.LoaderArgs) {
+  const { catalog } = context.get(appServices);
+  const course = catalog.courses.find((c) => c.id === params.courseId);
+  if (!course) throw data(null, { status: 404 });
+  const instructor = catalog.team.find((m) => m.id === course.instructor);
+  return {
+    course,
+    instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml },
+    refund: catalog.site.refund,
+    taxMode: catalog.site.tax.mode,
+  };
+}
+
+export const meta: Route.MetaFunction = (args) => {
+  if (!args.loaderData) return [];
+  const { course, instructor } = args.loaderData;
+  const root = rootData(args.matches);
+  return [
+    ...pageMeta(args, { title: course.title, description: course.summary }),
+    {
+      "script:ld+json": {
+        "@context": "https://schema.org",
+        "@type": "Course",
+        "@id": `${root?.origin ?? ""}/course/${course.id}`,
+        name: course.title,
+        description: course.summary,
+        url: `${root?.origin ?? ""}/course/${course.id}`,
+        inLanguage: "en-IN",
+        educationalLevel: levelLabel[course.level],
+        teaches: course.outcomes,
+        coursePrerequisites: course.prerequisites,
+        provider: { "@type": "Organization", name: root?.site.legalName ?? "Academy", url: root?.origin },
+        ...(instructor && { instructor: { "@type": "Person", name: instructor.name, jobTitle: instructor.role } }),
+        offers: {
+          "@type": "Offer",
+          category: "Paid",
+          price: (course.price.amount / 100).toFixed(2),
+          priceCurrency: course.price.currency,
+          availability: "https://schema.org/InStock",
+          url: `${root?.origin ?? ""}/course/${course.id}`,
+        },
+        hasCourseInstance: {
+          "@type": "CourseInstance",
+          courseMode: "Online",
+          courseWorkload: `PT${course.durationHours}H`,
+        },
+      },
+    },
+  ];
+};
+
+export default function CoursePage({ loaderData }: Route.ComponentProps) {
+  const { course, instructor, refund, taxMode } = loaderData;
+  return (
+    <>
+      <section className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/50">
+        <Container className="py-10 sm:py-14">
+          <BackLink fallback="/courses" label="Back to courses" />
+          <p className="mt-6 text-sm font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">
+            {course.category}
+          </p>
+          <h1 className="mt-2 max-w-3xl text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">
+            {course.title}
+          </h1>
+          <p className="mt-4 max-w-3xl text-lg leading-8 text-slate-600 dark:text-slate-300">{course.summary}</p>
+          <ul className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-700 dark:text-slate-300">
+            <li className="inline-flex items-center gap-1.5">
+              <SignalIcon className="size-4" /> {levelLabel[course.level]}
+            </li>
+            <li className="inline-flex items-center gap-1.5">
+              <ClockIcon className="size-4" /> {course.durationHours} hours of learning
+            </li>
+            <li className="inline-flex items-center gap-1.5">
+              <BookIcon className="size-4" /> {course.modules.length} modules · {course.lessonCount} lessons
+            </li>
+            <li>
+              <Link
+                to={`/course/${course.id}/feedback`}
+                className="inline-flex items-center gap-1.5 underline underline-offset-2 hover:text-slate-950 dark:hover:text-white"
+              >
+                <StarIcon className="size-4" /> Learner feedback
+              </Link>
+            </li>
+          </ul>
+        </Container>
+      </section>
+
+      <Container className="grid gap-12 py-12 lg:grid-cols-[1fr_20rem]">
+        <div className="min-w-0">
+          <section aria-labelledby="outcomes">
+            <h2 id="outcomes" className="text-2xl font-bold text-slate-950 dark:text-white">
+              What you will learn
+            </h2>
+            <ul className="mt-5 grid gap-3 sm:grid-cols-2">
+              {course.outcomes.map((outcome) => (
+                <li key={outcome} className="flex gap-3 text-slate-700 dark:text-slate-300">
+                  <CheckIcon className="mt-1 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
+                  <span>{outcome}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+
+          <section aria-labelledby="about" className="mt-12">
+            <h2 id="about" className="text-2xl font-bold text-slate-950 dark:text-white">
+              About this course
+            </h2>
+            <Prose html={course.descriptionHtml} className="mt-4" />
+          </section>
+
+          <section aria-labelledby="syllabus" className="mt-12">
+            <h2 id="syllabus" className="text-2xl font-bold text-slate-950 dark:text-white">
+              Syllabus
+            </h2>
+            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+              {course.modules.length} modules · {course.lessonCount} lessons · {formatDuration(course.totalMinutes)} of
+              lessons, plus exercises and a project
+            </p>
+            <ol className="mt-5 space-y-3">
+              {course.modules.map((mod, m) => (
+                <li key={mod.title}>
+                  <details
+                    className="group rounded-xl border border-slate-200 bg-white open:shadow-sm dark:border-slate-800 dark:bg-slate-900"
+                    open={m === 0}
+                  >
+                    <summary className="flex cursor-pointer list-none items-start gap-4 p-5">
+                      <span className="grid size-8 shrink-0 place-items-center rounded-full bg-brand-100 text-sm font-bold text-brand-800 dark:bg-brand-900 dark:text-brand-100">
+                        {m + 1}
+                      </span>
+                      <span className="flex-1">
+                        <span className="block font-semibold text-slate-950 dark:text-white">{mod.title}</span>
+                        <span className="mt-1 block text-sm text-slate-600 dark:text-slate-400">{mod.summary}</span>
+                      </span>
+                      <span aria-hidden="true" className="mt-1 text-slate-500 transition group-open:rotate-180">
+                        ▾
+                      </span>
+                    </summary>
+                    <ul className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
+                      {mod.lessons.map((lesson) => (
+                        <li key={lesson.id} className="flex items-center gap-3 py-2 text-sm">
+                          <span className="w-8 shrink-0 text-slate-500 dark:text-slate-400">{lesson.id}</span>
+                          <span className="flex-1 text-slate-800 dark:text-slate-200">{lesson.title}</span>
+                          {lesson.preview && (
+                            <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100">
+                              Free preview
+                            </span>
+                          )}
+                          <span className="shrink-0 text-slate-600 dark:text-slate-400">{lesson.minutes} min</span>
+                        </li>
+                      ))}
+                    </ul>
+                  </details>
+                </li>
+              ))}
+            </ol>
+          </section>
+
+          <section aria-labelledby="audience" className="mt-12 grid gap-8 sm:grid-cols-2">
+            <div>
+              <h2 id="audience" className="text-xl font-bold text-slate-950 dark:text-white">
+                Who it is for
+              </h2>
+              <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700 dark:text-slate-300">
+                {course.audience.map((a) => (
+                  <li key={a}>{a}</li>
+                ))}
+              </ul>
+            </div>
+            <div>
+              <h2 className="text-xl font-bold text-slate-950 dark:text-white">Before you start</h2>
+              {course.prerequisites.length > 0 ? (
+                <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700 dark:text-slate-300">
+                  {course.prerequisites.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="mt-3 text-slate-700 dark:text-slate-300">No prior experience needed.</p>
+              )}
+            </div>
+          </section>
+
+          {instructor && (
+            <section aria-labelledby="instructor" className="mt-12">
+              <h2 id="instructor" className="text-xl font-bold text-slate-950 dark:text-white">
+                Your instructor
+              </h2>
+              <div className="mt-4 flex gap-4 rounded-xl border border-slate-200 p-5 dark:border-slate-800">
+                <span
+                  aria-hidden="true"
+                  className="grid size-14 shrink-0 place-items-center rounded-full bg-brand-600 text-lg font-bold text-white"
+                >
+                  {initials(instructor.name)}
+                </span>
+                <div>
+                  <p className="font-semibold text-slate-950 dark:text-white">{instructor.name}</p>
+                  <p className="text-sm text-slate-600 dark:text-slate-400">{instructor.role}</p>
+                  <Prose html={instructor.bioHtml} className="mt-3 text-sm" />
+                </div>
+              </div>
+            </section>
+          )}
+        </div>
+
+        <aside aria-label="Enrol" className="lg:sticky lg:top-24 lg:self-start">
+          <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+            <p className="text-3xl font-bold text-slate-950 dark:text-white">{formatMoney(course.price)}</p>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+              {taxMode === "inclusive" ? "Price includes GST" : "GST is added at checkout"} · one-time payment
+            </p>
+            <Link
+              to={`/courses/${course.id}/confirm`}
+              className="mt-5 block rounded-full bg-brand-600 px-5 py-3 text-center font-semibold text-white hover:bg-brand-700"
+            >
+              Enrol now
+            </Link>
+            <ul className="mt-6 space-y-2 text-sm text-slate-700 dark:text-slate-300">
+              {[
+                `${course.lessonCount} lessons across ${course.modules.length} modules`,
+                "Self-paced, with lifetime access",
+                "Hands-on exercises and a final project",
+                "Certificate of completion",
+                `Refund within ${refund.windowDays} days if you have completed less than ${refund.maxProgressPercent}%`,
+              ].map((item) => (
+                <li key={item} className="flex gap-2">
+                  <CheckIcon className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
+                  {item}
+                </li>
+              ))}
+            </ul>
+            <p className="mt-4 text-xs text-slate-600 dark:text-slate-400">
+              See the{" "}
+              <Link to="/cancellation-refund" className="underline underline-offset-2">
+                cancellation &amp; refund policy
+              </Link>
+              .
+            </p>
+          </div>
+        </aside>
+      </Container>
+    </>
+  );
+}

@@ -1,0 +1,127 @@
+import { z } from "zod";
+
+const slug = z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "must be lower-case letters, digits and dashes");
+const nonEmpty = z.string().trim().min(1, "must not be empty");
+
+export const money = z.object({
+  /** Integer minor units (paise for INR). */
+  amount: z.number().int().nonnegative(),
+  currency: z.enum(["INR"]),
+});
+export type Money = z.infer<typeof money>;
+
+export const siteSchema = z.object({
+  name: nonEmpty,
+  legalName: nonEmpty,
+  tagline: nonEmpty,
+  description: nonEmpty.max(170, "must be at most 170 characters (it is the default meta description)"),
+  email: z.email(),
+  phone: nonEmpty,
+  address: z.object({
+    line1: nonEmpty,
+    line2: z.string().optional(),
+    city: nonEmpty,
+    state: nonEmpty,
+    postalCode: nonEmpty,
+    country: nonEmpty,
+  }),
+  gstin: z.string().regex(/^[0-9]{2}[A-Z0-9]{13}$/, "must be a 15-character GSTIN"),
+  tax: z.object({ mode: z.enum(["inclusive", "exclusive"]), ratePercent: z.number().min(0).max(100) }),
+  refund: z.object({
+    windowDays: z.number().int().positive(),
+    maxProgressPercent: z.number().int().min(0).max(100),
+  }),
+  hero: z.object({ title: nonEmpty, text: nonEmpty }),
+  stats: z.array(z.object({ value: nonEmpty, label: nonEmpty })).max(4),
+});
+export type Site = z.infer<typeof siteSchema>;
+
+const lessonRef = z.object({
+  id: z.string().regex(/^[1-9][0-9]*-[1-9][0-9]*$/, 'must look like "1-1" (module-lesson)'),
+  title: nonEmpty,
+  minutes: z.number().int().positive(),
+  preview: z.boolean().default(false),
+});
+
+export const courseFrontMatter = z
+  .object({
+    title: nonEmpty,
+    summary: nonEmpty.max(170, "must be at most 170 characters (it is the meta description)"),
+    level: z.enum(["beginner", "intermediate", "advanced"]),
+    category: nonEmpty,
+    durationHours: z.number().positive(),
+    price: money,
+    order: z.number().int(),
+    featured: z.boolean().default(false),
+    instructor: slug,
+    outcomes: z.array(nonEmpty).min(3),
+    prerequisites: z.array(nonEmpty).default([]),
+    audience: z.array(nonEmpty).min(1),
+    modules: z
+      .array(z.object({ title: nonEmpty, summary: nonEmpty, lessons: z.array(lessonRef).min(1) }))
+      .min(1),
+  })
+  .superRefine((course, ctx) => {
+    course.modules.forEach((mod, m) =>
+      mod.lessons.forEach((lesson, l) => {
+        const expected = `${m + 1}-${l + 1}`;
+        if (lesson.id !== expected) {
+          ctx.addIssue({
+            code: "custom",
+            path: ["modules", m, "lessons", l, "id"],
+            message: `must be "${expected}" (module ${m + 1}, lesson ${l + 1})`,
+          });
+        }
+      }),
+    );
+  });
+
+export const servicePlan = z.object({
+  id: slug,
+  name: nonEmpty,
+  interval: z.enum(["month", "year", "once"]),
+  price: money,
+  features: z.array(nonEmpty).min(1),
+});
+
+export const serviceFrontMatter = z.object({
+  title: nonEmpty,
+  summary: nonEmpty.max(170, "must be at most 170 characters (it is the meta description)"),
+  icon: z.enum(["code", "server", "palette", "chart", "cloud", "shield", "phone", "users"]),
+  order: z.number().int(),
+  features: z.array(nonEmpty).min(3),
+  process: z.array(z.object({ title: nonEmpty, text: nonEmpty })).default([]),
+  plans: z.array(servicePlan).default([]),
+  startingPrice: money.optional(),
+});
+
+export const teamFrontMatter = z.object({
+  name: nonEmpty,
+  role: nonEmpty,
+  order: z.number().int(),
+  expertise: z.array(nonEmpty).min(1),
+  links: z.object({ linkedin: z.url().optional(), github: z.url().optional() }).default({}),
+});
+
+export const portfolioFrontMatter = z.object({
+  title: nonEmpty,
+  client: nonEmpty,
+  industry: nonEmpty,
+  year: z.number().int().min(2000).max(2100),
+  summary: nonEmpty.max(200),
+  services: z.array(slug).min(1),
+  technologies: z.array(nonEmpty).min(1),
+  results: z.array(nonEmpty).min(1),
+  order: z.number().int(),
+});
+
+export const policyFrontMatter = z.object({
+  title: nonEmpty,
+  description: nonEmpty.max(170),
+  updated: z.iso.date(),
+});
+
+export const helpFrontMatter = z.object({
+  title: nonEmpty,
+  order: z.number().int(),
+});

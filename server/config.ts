@@ -1,0 +1,133 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+
+const flag = z
+  .enum(["true", "false", "1", "0"])
+  .transform((v) => v === "true" || v === "1");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  CONTENT_DIR: z.string().min(1).default("./content"),
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  ENCRYPTION_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "must be 32 bytes in base64").optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  MAIL_FROM: z.string().min(3).optional(),
+  PAYMENT_PROVIDER: z.enum(["razorpay", "sandbox"]).optional(),
+  RAZORPAY_KEY_ID: z.string().min(1).optional(),
+  RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
+  RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+  TRUST_PROXY: flag.default(false),
+  LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+  PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+export interface Config {
+  env: "development" | "production" | "test";
+  isProduction: boolean;
+  port: number;
+  host: string;
+  dataDir: string;
+  contentDir: string;
+  publicUrl: string;
+  databaseUrl: string | undefined;
+  authSecret: string;
+  encryptionKey: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  payments:
+    | { provider: "sandbox" }
+    | { provider: "razorpay"; keyId: string; keySecret: string; webhookSecret: string };
+  trustProxy: boolean;
+  logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
+  pageCacheSeconds: number;
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const razorpayNames = ["RAZORPAY_KEY_ID", "RAZORPAY_KEY_SECRET", "RAZORPAY_WEBHOOK_SECRET"] as const;
+
+/** Names that must be set: DESIGN.md "Configuration" in production, Razorpay's keys whenever it is the provider. */
+function missingNames(env: z.infer<typeof envSchema>, provider: "razorpay" | "sandbox"): string[] {
+  const required: (keyof typeof env)[] = env.NODE_ENV === "production" ? ["PUBLIC_URL", "AUTH_SECRET", "SMTP_URL"] : [];
+  if (provider === "razorpay") required.push(...razorpayNames);
+  return required.filter((name) => env[name] === undefined);
+}
+
+interface GeneratedSecrets {
+  authSecret: string;
+}
+
+/** Outside production, secrets are generated once and kept in DATA_DIR so restarts keep sessions. */
+function generatedSecrets(dataDir: string): GeneratedSecrets {
+  const file = path.join(dataDir, "secrets.json");
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as GeneratedSecrets;
+  } catch {
+    const secrets = { authSecret: randomBytes(32).toString("base64url") };
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(secrets, null, 2) + "\n", { mode: 0o600 });
+    return secrets;
+  }
+}
+
+/** Parses the environment once; throws ConfigError naming every bad or missing variable. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ""),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid environment variables:\n  ${lines.join("\n  ")}`);
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === "production";
+  const provider = env.PAYMENT_PROVIDER ?? (isProduction ? "razorpay" : "sandbox");
+  const missing = missingNames(env, provider);
+  if (missing.length > 0) {
+    throw new ConfigError(`Missing required environment variables: ${missing.join(", ")}`);
+  }
+  const dataDir = path.resolve(env.DATA_DIR);
+  const payments: Config["payments"] =
+    provider === "razorpay"
+      ? {
+          provider,
+          keyId: env.RAZORPAY_KEY_ID ?? "",
+          keySecret: env.RAZORPAY_KEY_SECRET ?? "",
+          webhookSecret: env.RAZORPAY_WEBHOOK_SECRET ?? "",
+        }
+      : { provider: "sandbox" };
+  const port = env.PORT;
+  return {
+    env: env.NODE_ENV,
+    isProduction,
+    port,
+    host: env.HOST,
+    dataDir,
+    contentDir: path.resolve(env.CONTENT_DIR),
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ""),
+    databaseUrl: env.DATABASE_URL,
+    authSecret: env.AUTH_SECRET ?? generatedSecrets(dataDir).authSecret,
+    encryptionKey: env.ENCRYPTION_KEY,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM ?? "Academy <no-reply@academy.example>",
+    payments,
+    trustProxy: env.TRUST_PROXY,
+    logLevel: env.LOG_LEVEL,
+    pageCacheSeconds: env.PAGE_CACHE_SECONDS,
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,36 @@
+import { watch } from "node:fs";
+import { getRequestListener } from "@hono/node-server";
+import type { ServerBuild } from "react-router";
+import { createServer as createViteServer } from "vite";
+import { loadCatalog } from "./catalog/index.ts";
+import { createHttpApp } from "./http/app.ts";
+import { listen, startServices } from "./runtime.ts";
+
+const services = await startServices();
+const vite = await createViteServer({ server: { middlewareMode: true }, appType: "custom" });
+
+let catalog = services.catalog;
+watch(services.config.contentDir, { recursive: true }, () => {
+  loadCatalog(services.config.contentDir).then(
+    (next) => {
+      catalog = next;
+      services.logger.info("content reloaded");
+    },
+    (error: unknown) => services.logger.error({ err: error }, "content reload failed; keeping the previous content"),
+  );
+});
+
+const app = createHttpApp({
+  production: false,
+  dev: true,
+  publicUrl: services.config.publicUrl,
+  pageCacheSeconds: 0,
+  logger: services.logger,
+  catalog: () => catalog,
+  database: services.database,
+  build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
+  assets: new Map(),
+});
+const listener = getRequestListener(app.fetch);
+
+await listen(services, (req, res) => vite.middlewares(req, res, () => listener(req, res)));

@@ -1,0 +1,164 @@
+import { randomUUID } from "node:crypto";
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import type { Catalog } from "../catalog/index.ts";
+import type { ContextKeys } from "../context.ts";
+import type { Database } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import { compressOnce, compressStream, isCompressible, negotiateEncoding, type Encoding } from "./compression.ts";
+import { hasSession, PageCache, type CachedPage } from "./page-cache.ts";
+import { robotsTxt, sitemapXml } from "./seo.ts";
+import { createNonce, securityHeaders } from "./security-headers.ts";
+import { stylesheetText, type StaticFile } from "./static-assets.ts";
+
+export interface HttpDeps {
+  production: boolean;
+  /** Vite dev server mode: no CSP nonce enforcement, no page cache. */
+  dev: boolean;
+  publicUrl: string;
+  pageCacheSeconds: number;
+  logger: Logger;
+  /** A function so the dev server can swap in edited content without a restart. */
+  catalog: () => Catalog;
+  database: Database;
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  assets: Map<string, StaticFile>;
+}
+
+type Env = { Variables: { nonce: string; requestId: string } };
+
+const requestIdPattern = /^[\w-]{8,64}$/;
+
+function sendEncoded(
+  c: Context<Env>,
+  status: number,
+  headers: Iterable<[string, string]>,
+  body: Buffer,
+  encoded: Partial<Record<Encoding, Buffer>>,
+): Response {
+  const out = new Headers([...headers]);
+  out.append("Vary", "Accept-Encoding");
+  const encoding = negotiateEncoding(c.req.header("accept-encoding"));
+  const chosen = encoding ? encoded[encoding] : undefined;
+  if (encoding && chosen) out.set("Content-Encoding", encoding);
+  const payload = chosen ?? body;
+  out.set("Content-Length", String(payload.length));
+  return new Response(c.req.method === "HEAD" ? null : new Uint8Array(payload), { status, headers: out });
+}
+
+export function createHttpApp(deps: HttpDeps): Hono<Env> {
+  const app = new Hono<Env>();
+  const handleRequest = createRequestHandler(deps.build, deps.dev ? "development" : "production");
+  const pageCache = new PageCache({ ttlSeconds: deps.dev ? 0 : deps.pageCacheSeconds });
+
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && requestIdPattern.test(incoming) ? incoming : randomUUID();
+    c.set("requestId", requestId);
+    c.set("nonce", createNonce());
+    await next();
+    for (const [name, value] of Object.entries(
+      securityHeaders(c.get("nonce"), { production: deps.production, dev: deps.dev }),
+    )) {
+      c.res.headers.set(name, value);
+    }
+    c.res.headers.set("X-Request-Id", requestId);
+    deps.logger.info({
+      requestId,
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+
+  app.onError((error, c) => {
+    deps.logger.error({ requestId: c.get("requestId"), err: error }, "request failed");
+    return c.text("Something went wrong on our side. Please try again.", 500);
+  });
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) =>
+    (await deps.database.ready()) ? c.json({ status: "ready" }) : c.json({ status: "not ready" }, 503),
+  );
+  app.get("/robots.txt", (c) => c.text(robotsTxt(deps.publicUrl)));
+  app.get("/sitemap.xml", (c) => {
+    c.header("Content-Type", "application/xml; charset=utf-8");
+    return c.body(sitemapXml(deps.catalog(), deps.publicUrl));
+  });
+
+  app.on(["GET", "HEAD"], "*", async (c, next) => {
+    const file = deps.assets.get(c.req.path);
+    if (!file) {
+      if (c.req.path.startsWith("/assets/")) return c.text("Not found", 404);
+      return next();
+    }
+    if (c.req.header("if-none-match") === file.etag) return c.body(null, 304);
+    return sendEncoded(
+      c,
+      200,
+      [
+        ["Content-Type", file.type],
+        ["ETag", file.etag],
+        ["Cache-Control", file.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600"],
+      ],
+      file.body,
+      file.encoded,
+    );
+  });
+
+  const servePage = (c: Context<Env>, page: Omit<CachedPage, "expiresAt">) => {
+    c.set("nonce", page.nonce);
+    return sendEncoded(c, page.status, page.headers, page.body, page.encoded);
+  };
+
+  app.all("*", async (c) => {
+    const request = c.req.raw;
+    const url = new URL(request.url);
+    const cacheKey = url.pathname + url.search;
+    const cacheable =
+      pageCache.enabled && (request.method === "GET" || request.method === "HEAD") && !hasSession(c.req.header("cookie"));
+    if (cacheable) {
+      const hit = pageCache.get(cacheKey);
+      if (hit) return servePage(c, hit);
+    }
+
+    const nonce = c.get("nonce");
+    const build = typeof deps.build === "function" ? await deps.build() : deps.build;
+    const keys = build.entry.module as unknown as ContextKeys;
+    const context = new RouterContextProvider();
+    context.set(keys.appServices, { catalog: deps.catalog(), db: deps.database.db, publicUrl: deps.publicUrl });
+    context.set(keys.documentRequest, { nonce, inlineStylesheet: (href) => stylesheetText(deps.assets, href) });
+    const response = await handleRequest(request, context);
+    const contentType = response.headers.get("content-type");
+    if (contentType?.startsWith("text/html") && !response.headers.has("cache-control")) {
+      response.headers.set("Cache-Control", "no-cache");
+    }
+
+    const storable =
+      cacheable &&
+      request.method === "GET" &&
+      response.status === 200 &&
+      contentType?.startsWith("text/html") &&
+      !response.headers.has("set-cookie") &&
+      !/private|no-store/.test(response.headers.get("cache-control") ?? "");
+    if (storable) {
+      const body = Buffer.from(await response.arrayBuffer());
+      const page = { status: 200, headers: [...response.headers], nonce, body, encoded: compressOnce(body) };
+      pageCache.set(cacheKey, page);
+      return servePage(c, page);
+    }
+
+    const encoding = negotiateEncoding(c.req.header("accept-encoding"));
+    if (!encoding || !response.body || !isCompressible(contentType)) return response;
+    const headers = new Headers(response.headers);
+    headers.set("Content-Encoding", encoding);
+    headers.delete("Content-Length");
+    headers.append("Vary", "Accept-Encoding");
+    return new Response(compressStream(response.body, encoding), { status: response.status, headers });
+  });
+
+  return app;
+}

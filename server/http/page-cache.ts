@@ -1,0 +1,65 @@
+import type { Encoding } from "./compression.ts";
+
+export interface CachedPage {
+  status: number;
+  headers: [string, string][];
+  nonce: string;
+  body: Buffer;
+  encoded: Record<Encoding, Buffer>;
+  expiresAt: number;
+}
+
+/**
+ * A short-lived in-memory cache of anonymous HTML. It lives in the process, so a deploy or a
+ * content change (content is read at start-up) starts empty. Each entry keeps the CSP nonce it was
+ * rendered with, unguessable before the entry existed. Bounded: the oldest entry goes first.
+ */
+export class PageCache {
+  readonly #entries = new Map<string, CachedPage>();
+  readonly #ttlMs: number;
+  readonly #maxEntries: number;
+  readonly #now: () => number;
+
+  constructor(options: { ttlSeconds: number; maxEntries?: number; now?: () => number }) {
+    this.#ttlMs = options.ttlSeconds * 1000;
+    this.#maxEntries = options.maxEntries ?? 500;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get enabled(): boolean {
+    return this.#ttlMs > 0;
+  }
+
+  get(key: string): CachedPage | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.#now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  set(key: string, entry: Omit<CachedPage, "expiresAt">): void {
+    if (!this.enabled) return;
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.#maxEntries) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest !== undefined) this.#entries.delete(oldest);
+    }
+    this.#entries.set(key, { ...entry, expiresAt: this.#now() + this.#ttlMs });
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+/** Requests carrying a sign-in session are never served from, nor stored in, the cache. */
+export function hasSession(cookieHeader: string | undefined | null): boolean {
+  return cookieHeader !== undefined && cookieHeader !== null && /(^|;\s*)(__Secure-)?better-auth\.session_token=/.test(cookieHeader);
+}

@@ -1,0 +1,36 @@
+import { randomBytes } from "node:crypto";
+
+export function createNonce(): string {
+  return randomBytes(16).toString("base64");
+}
+
+/** Headers every response carries; the CSP allows only our own files and scripts holding this nonce. */
+export function securityHeaders(nonce: string, options: { production: boolean; dev: boolean }): Record<string, string> {
+  const headers: Record<string, string> = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
+  };
+  // Vite's dev server injects unnonced scripts and styles for HMR, so dev keeps only frame-ancestors.
+  headers["Content-Security-Policy"] = options.dev
+    ? "frame-ancestors 'none'"
+    : [
+        "default-src 'self'",
+        `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
+        `style-src 'self' 'nonce-${nonce}'`,
+        "style-src-attr 'unsafe-inline'",
+        "img-src 'self' data: https:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "frame-src https://www.youtube-nocookie.com https://player.vimeo.com",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        ...(options.production ? ["upgrade-insecure-requests"] : []),
+      ].join("; ");
+  if (options.production) headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains";
+  return headers;
+}

@@ -1,0 +1,44 @@
+import type { Catalog } from "../catalog/index.ts";
+import { policySlugs } from "../catalog/index.ts";
+
+function escapeXml(text: string): string {
+  return text.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** Every public page a search engine should know about. */
+export function publicPaths(catalog: Catalog): string[] {
+  return [
+    "/",
+    "/courses",
+    ...catalog.courses.flatMap((c) => [`/course/${c.id}`, `/course/${c.id}/feedback`]),
+    "/services",
+    ...catalog.services.map((s) => `/service/${s.id}`),
+    "/team",
+    "/portfolio",
+    "/help",
+    ...policySlugs.map((slug) => `/${slug}`),
+  ];
+}
+
+export function sitemapXml(catalog: Catalog, publicUrl: string): string {
+  const urls = publicPaths(catalog)
+    .map((p) => `  <url><loc>${escapeXml(publicUrl + p)}</loc></url>`)
+    .join("\n");
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
+}
+
+export function robotsTxt(publicUrl: string): string {
+  return [
+    "User-agent: *",
+    "Allow: /",
+    "Disallow: /account",
+    "Disallow: /api/",
+    "Disallow: /profile",
+    "Disallow: /settings",
+    "Disallow: /notes",
+    "Disallow: /dev/",
+    "",
+    `Sitemap: ${publicUrl}/sitemap.xml`,
+    "",
+  ].join("\n");
+}

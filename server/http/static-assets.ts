@@ -1,0 +1,64 @@
+import { createHash } from "node:crypto";
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { Encoding } from "./compression.ts";
+
+export interface StaticFile {
+  type: string;
+  body: Buffer;
+  encoded: Partial<Record<Encoding, Buffer>>;
+  immutable: boolean;
+  etag: string;
+}
+
+const types: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".webp": "image/webp",
+  ".ico": "image/x-icon",
+  ".woff2": "font/woff2",
+  ".json": "application/json",
+  ".webmanifest": "application/manifest+json",
+  ".txt": "text/plain; charset=utf-8",
+  ".map": "application/json",
+};
+
+async function listFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  return entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+}
+
+/**
+ * The built client files, held in memory with their pre-compressed siblings (.br, .gz written at
+ * build time). Files under /assets/ carry a content hash in their name and are cached forever.
+ */
+export async function loadStaticAssets(clientDir: string): Promise<Map<string, StaticFile>> {
+  const files = await listFiles(clientDir);
+  const assets = new Map<string, StaticFile>();
+  const present = new Set(files);
+  for (const file of files) {
+    if (file.endsWith(".br") || file.endsWith(".gz")) continue;
+    const urlPath = "/" + path.relative(clientDir, file).split(path.sep).join("/");
+    const body = await readFile(file);
+    const encoded: StaticFile["encoded"] = {};
+    if (present.has(file + ".br")) encoded.br = await readFile(file + ".br");
+    if (present.has(file + ".gz")) encoded.gzip = await readFile(file + ".gz");
+    assets.set(urlPath, {
+      type: types[path.extname(file)] ?? "application/octet-stream",
+      body,
+      encoded,
+      immutable: urlPath.startsWith("/assets/"),
+      etag: `"${createHash("sha1").update(body).digest("base64url").slice(0, 20)}"`,
+    });
+  }
+  return assets;
+}
+
+/** Reads the text of a built stylesheet by its URL, for inlining into documents. */
+export function stylesheetText(assets: Map<string, StaticFile>, href: string): string | undefined {
+  const file = assets.get(href);
+  return file && file.type.startsWith("text/css") ? file.body.toString("utf8") : undefined;
+}

@@ -1,0 +1,26 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { getRequestListener } from "@hono/node-server";
+import type { ServerBuild } from "react-router";
+import { createHttpApp } from "./http/app.ts";
+import { loadStaticAssets } from "./http/static-assets.ts";
+import { listen, startServices } from "./runtime.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const services = await startServices();
+const build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
+const assets = await loadStaticAssets(path.join(root, "build/client"));
+
+const app = createHttpApp({
+  production: services.config.isProduction,
+  dev: false,
+  publicUrl: services.config.publicUrl,
+  pageCacheSeconds: services.config.pageCacheSeconds,
+  logger: services.logger,
+  catalog: () => services.catalog,
+  database: services.database,
+  build,
+  assets,
+});
+
+await listen(services, getRequestListener(app.fetch));

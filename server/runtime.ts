@@ -1,0 +1,82 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer } from "node:http";
+import { type Catalog, ContentError, loadCatalog } from "./catalog/index.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { type Database, openDatabase } from "./db/client.ts";
+import { createLogger, type Logger } from "./logger.ts";
+
+export interface Services {
+  config: Config;
+  logger: Logger;
+  catalog: Catalog;
+  database: Database;
+}
+
+/** Config → logger → content → database with migrations. A bad config or content file exits with its message. */
+export async function startServices(): Promise<Services> {
+  let config: Config;
+  let catalog: Catalog;
+  try {
+    config = loadConfig();
+    catalog = await loadCatalog(config.contentDir);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof ContentError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger(config.logLevel);
+  const database = await openDatabase(config);
+  await database.migrate();
+  logger.info({ database: database.kind }, "database ready");
+  return { config, logger, catalog, database };
+}
+
+/**
+ * Listens on HOST:PORT and shuts down gracefully on SIGTERM/SIGINT: stop accepting, let in-flight
+ * requests finish (up to SHUTDOWN_TIMEOUT_MS), then close the database.
+ */
+export function listen(
+  services: Services,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<Server> {
+  const { config, logger, database } = services;
+  const server = createServer(handler);
+  server.keepAliveTimeout = 65_000;
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => {
+      logger.warn("in-flight requests did not finish in time; closing them");
+      server.closeAllConnections();
+    }, config.shutdownTimeoutMs);
+    force.unref();
+    server.close(() => {
+      void database.close().then(
+        () => {
+          logger.info("stopped");
+          process.exit(0);
+        },
+        (error: unknown) => {
+          logger.error({ err: error }, "closing the database failed");
+          process.exit(1);
+        },
+      );
+    });
+    server.closeIdleConnections();
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+  return new Promise((resolve) => {
+    server.listen(config.port, config.host, () => {
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : config.port;
+      logger.info({ port, host: config.host }, "listening");
+      process.stdout.write(`\nAcademy is running at http://localhost:${port}\n\n`);
+      resolve(server);
+    });
+  });
+}

@@ -1,0 +1,87 @@
+import { expect, test } from "@playwright/test";
+
+test("a slow client navigation shows the full-screen Loading... spinner", async ({ page }) => {
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  await page.route("**/courses.data*", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    await route.continue();
+  });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Courses" }).click();
+  await expect(page.getByRole("status")).toHaveText("Loading...");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Learn by building/);
+  await expect(page.getByRole("status")).toHaveCount(0);
+});
+
+test("a fast navigation does not flash the spinner", async ({ page }) => {
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { seen: string[] }).seen = seen;
+    new MutationObserver(() => {
+      if (document.querySelector('[role="status"]')) seen.push("spinner");
+    }).observe(document.body, { childList: true, subtree: true });
+  });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/The people behind/);
+  expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual([]);
+});
+
+test("the view scrolls to the top on a route change and back restores the position", async ({ page }) => {
+  await page.goto("/courses");
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("contentinfo").scrollIntoViewIfNeeded();
+  const before = await page.evaluate(() => window.scrollY);
+  expect(before).toBeGreaterThan(200);
+  await page.getByRole("contentinfo").getByRole("link", { name: "Portfolio" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Work we are proud of/);
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Learn by building/);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
+});
+
+test("the back action returns to the previous page", async ({ page }) => {
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("link", { name: "Front-End Web Development" }).first().click();
+  await expect(page).toHaveURL(/\/course\/webdevfrontendcourse$/);
+  await page.getByRole("link", { name: "Back to courses" }).click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("the back action falls back to the parent list when there is no previous page", async ({ page }) => {
+  await page.goto("/service/website-hosting");
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("link", { name: "Back to services" }).click();
+  await expect(page).toHaveURL(/\/services$/);
+});
+
+test("on a phone the navigation collapses into a menu", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
+  const toggle = page.getByRole("button", { name: "Open menu" });
+  await toggle.click();
+  await expect(page.getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");
+  await page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Services" }).click();
+  await expect(page).toHaveURL(/\/services$/);
+  await expect(page.getByRole("navigation", { name: "Mobile" })).toBeHidden();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});
+
+test("the site can be used with the keyboard alone", async ({ page }) => {
+  await page.goto("/");
+  await page.waitForLoadState("networkidle");
+  await page.keyboard.press("Tab");
+  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/#main$/);
+  await page.goto("/courses");
+  await page.getByRole("link", { name: "Front-End Web Development" }).first().focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/course\/webdevfrontendcourse$/);
+});

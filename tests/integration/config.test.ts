@@ -1,0 +1,85 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../server/config.ts";
+
+const productionEnv = {
+  NODE_ENV: "production",
+  PUBLIC_URL: "https://academy.example",
+  AUTH_SECRET: "x".repeat(40),
+  SMTP_URL: "smtp://mail.example:587",
+  RAZORPAY_KEY_ID: "rzp_live_abc",
+  RAZORPAY_KEY_SECRET: "secret",
+  RAZORPAY_WEBHOOK_SECRET: "whsec",
+};
+
+async function tempDir() {
+  return mkdtemp(path.join(tmpdir(), "academy-config-"));
+}
+
+describe("configuration", () => {
+  it("starts with safe defaults outside production", async () => {
+    const dataDir = await tempDir();
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe("0.0.0.0");
+    expect(config.dataDir).toBe(dataDir);
+    expect(config.publicUrl).toBe("http://localhost:3000");
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.payments).toEqual({ provider: "sandbox" });
+    expect(config.authSecret.length).toBeGreaterThanOrEqual(32);
+  });
+
+  it("keeps the generated secret in DATA_DIR and reuses it on the next start", async () => {
+    const dataDir = await tempDir();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const stored = JSON.parse(await readFile(path.join(dataDir, "secrets.json"), "utf8")) as { authSecret: string };
+    expect(stored.authSecret).toBe(first.authSecret);
+    expect(loadConfig({ DATA_DIR: dataDir }).authSecret).toBe(first.authSecret);
+    expect(loadConfig({ DATA_DIR: await tempDir() }).authSecret).not.toBe(first.authSecret);
+  });
+
+  it("honours PORT, HOST and DATA_DIR", async () => {
+    const dataDir = await tempDir();
+    const config = loadConfig({ PORT: "4123", HOST: "127.0.0.1", DATA_DIR: dataDir });
+    expect(config).toMatchObject({ port: 4123, host: "127.0.0.1", dataDir, publicUrl: "http://localhost:4123" });
+  });
+
+  it("names every missing required variable in production", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(
+      "Missing required environment variables: PUBLIC_URL, AUTH_SECRET, SMTP_URL, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET",
+    );
+    const { SMTP_URL: _smtp, RAZORPAY_KEY_SECRET: _secret, ...partial } = productionEnv;
+    expect(() => loadConfig(partial)).toThrow("Missing required environment variables: SMTP_URL, RAZORPAY_KEY_SECRET");
+  });
+
+  it("treats empty values as missing", () => {
+    expect(() => loadConfig({ ...productionEnv, AUTH_SECRET: "" })).toThrow(
+      "Missing required environment variables: AUTH_SECRET",
+    );
+  });
+
+  it("accepts a complete production environment with Razorpay", () => {
+    const config = loadConfig(productionEnv);
+    expect(config.isProduction).toBe(true);
+    expect(config.payments).toEqual({
+      provider: "razorpay",
+      keyId: "rzp_live_abc",
+      keySecret: "secret",
+      webhookSecret: "whsec",
+    });
+  });
+
+  it("requires Razorpay keys whenever Razorpay is chosen, even in development", () => {
+    expect(() => loadConfig({ DATA_DIR: "/tmp/x", PAYMENT_PROVIDER: "razorpay" })).toThrow(
+      "Missing required environment variables: RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET",
+    );
+  });
+
+  it("rejects malformed values with the variable's name", () => {
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(/PORT: /);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
+    expect(() => loadConfig({ ...productionEnv, AUTH_SECRET: "short" })).toThrow(/AUTH_SECRET: must be at least 32/);
+  });
+});

@@ -1,0 +1,26 @@
+import { cp, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { fromPglite, fromPostgres, type Database } from "../../server/db/client.ts";
+
+export const projectRoot = path.resolve(import.meta.dirname, "../..");
+export const contentDir = path.join(projectRoot, "content");
+
+/** A copy of content/ that a test may break without touching the real one. */
+export async function contentCopy(): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), "academy-content-"));
+  await cp(contentDir, dir, { recursive: true });
+  return dir;
+}
+
+/**
+ * The databases the integration suite runs on: always embedded PGlite, and a real PostgreSQL
+ * server when TEST_DATABASE_URL is set (CI starts one).
+ */
+export const databaseKinds: { name: string; open: () => Promise<Database> }[] = [
+  { name: "PGlite", open: async () => fromPglite(await PGlite.create()) },
+  ...(process.env.TEST_DATABASE_URL
+    ? [{ name: "PostgreSQL", open: async () => fromPostgres(process.env.TEST_DATABASE_URL as string) }]
+    : []),
+];

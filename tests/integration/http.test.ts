@@ -1,0 +1,207 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { ServerBuild } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadCatalog } from "../../server/catalog/index.ts";
+import { fromPglite, type Database } from "../../server/db/client.ts";
+import { createHttpApp } from "../../server/http/app.ts";
+import { loadStaticAssets } from "../../server/http/static-assets.ts";
+import { createLogger } from "../../server/logger.ts";
+import { contentDir, projectRoot } from "./helpers.ts";
+
+const buildDir = path.join(projectRoot, "build");
+let database: Database;
+let app: ReturnType<typeof createHttpApp>;
+let production: ReturnType<typeof createHttpApp>;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(buildDir, "server/index.js"))) {
+    throw new Error("No build: run `npm run build` before the HTTP integration tests (npm test does).");
+  }
+  database = fromPglite(await PGlite.create());
+  await database.migrate();
+  const catalog = await loadCatalog(contentDir);
+  const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
+  const assets = await loadStaticAssets(path.join(buildDir, "client"));
+  const deps = {
+    dev: false,
+    publicUrl: "http://academy.test",
+    pageCacheSeconds: 60,
+    logger: createLogger("silent"),
+    catalog: () => catalog,
+    database,
+    build,
+    assets,
+  };
+  app = createHttpApp({ ...deps, production: false });
+  production = createHttpApp({ ...deps, production: true });
+});
+
+afterAll(async () => {
+  await database.close();
+});
+
+const get = (path: string, headers: Record<string, string> = {}, target = () => app) =>
+  target().fetch(new Request(`http://academy.test${path}`, { headers }));
+
+function nonceOf(response: Response): string {
+  const csp = response.headers.get("content-security-policy") ?? "";
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  if (!nonce) throw new Error(`no nonce in CSP: ${csp}`);
+  return nonce;
+}
+
+describe("security headers", () => {
+  it("sends a nonce-based CSP that the page's scripts carry", async () => {
+    const response = await get("/courses");
+    expect(response.status).toBe(200);
+    const csp = response.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain("'unsafe-inline' 'unsafe-eval'");
+    const nonce = nonceOf(response);
+    const html = await response.text();
+    const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1] ?? "");
+    expect(scripts.length).toBeGreaterThan(1);
+    for (const attributes of scripts.filter((a) => !a.includes("application/ld+json"))) {
+      expect(attributes).toContain(`nonce="${nonce}"`);
+    }
+    expect(html).toMatch(new RegExp(`<style nonce="${nonce.replace(/[+/=]/g, "\\$&")}"`));
+  });
+
+  it("sets the other protective headers on every response", async () => {
+    for (const path of ["/", "/healthz", "/no-such-page", "/favicon.svg"]) {
+      const response = await get(path);
+      expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+      expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+      expect(response.headers.get("x-request-id")).toMatch(/^[\w-]{8,}$/);
+    }
+  });
+
+  it("adds HSTS only in production", async () => {
+    expect((await get("/")).headers.get("strict-transport-security")).toBeNull();
+    expect((await get("/", {}, () => production)).headers.get("strict-transport-security")).toMatch(/max-age=\d+/);
+  });
+
+  it("keeps a caller's valid request id and replaces an invalid one", async () => {
+    expect((await get("/healthz", { "x-request-id": "abc-123-def" })).headers.get("x-request-id")).toBe("abc-123-def");
+    expect((await get("/healthz", { "x-request-id": "<script>" })).headers.get("x-request-id")).not.toBe("<script>");
+  });
+});
+
+describe("not found", () => {
+  it.each(["/no-such-page", "/course/no-such-course", "/service/no-such-service", "/course/no-such-course/feedback"])(
+    "answers %s with 404 and a helpful page",
+    async (path) => {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      const html = await response.text();
+      expect(html).toContain("We couldn&#x27;t find that page");
+      expect(html).toContain('href="/courses"');
+    },
+  );
+
+  it("answers a missing hashed asset with a plain 404", async () => {
+    const response = await get("/assets/missing-abc123.js");
+    expect(response.status).toBe(404);
+  });
+});
+
+describe("health", () => {
+  it("reports the process up and the database ready", async () => {
+    expect(await (await get("/healthz")).json()).toEqual({ status: "ok" });
+    const ready = await get("/readyz");
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: "ready" });
+  });
+});
+
+describe("static assets", () => {
+  it("serves hashed assets as immutable and pre-compressed", async () => {
+    const html = await (await get("/")).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1] ?? /href="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const plain = await get(script as string);
+    expect(plain.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    const br = await get(script as string, { "accept-encoding": "gzip, deflate, br" });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(Number(br.headers.get("content-length"))).toBeLessThan(Number(plain.headers.get("content-length")));
+    const gzip = await get(script as string, { "accept-encoding": "gzip" });
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    expect((await get(script as string, { "if-none-match": plain.headers.get("etag") ?? "" })).status).toBe(304);
+  });
+});
+
+describe("HTML", () => {
+  it("is compressed for clients that accept it", async () => {
+    const response = await get("/services", { "accept-encoding": "br" });
+    expect(response.headers.get("content-encoding")).toBe("br");
+    expect(response.headers.get("vary")).toContain("Accept-Encoding");
+  });
+
+  it("is compressed on the fly when it is not cacheable", async () => {
+    const response = await get("/no-such-page", { "accept-encoding": "gzip" });
+    expect(response.status).toBe(404);
+    expect(response.headers.get("content-encoding")).toBe("gzip");
+  });
+
+  it("inlines the stylesheet so first paint needs no extra request", async () => {
+    const html = await (await get("/")).text();
+    expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/);
+    expect(html).toMatch(/<style nonce="[^"]+">[^<]*--color-brand-600/);
+  });
+});
+
+describe("anonymous page cache", () => {
+  it("serves a repeat anonymous request from the cache", async () => {
+    const first = await get("/team?cache-test=1");
+    const second = await get("/team?cache-test=1");
+    expect(nonceOf(second)).toBe(nonceOf(first));
+    expect(await second.text()).toBe(await first.text());
+  });
+
+  it("never serves a signed-in request from the cache", async () => {
+    const cookie = { cookie: "better-auth.session_token=abc.def" };
+    const anonymous = await get("/help?cache-test=2");
+    const signedIn = await get("/help?cache-test=2", cookie);
+    const signedInAgain = await get("/help?cache-test=2", cookie);
+    expect(nonceOf(signedIn)).not.toBe(nonceOf(anonymous));
+    expect(nonceOf(signedInAgain)).not.toBe(nonceOf(signedIn));
+  });
+
+  it("does not cache 404s", async () => {
+    const first = await get("/no-such-page-cache");
+    const second = await get("/no-such-page-cache");
+    expect(nonceOf(second)).not.toBe(nonceOf(first));
+  });
+});
+
+describe("SEO files", () => {
+  it("lists every public page in sitemap.xml", async () => {
+    const response = await get("/sitemap.xml");
+    expect(response.headers.get("content-type")).toContain("application/xml");
+    const xml = await response.text();
+    for (const path of ["/", "/courses", "/course/webdevfrontendcourse", "/services", "/service/website-hosting", "/team", "/portfolio", "/help", "/privacy", "/cookies"]) {
+      expect(xml).toContain(`<loc>http://academy.test${path}</loc>`);
+    }
+  });
+
+  it("points robots.txt at the sitemap and away from private areas", async () => {
+    const text = await (await get("/robots.txt")).text();
+    expect(text).toContain("Sitemap: http://academy.test/sitemap.xml");
+    expect(text).toContain("Disallow: /account");
+  });
+
+  it("describes each course with schema.org Course JSON-LD", async () => {
+    const html = await (await get("/course/webdevfrontendcourse")).text();
+    const json = /<script type="application\/ld\+json">([^<]+)<\/script>/.exec(html)?.[1];
+    const data = JSON.parse(json ?? "{}") as Record<string, unknown>;
+    expect(data["@type"]).toBe("Course");
+    expect(data.name).toBe("Front-End Web Development");
+    expect(data.offers).toMatchObject({ priceCurrency: "INR", price: "4999.00" });
+  });
+});
