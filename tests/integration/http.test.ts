@@ -42,8 +42,8 @@ afterAll(async () => {
   await database.close();
 });
 
-const get = (path: string, headers: Record<string, string> = {}, target = () => app) =>
-  target().fetch(new Request(`http://academy.test${path}`, { headers }));
+const get = (urlPath: string, headers: Record<string, string> = {}, target = () => app) =>
+  target().fetch(new Request(`http://academy.test${urlPath}`, { headers }));
 
 function nonceOf(response: Response): string {
   const csp = response.headers.get("content-security-policy") ?? "";
@@ -72,8 +72,8 @@ describe("security headers", () => {
   });
 
   it("sets the other protective headers on every response", async () => {
-    for (const path of ["/", "/healthz", "/no-such-page", "/favicon.svg"]) {
-      const response = await get(path);
+    for (const urlPath of ["/", "/healthz", "/no-such-page", "/favicon.svg"]) {
+      const response = await get(urlPath);
       expect(response.headers.get("x-content-type-options")).toBe("nosniff");
       expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
       expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
@@ -95,8 +95,8 @@ describe("security headers", () => {
 describe("not found", () => {
   it.each(["/no-such-page", "/course/no-such-course", "/service/no-such-service", "/course/no-such-course/feedback"])(
     "answers %s with 404 and a helpful page",
-    async (path) => {
-      const response = await get(path);
+    async (urlPath) => {
+      const response = await get(urlPath);
       expect(response.status).toBe(404);
       const html = await response.text();
       expect(html).toContain("We couldn&#x27;t find that page");
@@ -185,8 +185,8 @@ describe("SEO files", () => {
     const response = await get("/sitemap.xml");
     expect(response.headers.get("content-type")).toContain("application/xml");
     const xml = await response.text();
-    for (const path of ["/", "/courses", "/course/webdevfrontendcourse", "/services", "/service/website-hosting", "/team", "/portfolio", "/help", "/privacy", "/cookies"]) {
-      expect(xml).toContain(`<loc>http://academy.test${path}</loc>`);
+    for (const urlPath of ["/", "/courses", "/course/webdevfrontendcourse", "/services", "/service/website-hosting", "/team", "/portfolio", "/help", "/privacy", "/cookies"]) {
+      expect(xml).toContain(`<loc>http://academy.test${urlPath}</loc>`);
     }
   });
 

@@ -1,0 +1,81 @@
+// `npm run bench`: Lighthouse, first-load bytes and anonymous page throughput beside nginx.
+// Targets (reported, never asserted): Lighthouse 100s; JS ≤ 90 KB gzip (the framework floor alone is
+// ~111 KB, see DESIGN.md) and CSS ≤ 15 KB gzip; cached anonymous pages ≥ 50 % of nginx.
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { measureFirstLoad } from "./first-load.ts";
+import { lighthouse } from "./lighthouse.ts";
+import { root, startServer } from "./server.ts";
+import { load, startNginx, type Throughput } from "./throughput.ts";
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 20);
+const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput").split(","));
+
+if (spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
+
+const server = await startServer(4400);
+const results: Record<string, unknown> = { date: new Date().toISOString(), seconds };
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+try {
+  if (only.has("first-load")) {
+    const gzip = await measureFirstLoad(`${server.url}/`, "gzip");
+    const br = await measureFirstLoad(`${server.url}/`, "br");
+    results.firstLoad = { gzip, br };
+    console.log("\nFirst load of / (bytes on the wire)");
+    for (const r of [gzip, br]) {
+      console.log(
+        `  ${r.encoding.padEnd(5)} HTML ${kb(r.htmlBytes)} · JS ${kb(r.jsBytes)} in ${r.jsFiles} files · CSS ${kb(r.inlineCssBytes)}${r.encoding === "gzip" ? " gzip" : " raw"} inlined, ${r.cssRequests} stylesheet requests`,
+      );
+    }
+  }
+
+  if (only.has("lighthouse")) {
+    const pages = ["/", "/courses", "/course/webdevfrontendcourse"].map((p) => lighthouse(server.url + p));
+    results.lighthouse = pages;
+    console.log("\nLighthouse (mobile, simulated throttling)");
+    console.log("  page                          perf  a11y  best  seo   FCP     LCP     TBT   CLS");
+    for (const p of pages) {
+      console.log(
+        `  ${p.path.padEnd(30)}${String(p.performance).padEnd(6)}${String(p.accessibility).padEnd(6)}${String(p.bestPractices).padEnd(6)}${String(p.seo).padEnd(6)}${`${p.fcpMs} ms`.padEnd(8)}${`${p.lcpMs} ms`.padEnd(8)}${`${p.tbtMs} ms`.padEnd(6)}${p.cls.toFixed(3)}`,
+      );
+    }
+  }
+
+  if (only.has("throughput")) {
+    const paths = ["/", "/courses"];
+    const pages: Record<string, string> = {};
+    for (const p of paths) pages[p] = await (await fetch(server.url + p)).text();
+    const nginx = await startNginx(4401, pages);
+    const runs: Throughput[] = [];
+    try {
+      for (const p of paths) {
+        runs.push(await load("nginx", nginx.url, p, seconds));
+        runs.push(await load("academy", server.url, p, seconds));
+      }
+    } finally {
+      nginx.stop();
+    }
+    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.process.pid}/status`, "utf8"))?.[1];
+    results.throughput = runs;
+    results.serverRssMb = rss ? Math.round(Number(rss) / 1024) : null;
+    console.log(`\nAnonymous page throughput (autocannon, 50 connections, ${seconds} s each, same machine)`);
+    for (const p of paths) {
+      const n = runs.find((r) => r.target === "nginx" && r.path === p);
+      const a = runs.find((r) => r.target === "academy" && r.path === p);
+      if (!n || !a) continue;
+      console.log(
+        `  ${p.padEnd(10)} nginx ${n.requestsPerSecond} req/s (p99 ${n.p99Ms} ms) · academy ${a.requestsPerSecond} req/s (p99 ${a.p99Ms} ms, ${a.errors + a.non2xx} errors/non-2xx) · ratio ${(a.requestsPerSecond / n.requestsPerSecond).toFixed(2)}`,
+      );
+    }
+    console.log(`  server RSS after load: ${results.serverRssMb} MB`);
+  }
+} finally {
+  await server.stop();
+}
+
+const outDir = path.join(root, "bench/results");
+mkdirSync(outDir, { recursive: true });
+writeFileSync(path.join(outDir, "latest.json"), JSON.stringify(results, null, 2) + "\n");
+console.log(`\nwritten to bench/results/latest.json`);
