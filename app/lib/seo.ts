@@ -33,7 +33,7 @@ export function pageMeta(
     { property: "og:title", content: title },
     { property: "og:description", content: page.description },
     { property: "og:url", content: url },
-    { property: "og:image", content: `${root?.origin ?? ""}/og-image.png` },
+    { property: "og:image", content: `${root?.origin ?? ""}/og-image.jpg` },
     { name: "twitter:card", content: "summary_large_image" },
   ];
 }

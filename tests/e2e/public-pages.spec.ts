@@ -79,4 +79,7 @@ test("unknown course and service ids are 404s", async ({ page }) => {
 test("robots.txt and sitemap.xml are served", async ({ request }) => {
   expect(await (await request.get("/robots.txt")).text()).toContain("Sitemap:");
   expect(await (await request.get("/sitemap.xml")).text()).toContain("/course/webdevfrontendcourse</loc>");
+  const image = await request.get("/og-image.jpg");
+  expect(image.status()).toBe(200);
+  expect(image.headers()["content-type"]).toBe("image/jpeg");
 });

@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { contentCopy, projectRoot } from "./helpers.ts";
+
+interface Started {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(env: Record<string, string>): Started {
+  const { NODE_ENV: _ignored, ...inherited } = process.env;
+  const child = spawn(process.execPath, ["server/main.ts"], {
+    cwd: projectRoot,
+    env: { ...inherited, HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function listeningUrl(server: Started): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const port = /running at http:\/\/localhost:(\d+)/.exec(server.output())?.[1];
+    if (port) return `http://127.0.0.1:${port}`;
+    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const running: Started[] = [];
+afterEach(() => {
+  for (const server of running.splice(0)) server.child.kill("SIGKILL");
+});
+
+const readSecrets = async (dir: string) => JSON.parse(await readFile(path.join(dir, "secrets.json"), "utf8")) as unknown;
+
+const tempDir = () => mkdtemp(path.join(tmpdir(), "academy-process-"));
+
+describe("start-up failures", { timeout: 60_000 }, () => {
+  it("refuses to start in production and names every missing variable", async () => {
+    const server = start({ NODE_ENV: "production", DATA_DIR: await tempDir() });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain(
+      "Missing required environment variables: PUBLIC_URL, AUTH_SECRET, SMTP_URL, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET",
+    );
+  });
+
+  it("refuses to start with a bad content file and names the file and field", async () => {
+    const content = await contentCopy();
+    const file = path.join(content, "courses/ui-ux-design/course.md");
+    await writeFile(file, (await readFile(file, "utf8")).replace(/^durationHours: .*$/m, "durationHours: soon"));
+    const server = start({ CONTENT_DIR: content, DATA_DIR: await tempDir() });
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toMatch(/courses\/ui-ux-design\/course\.md: durationHours: /);
+  });
+});
+
+describe("a running server", { timeout: 90_000 }, () => {
+  it("runs side by side with another on its own port and data directory", async () => {
+    const [dirA, dirB] = [await tempDir(), await tempDir()];
+    const a = start({ PORT: "0", DATA_DIR: dirA });
+    const b = start({ PORT: "0", DATA_DIR: dirB });
+    running.push(a, b);
+    const [urlA, urlB] = await Promise.all([listeningUrl(a), listeningUrl(b)]);
+    expect(urlA).not.toBe(urlB);
+    for (const url of [urlA, urlB]) expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    expect(existsSync(path.join(dirA, "db"))).toBe(true);
+    expect(existsSync(path.join(dirB, "db"))).toBe(true);
+    expect(await readSecrets(dirA)).not.toEqual(await readSecrets(dirB));
+  });
+
+  it("logs JSON lines with a request id", async () => {
+    const server = start({ PORT: "0", DATA_DIR: await tempDir() });
+    running.push(server);
+    const url = await listeningUrl(server);
+    await fetch(`${url}/courses`, { headers: { "x-request-id": "test-request-0001" } });
+    await expect.poll(() => server.output()).toContain("test-request-0001");
+    const line = server.output().split("\n").find((l) => l.includes("test-request-0001")) ?? "";
+    expect(JSON.parse(line)).toMatchObject({ requestId: "test-request-0001", method: "GET", path: "/courses", status: 200 });
+  });
+
+  it("finishes in-flight requests on SIGTERM, closes the database and exits cleanly", async () => {
+    const dataDir = await tempDir();
+    const server = start({ PORT: "0", DATA_DIR: dataDir, PAGE_CACHE_SECONDS: "0" });
+    const url = await listeningUrl(server);
+    const inFlight = Array.from({ length: 40 }, (_, i) => fetch(`${url}/course/webdevfrontendcourse?n=${i}`));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    server.child.kill("SIGTERM");
+    const responses = await Promise.allSettled(inFlight);
+    const statuses = responses.map((r) => (r.status === "fulfilled" ? r.value.status : "failed"));
+    // Every request that reached the server before the signal is answered in full.
+    expect(statuses.filter((s) => s !== 200 && s !== "failed")).toEqual([]);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+    expect(await server.exited).toBe(0);
+    expect(server.output()).toContain('"msg":"stopped"');
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+
+    // The database was closed cleanly: a new server opens the same data directory.
+    const again = start({ PORT: "0", DATA_DIR: dataDir });
+    running.push(again);
+    expect((await fetch(`${await listeningUrl(again)}/readyz`)).status).toBe(200);
+  });
+});
