@@ -23,7 +23,9 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { nonce, inlineStylesheet } = loadContext.get(documentRequest);
+  const { inlineStylesheet, ...values } = loadContext.get(documentRequest);
+  // The dev server's CSP has no nonce (Vite injects unnonced scripts); a nonce there only upsets hydration.
+  const nonce = import.meta.env.DEV ? undefined : values.nonce;
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

@@ -16,8 +16,8 @@ export interface LighthouseScores {
   cls: number;
 }
 
-/** Lighthouse's default (mobile, simulated throttling) run of one page. */
-export function lighthouse(url: string): LighthouseScores {
+/** Lighthouse's default (mobile, simulated throttling) run of one page; one retry for its occasional trace failures. */
+export function lighthouse(url: string, attempt = 1): LighthouseScores {
   const out = path.join(mkdtempSync(path.join(tmpdir(), "academy-lh-")), "report.json");
   const result = spawnSync(
     path.join(root, "node_modules/.bin/lighthouse"),
@@ -31,7 +31,10 @@ export function lighthouse(url: string): LighthouseScores {
     ],
     { env: { ...process.env, CHROME_PATH: chromiumPath }, stdio: ["ignore", "ignore", "inherit"] },
   );
-  if (result.status !== 0) throw new Error(`lighthouse failed for ${url}`);
+  if (result.status !== 0) {
+    if (attempt < 2) return lighthouse(url, attempt + 1);
+    throw new Error(`lighthouse failed for ${url}`);
+  }
   const report = JSON.parse(readFileSync(out, "utf8")) as {
     categories: Record<string, { score: number }>;
     audits: Record<string, { numericValue: number }>;

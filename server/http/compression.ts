@@ -22,7 +22,7 @@ export function negotiateEncoding(acceptEncoding: string | undefined | null): En
 export function compressOnce(body: Buffer): { br: Buffer; gzip: Buffer } {
   return {
     br: brotliCompressSync(body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+      params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
     }),
     gzip: gzipSync(body, { level: 9 }),
   };

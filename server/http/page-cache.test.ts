@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { hasSession, PageCache } from "./page-cache.ts";
+
+const page = (body: string) => ({
+  status: 200,
+  headers: [] as [string, string][],
+  nonce: "n",
+  body: Buffer.from(body),
+  encoded: { br: Buffer.from(""), gzip: Buffer.from("") },
+});
+
+describe("PageCache", () => {
+  it("expires entries after the TTL", () => {
+    let now = 1_000;
+    const cache = new PageCache({ ttlSeconds: 60, now: () => now });
+    cache.set("/a", page("a"));
+    now += 59_999;
+    expect(cache.get("/a")?.body.toString()).toBe("a");
+    now += 1;
+    expect(cache.get("/a")).toBeUndefined();
+  });
+
+  it("drops the oldest entry when full", () => {
+    const cache = new PageCache({ ttlSeconds: 60, maxEntries: 2 });
+    cache.set("/a", page("a"));
+    cache.set("/b", page("b"));
+    cache.set("/c", page("c"));
+    expect(cache.size).toBe(2);
+    expect(cache.get("/a")).toBeUndefined();
+    expect(cache.get("/c")?.body.toString()).toBe("c");
+  });
+
+  it("stores nothing when the TTL is zero", () => {
+    const cache = new PageCache({ ttlSeconds: 0 });
+    cache.set("/a", page("a"));
+    expect(cache.enabled).toBe(false);
+    expect(cache.get("/a")).toBeUndefined();
+  });
+});
+
+describe("hasSession", () => {
+  it.each([
+    [undefined, false],
+    ["theme=dark", false],
+    ["better-auth.session_token=abc", true],
+    ["a=1; __Secure-better-auth.session_token=abc", true],
+    ["xbetter-auth.session_token=abc", false],
+  ])("cookie %j → %s", (cookie, expected) => {
+    expect(hasSession(cookie)).toBe(expected);
+  });
+});
