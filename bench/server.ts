@@ -3,6 +3,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+export { chromiumFlags, chromiumPath } from "../tests/chromium.ts";
+
 export const root = path.resolve(import.meta.dirname, "..");
 
 export interface RunningServer {
@@ -46,14 +48,3 @@ export async function startServer(port: number, env: Record<string, string> = {}
       }),
   };
 }
-
-export const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-export const chromiumFlags = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-];

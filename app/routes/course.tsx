@@ -1,9 +1,11 @@
 import { data, Link } from "react-router";
 import { appServices } from "../../server/context.ts";
 import { BackLink } from "../components/back-link.tsx";
-import { BookIcon, CheckIcon, ClockIcon, SignalIcon, StarIcon } from "../components/icons.tsx";
+import { Avatar } from "../components/avatar.tsx";
+import { CheckList } from "../components/check-list.tsx";
+import { BookIcon, ClockIcon, SignalIcon, StarIcon } from "../components/icons.tsx";
 import { Container, Prose } from "../components/page-intro.tsx";
-import { formatDuration, formatMoney, initials, levelLabel } from "../lib/format.ts";
+import { formatDuration, formatMoney, levelLabel } from "../lib/format.ts";
 import { pageMeta, rootData } from "../lib/seo.ts";
 import type { Route } from "./+types/course";
 
@@ -100,14 +102,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
             <h2 id="outcomes" className="text-2xl font-bold text-slate-950 dark:text-white">
               What you will learn
             </h2>
-            <ul className="mt-5 grid gap-3 sm:grid-cols-2">
-              {course.outcomes.map((outcome) => (
-                <li key={outcome} className="flex gap-3 text-slate-700 dark:text-slate-300">
-                  <CheckIcon className="mt-1 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
-                  <span>{outcome}</span>
-                </li>
-              ))}
-            </ul>
+            <CheckList items={course.outcomes} className="mt-5 grid gap-3 sm:grid-cols-2" />
           </section>
 
           <section aria-labelledby="about" className="mt-12">
@@ -195,12 +190,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
                 Your instructor
               </h2>
               <div className="mt-4 flex gap-4 rounded-xl border border-slate-200 p-5 dark:border-slate-800">
-                <span
-                  aria-hidden="true"
-                  className="grid size-14 shrink-0 place-items-center rounded-full bg-brand-600 text-lg font-bold text-white"
-                >
-                  {initials(instructor.name)}
-                </span>
+                <Avatar name={instructor.name} />
                 <div>
                   <p className="font-semibold text-slate-950 dark:text-white">{instructor.name}</p>
                   <p className="text-sm text-slate-600 dark:text-slate-400">{instructor.role}</p>
@@ -223,20 +213,17 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
             >
               Enrol now
             </Link>
-            <ul className="mt-6 space-y-2 text-sm text-slate-700 dark:text-slate-300">
-              {[
+            <CheckList
+              small
+              className="mt-6 space-y-2"
+              items={[
                 `${course.lessonCount} lessons across ${course.modules.length} modules`,
                 "Self-paced, with lifetime access",
                 "Hands-on exercises and a final project",
                 "Certificate of completion",
                 `Refund within ${refund.windowDays} days if you have completed less than ${refund.maxProgressPercent}%`,
-              ].map((item) => (
-                <li key={item} className="flex gap-2">
-                  <CheckIcon className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
-                  {item}
-                </li>
-              ))}
-            </ul>
+              ]}
+            />
             <p className="mt-4 text-xs text-slate-600 dark:text-slate-400">
               See the{" "}
               <Link to="/cancellation-refund" className="underline underline-offset-2">

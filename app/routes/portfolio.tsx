@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { appServices } from "../../server/context.ts";
-import { CheckIcon } from "../components/icons.tsx";
+import { CheckList } from "../components/check-list.tsx";
 import { Container, PageIntro, Prose } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/portfolio";
@@ -42,14 +42,7 @@ export default function PortfolioPage({ loaderData: { projects, serviceTitles } 
               <p className="text-sm text-slate-600 dark:text-slate-400">{project.client}</p>
               <p className="mt-3 text-slate-700 dark:text-slate-300">{project.summary}</p>
               <h3 className="mt-5 text-sm font-semibold text-slate-950 dark:text-white">Results</h3>
-              <ul className="mt-2 space-y-1.5 text-sm text-slate-700 dark:text-slate-300">
-                {project.results.map((result) => (
-                  <li key={result} className="flex gap-2">
-                    <CheckIcon className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
-                    {result}
-                  </li>
-                ))}
-              </ul>
+              <CheckList small items={project.results} className="mt-2 space-y-1.5" />
               <details className="mt-5">
                 <summary className="cursor-pointer text-sm font-semibold text-brand-700 dark:text-brand-300">
                   Read the case study

@@ -1,7 +1,8 @@
 import { data } from "react-router";
 import { appServices } from "../../server/context.ts";
 import { BackLink } from "../components/back-link.tsx";
-import { CheckIcon, MailIcon, ServiceIcon } from "../components/icons.tsx";
+import { CheckList } from "../components/check-list.tsx";
+import { MailIcon, ServiceIcon } from "../components/icons.tsx";
 import { Container, Prose } from "../components/page-intro.tsx";
 import { formatMoney, intervalLabel } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
@@ -52,14 +53,7 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
             <h2 id="included" className="text-2xl font-bold text-slate-950 dark:text-white">
               What's included
             </h2>
-            <ul className="mt-5 grid gap-3 sm:grid-cols-2">
-              {service.features.map((feature) => (
-                <li key={feature} className="flex gap-3 text-slate-700 dark:text-slate-300">
-                  <CheckIcon className="mt-1 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
-                  {feature}
-                </li>
-              ))}
-            </ul>
+            <CheckList items={service.features} className="mt-5 grid gap-3 sm:grid-cols-2" />
           </section>
 
           {service.plans.length > 0 && (
@@ -79,14 +73,7 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
                       <span className="text-2xl font-bold text-slate-950 dark:text-white">{formatMoney(plan.price)}</span>{" "}
                       <span className="text-sm text-slate-600 dark:text-slate-400">{intervalLabel[plan.interval]}</span>
                     </p>
-                    <ul className="mt-4 flex-1 space-y-2 text-sm text-slate-700 dark:text-slate-300">
-                      {plan.features.map((f) => (
-                        <li key={f} className="flex gap-2">
-                          <CheckIcon className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400" />
-                          {f}
-                        </li>
-                      ))}
-                    </ul>
+                    <CheckList small items={plan.features} className="mt-4 flex-1 space-y-2" />
                   </li>
                 ))}
               </ul>
