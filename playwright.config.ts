@@ -31,6 +31,8 @@ export default defineConfig({
       HOST: "127.0.0.1",
       DATA_DIR: mkdtempSync(path.join(tmpdir(), "academy-e2e-")),
       LOG_LEVEL: "warn",
+      // Tests give each browser its own X-Forwarded-For address, so per-address rate limits stay real.
+      TRUST_PROXY: "true",
     },
   },
 });

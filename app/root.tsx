@@ -1,6 +1,17 @@
 import type { ReactNode } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useRouteLoaderData } from "react-router";
-import { appServices } from "../server/context.ts";
+import {
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  redirect,
+  replace,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
+import { accessRedirect } from "../server/auth/access.ts";
+import { appServices, viewerContext } from "../server/context.ts";
 import type { Route } from "./+types/root";
 import stylesheetHref from "./app.css?url";
 import { NavigationSpinner } from "./components/navigation-spinner.tsx";
@@ -12,13 +23,35 @@ import { useDocumentValues } from "./lib/document-context.ts";
 import type { RootData } from "./lib/seo.ts";
 import { themeBootstrapScript } from "./lib/theme.ts";
 
+/** Who is signed in, and the redirect rules of spec §4, before any page renders. */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ request, url, context }) => {
+    const { auth } = context.get(appServices);
+    const session = await auth.api.getSession({ headers: request.headers });
+    const viewer = session
+      ? {
+          id: session.user.id,
+          name: session.user.name,
+          email: session.user.email,
+          image: session.user.image ?? null,
+          emailVerified: session.user.emailVerified,
+        }
+      : null;
+    context.set(viewerContext, viewer);
+    const target = accessRedirect(url.pathname, url.search, viewer);
+    if (target) throw target.replace ? replace(target.to) : redirect(target.to);
+  },
+];
+
 export function loader({ context }: Route.LoaderArgs): RootData {
+  const viewer = context.get(viewerContext);
   const { catalog, publicUrl } = context.get(appServices);
   const { site } = catalog;
   const a = site.address;
   return {
     origin: publicUrl,
     year: new Date().getFullYear(),
+    viewer: viewer && { name: viewer.name, email: viewer.email, image: viewer.image },
     site: {
       name: site.name,
       legalName: site.legalName,
@@ -57,7 +90,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
-        <SiteHeader siteName={data?.site.name ?? "Academy"} />
+        <SiteHeader siteName={data?.site.name ?? "Academy"} viewer={data?.viewer ?? null} />
         <main id="main" className="flex-1">
           {children}
         </main>

@@ -23,6 +23,9 @@ const envSchema = z.object({
   RAZORPAY_KEY_ID: z.string().min(1).optional(),
   RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
   TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
@@ -47,6 +50,8 @@ export interface Config {
   payments:
     | { provider: "sandbox" }
     | { provider: "razorpay"; keyId: string; keySecret: string; webhookSecret: string };
+  /** Google sign-in, when both credentials are set; the issuer is Google's unless a test points it elsewhere. */
+  google: { clientId: string; clientSecret: string; issuer: string } | undefined;
   trustProxy: boolean;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   pageCacheSeconds: number;
@@ -125,6 +130,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM ?? "Academy <no-reply@academy.example>",
     payments,
+    google:
+      env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+        ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER }
+        : undefined,
     trustProxy: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     pageCacheSeconds: env.PAGE_CACHE_SECONDS,

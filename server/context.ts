@@ -1,15 +1,26 @@
 import { createContext } from "react-router";
+import type { Viewer } from "./auth/access.ts";
+import type { Auth } from "./auth/index.ts";
 import type { Catalog } from "./catalog/index.ts";
+import type { FieldCipher } from "./crypto/field-encryption.ts";
 import type { Db } from "./db/client.ts";
+import type { Logger } from "./logger.ts";
 
 /** What every loader and action may use on the server. */
 export interface AppServices {
   catalog: Catalog;
   db: Db;
   publicUrl: string;
+  auth: Auth;
+  cipher: FieldCipher;
+  logger: Logger;
+  googleEnabled: boolean;
 }
 
 export const appServices = createContext<AppServices>();
+
+/** The signed-in person for this request, set by the root middleware; null when signed out. */
+export const viewerContext = createContext<Viewer | null>(null);
 
 /** Per-document values entry.server needs: the CSP nonce and the inlined stylesheet text. */
 export interface DocumentRequest {

@@ -9,11 +9,10 @@ import { listen, startServices } from "./runtime.ts";
 const services = await startServices();
 const vite = await createViteServer({ server: { middlewareMode: true }, appType: "custom" });
 
-let catalog = services.catalog;
 watch(services.config.contentDir, { recursive: true }, () => {
   loadCatalog(services.config.contentDir).then(
     (next) => {
-      catalog = next;
+      services.catalog.current = next;
       services.logger.info("content reloaded");
     },
     (error: unknown) => services.logger.error({ err: error }, "content reload failed; keeping the previous content"),
@@ -25,9 +24,12 @@ const app = createHttpApp({
   dev: true,
   publicUrl: services.config.publicUrl,
   pageCacheSeconds: 0,
+  trustProxy: services.config.trustProxy,
   logger: services.logger,
-  catalog: () => catalog,
+  catalog: () => services.catalog.current,
   database: services.database,
+  identity: services.identity,
+  googleEnabled: services.config.google !== undefined,
   build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   assets: new Map(),
 });

@@ -16,9 +16,12 @@ const app = createHttpApp({
   dev: false,
   publicUrl: services.config.publicUrl,
   pageCacheSeconds: services.config.pageCacheSeconds,
+  trustProxy: services.config.trustProxy,
   logger: services.logger,
-  catalog: () => services.catalog,
+  catalog: () => services.catalog.current,
   database: services.database,
+  identity: services.identity,
+  googleEnabled: services.config.google !== undefined,
   build,
   assets,
 });

@@ -3,16 +3,22 @@ import { createServer } from "node:http";
 import { type Catalog, ContentError, loadCatalog } from "./catalog/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
+import { startIdentity, type Identity } from "./identity.ts";
 import { createLogger, type Logger } from "./logger.ts";
 
 export interface Services {
   config: Config;
   logger: Logger;
-  catalog: Catalog;
+  /** Replaced by the dev server when content changes. */
+  catalog: { current: Catalog };
   database: Database;
+  identity: Identity;
 }
 
-/** Config → logger → content → database with migrations. A bad config or content file exits with its message. */
+/**
+ * Config → logger → content → database with migrations → identity (key, mail, auth). A bad config
+ * or content file, or a missing encryption key, exits with its message.
+ */
 export async function startServices(): Promise<Services> {
   let config: Config;
   let catalog: Catalog;
@@ -30,7 +36,27 @@ export async function startServices(): Promise<Services> {
   const database = await openDatabase(config);
   await database.migrate();
   logger.info({ database: database.kind }, "database ready");
-  return { config, logger, catalog, database };
+  const catalogRef = { current: catalog };
+  let identity: Identity;
+  try {
+    identity = await startIdentity({
+      db: database.db,
+      logger,
+      catalog: () => catalogRef.current,
+      production: config.isProduction,
+      publicUrl: config.publicUrl,
+      authSecret: config.authSecret,
+      encryptionKey: config.encryptionKey,
+      smtpUrl: config.smtpUrl,
+      mailFrom: config.mailFrom,
+    });
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    await database.close();
+    process.exit(1);
+  }
+  logger.info({ mail: identity.mailTransport.kind }, "identity ready");
+  return { config, logger, catalog: catalogRef, database, identity };
 }
 
 /**
@@ -55,7 +81,10 @@ export function listen(
     }, config.shutdownTimeoutMs);
     force.unref();
     server.close(() => {
-      void database.close().then(
+      void services.identity.mailWorker
+        .stop()
+        .then(() => database.close())
+        .then(
         () => {
           logger.info("stopped");
           process.exit(0);

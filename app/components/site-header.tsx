@@ -1,7 +1,9 @@
 import { useId, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { CloseIcon, MenuIcon } from "./icons.tsx";
+import type { RootData } from "../lib/seo.ts";
 import { ThemeToggle } from "./theme-toggle.tsx";
+import { UserMenu } from "./user-menu.tsx";
 
 const links = [
   { to: "/courses", label: "Courses" },
@@ -18,7 +20,7 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
       : "text-slate-700 hover:text-slate-950 dark:text-slate-300 dark:hover:text-white"
   }`;
 
-export function SiteHeader({ siteName }: { siteName: string }) {
+export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: RootData["viewer"] }) {
   const { pathname } = useLocation();
   // The menu belongs to the page it was opened on, so any navigation closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
@@ -55,12 +57,16 @@ export function SiteHeader({ siteName }: { siteName: string }) {
           <div className="hidden sm:block">
             <ThemeToggle />
           </div>
-          <Link
-            to="/login"
-            className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
-          >
-            Sign in
-          </Link>
+          {viewer ? (
+            <UserMenu key={pathname} viewer={viewer} />
+          ) : (
+            <Link
+              to="/login"
+              className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+            >
+              Sign in
+            </Link>
+          )}
           <button
             type="button"
             className="inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 md:hidden dark:text-slate-200 dark:hover:bg-slate-800"

@@ -3,6 +3,7 @@ import type { MetaDescriptor } from "react-router";
 export interface RootData {
   origin: string;
   year: number;
+  viewer: { name: string; email: string; image: string | null } | null;
   site: { name: string; description: string; email: string; phone: string; address: string; legalName: string };
 }
 

@@ -2,12 +2,16 @@ import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { clientIpHeader } from "../auth/index.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { ContextKeys } from "../context.ts";
 import type { Database } from "../db/client.ts";
+import type { Identity } from "../identity.ts";
 import type { Logger } from "../logger.ts";
 import { compressOnce, compressStream, isCompressible, negotiateEncoding, type Encoding } from "./compression.ts";
 import { hasSession, PageCache, type CachedPage } from "./page-cache.ts";
+import { mountDevMailbox } from "./dev-mailbox.ts";
+import type { HttpEnv } from "./env.ts";
 import { robotsTxt, sitemapXml } from "./seo.ts";
 import { createNonce, securityHeaders } from "./security-headers.ts";
 import { stylesheetText, type StaticFile } from "./static-assets.ts";
@@ -18,15 +22,20 @@ export interface HttpDeps {
   dev: boolean;
   publicUrl: string;
   pageCacheSeconds: number;
+  /** Take the client address from X-Forwarded-For (only behind our own proxy). */
+  trustProxy: boolean;
   logger: Logger;
   /** A function so the dev server can swap in edited content without a restart. */
   catalog: () => Catalog;
   database: Database;
+  identity: Identity;
+  /** Google sign-in is offered only when its client credentials are configured. */
+  googleEnabled: boolean;
   build: ServerBuild | (() => Promise<ServerBuild>);
   assets: Map<string, StaticFile>;
 }
 
-type Env = { Variables: { nonce: string; requestId: string } };
+type Env = HttpEnv;
 
 const requestIdPattern = /^[\w-]{8,64}$/;
 
@@ -45,6 +54,26 @@ function sendEncoded(
   const payload = chosen ?? body;
   out.set("Content-Length", String(payload.length));
   return new Response(c.req.method === "HEAD" ? null : new Uint8Array(payload), { status, headers: out });
+}
+
+/**
+ * The request as the app sees it: the client's address in one header of our own, taken from the
+ * socket, or from X-Forwarded-For when we sit behind a trusted proxy. Better Auth's rate limits key on it.
+ */
+function withClientIp(c: Context<Env>, trustProxy: boolean): Request {
+  const forwarded = trustProxy ? c.req.header("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
+  const address = forwarded || c.env?.incoming?.socket.remoteAddress || "unknown";
+  const headers = new Headers(c.req.raw.headers);
+  headers.set(clientIpHeader, address);
+  const raw = c.req.raw;
+  const hasBody = raw.method !== "GET" && raw.method !== "HEAD";
+  return new Request(raw.url, {
+    method: raw.method,
+    headers,
+    body: hasBody ? raw.body : undefined,
+    signal: raw.signal,
+    ...(hasBody ? { duplex: "half" } : {}),
+  } as RequestInit);
 }
 
 export function createHttpApp(deps: HttpDeps): Hono<Env> {
@@ -83,6 +112,9 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   app.get("/readyz", async (c) =>
     (await deps.database.ready()) ? c.json({ status: "ready" }) : c.json({ status: "not ready" }, 503),
   );
+  app.on(["GET", "POST"], "/api/auth/*", (c) => deps.identity.auth.handler(withClientIp(c, deps.trustProxy)));
+  if (!deps.production && deps.identity.mailTransport.kind === "outbox") mountDevMailbox(app, deps.database.db);
+
   app.get("/robots.txt", (c) => c.text(robotsTxt(deps.publicUrl)));
   app.get("/sitemap.xml", (c) => {
     c.header("Content-Type", "application/xml; charset=utf-8");
@@ -115,21 +147,29 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   };
 
   app.all("*", async (c) => {
-    const request = c.req.raw;
-    const url = new URL(request.url);
+    const url = new URL(c.req.url);
     const cacheKey = url.pathname + url.search;
     const cacheable =
-      pageCache.enabled && (request.method === "GET" || request.method === "HEAD") && !hasSession(c.req.header("cookie"));
+      pageCache.enabled && (c.req.method === "GET" || c.req.method === "HEAD") && !hasSession(c.req.header("cookie"));
     if (cacheable) {
       const hit = pageCache.get(cacheKey);
       if (hit) return servePage(c, hit);
     }
 
+    const request = withClientIp(c, deps.trustProxy);
     const nonce = c.get("nonce");
     const build = typeof deps.build === "function" ? await deps.build() : deps.build;
     const keys = build.entry.module as unknown as ContextKeys;
     const context = new RouterContextProvider();
-    context.set(keys.appServices, { catalog: deps.catalog(), db: deps.database.db, publicUrl: deps.publicUrl });
+    context.set(keys.appServices, {
+      catalog: deps.catalog(),
+      db: deps.database.db,
+      publicUrl: deps.publicUrl,
+      auth: deps.identity.auth,
+      cipher: deps.identity.cipher,
+      logger: deps.logger,
+      googleEnabled: deps.googleEnabled,
+    });
     context.set(keys.documentRequest, { nonce, inlineStylesheet: (href) => stylesheetText(deps.assets, href) });
     const response = await handleRequest(request, context);
     const contentType = response.headers.get("content-type");

@@ -17,6 +17,10 @@ const paths = [
   "/cancellation-refund",
   "/cookies",
   "/no-such-page",
+  "/login",
+  "/login?mode=signup",
+  "/forgot-password",
+  "/reset-password?token=example",
 ];
 
 for (const scheme of ["light", "dark"] as const) {

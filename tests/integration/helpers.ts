@@ -2,7 +2,10 @@ import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { fromPglite, fromPostgres, type Database } from "../../server/db/client.ts";
+import type { Catalog } from "../../server/catalog/index.ts";
+import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
+import { startIdentity, type Identity } from "../../server/identity.ts";
+import { createLogger } from "../../server/logger.ts";
 
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
 export const contentDir = path.join(projectRoot, "content");
@@ -24,3 +27,19 @@ export const databaseKinds: { name: string; open: () => Promise<Database> }[] = 
     ? [{ name: "PostgreSQL", open: async () => fromPostgres(process.env.TEST_DATABASE_URL as string) }]
     : []),
 ];
+
+/** Identity (key, mail outbox, Better Auth) over a test database, mail kept in the outbox. */
+export async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://academy.test"): Promise<Identity> {
+  return startIdentity({
+    db,
+    logger: createLogger("silent"),
+    catalog: () => catalog,
+    production: false,
+    publicUrl,
+    authSecret: "test-secret-that-is-long-enough-to-use-0123456789",
+    encryptionKey: undefined,
+    smtpUrl: undefined,
+    mailFrom: "Academy <no-reply@academy.test>",
+    mailIntervalMs: 60_000,
+  });
+}

@@ -8,10 +8,12 @@ import { fromPglite, type Database } from "../../server/db/client.ts";
 import { createHttpApp } from "../../server/http/app.ts";
 import { loadStaticAssets } from "../../server/http/static-assets.ts";
 import { createLogger } from "../../server/logger.ts";
-import { contentDir, projectRoot } from "./helpers.ts";
+import { contentDir, projectRoot, startTestIdentity } from "./helpers.ts";
+import type { Identity } from "../../server/identity.ts";
 
 const buildDir = path.join(projectRoot, "build");
 let database: Database;
+let identity: Identity;
 let app: ReturnType<typeof createHttpApp>;
 let production: ReturnType<typeof createHttpApp>;
 
@@ -22,12 +24,16 @@ beforeAll(async () => {
   database = fromPglite(await PGlite.create());
   await database.migrate();
   const catalog = await loadCatalog(contentDir);
+  identity = await startTestIdentity(database.db, catalog);
   const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
   const assets = await loadStaticAssets(path.join(buildDir, "client"));
   const deps = {
     dev: false,
     publicUrl: "http://academy.test",
     pageCacheSeconds: 60,
+    trustProxy: false,
+    identity,
+    googleEnabled: false,
     logger: createLogger("silent"),
     catalog: () => catalog,
     database,
@@ -39,6 +45,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await identity.mailWorker.stop();
   await database.close();
 });
 

@@ -1,0 +1,134 @@
+import { useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+
+const inputClass =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-950 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:aria-invalid:border-red-400";
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: ReactNode };
+
+export function TextField({ label, error, hint, id, ...input }: FieldProps) {
+  const generated = useId();
+  const inputId = id ?? generated;
+  const describedBy = [error && `${inputId}-error`, hint && `${inputId}-hint`].filter(Boolean).join(" ") || undefined;
+  return (
+    <div>
+      <label htmlFor={inputId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+        {label}
+      </label>
+      <input id={inputId} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass} {...input} />
+      {hint && (
+        <p id={`${inputId}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p id={`${inputId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** A rough guide only: length matters most, and no composition rule is enforced. */
+export function passwordStrength(password: string): { label: string; level: 0 | 1 | 2 | 3 } {
+  if (password.length === 0) return { label: "", level: 0 };
+  const variety = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((r) => r.test(password)).length;
+  const score = (password.length >= 8 ? 1 : 0) + (password.length >= 12 ? 1 : 0) + (password.length >= 16 || variety >= 3 ? 1 : 0);
+  if (password.length < 8) return { label: "Too short: use at least 8 characters", level: 0 };
+  if (score <= 1) return { label: "Fair: a longer password is harder to guess", level: 1 };
+  if (score === 2) return { label: "Good", level: 2 };
+  return { label: "Strong", level: 3 };
+}
+
+export function PasswordField({ label, error, showStrength = false, ...input }: FieldProps & { showStrength?: boolean }) {
+  const [visible, setVisible] = useState(false);
+  const [value, setValue] = useState("");
+  const id = useId();
+  const strength = passwordStrength(value);
+  const colors = ["bg-red-500", "bg-amber-500", "bg-emerald-500", "bg-emerald-600"];
+  return (
+    <div>
+      <div className="flex items-baseline justify-between">
+        <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+          {label}
+        </label>
+        <button
+          type="button"
+          onClick={() => setVisible((v) => !v)}
+          aria-controls={id}
+          aria-pressed={visible}
+          className="text-xs font-medium text-brand-700 hover:underline dark:text-brand-300"
+        >
+          {visible ? "Hide password" : "Show password"}
+        </button>
+      </div>
+      <input
+        id={id}
+        type={visible ? "text" : "password"}
+        minLength={8}
+        maxLength={128}
+        required
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[error && `${id}-error`, showStrength && `${id}-strength`].filter(Boolean).join(" ") || undefined}
+        onChange={(event) => setValue(event.target.value)}
+        className={inputClass}
+        {...input}
+      />
+      {showStrength && (
+        <div id={`${id}-strength`} aria-live="polite" className="mt-2">
+          <div className="flex gap-1" aria-hidden="true">
+            {[1, 2, 3].map((n) => (
+              <span key={n} className={`h-1 flex-1 rounded-full ${value && strength.level >= n - 1 ? colors[strength.level] : "bg-slate-200 dark:bg-slate-700"}`} />
+            ))}
+          </div>
+          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            {strength.label || "At least 8 characters. A few random words make a strong, memorable password."}
+          </p>
+        </div>
+      )}
+      {error && (
+        <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function FormAlert({ tone = "error", children }: { tone?: "error" | "success" | "info"; children: ReactNode }) {
+  const styles = {
+    error: "border-red-200 bg-red-50 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200",
+    success: "border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
+    info: "border-brand-200 bg-brand-50 text-brand-900 dark:border-brand-800 dark:bg-slate-900 dark:text-brand-100",
+  }[tone];
+  return (
+    <div role={tone === "error" ? "alert" : "status"} className={`rounded-lg border px-4 py-3 text-sm ${styles}`}>
+      {children}
+    </div>
+  );
+}
+
+export function SubmitButton({ children, pending, ...props }: { children: ReactNode; pending?: boolean } & InputHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <button
+      type="submit"
+      disabled={pending}
+      className="flex w-full items-center justify-center rounded-full bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+      {...(props as object)}
+    >
+      {children}
+    </button>
+  );
+}
+
+export function AuthCard({ title, lead, children }: { title: string; lead?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
+      <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">{title}</h1>
+        {lead && <div className="mt-2 text-sm text-slate-600 dark:text-slate-400">{lead}</div>}
+        <div className="mt-6">{children}</div>
+      </div>
+    </div>
+  );
+}

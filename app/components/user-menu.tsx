@@ -1,0 +1,38 @@
+import { Form, Link } from "react-router";
+import type { RootData } from "../lib/seo.ts";
+import { initials } from "../lib/format.ts";
+
+/** The signed-in person's menu; a <details> disclosure, so it works before JavaScript arrives. */
+export function UserMenu({ viewer }: { viewer: NonNullable<RootData["viewer"]> }) {
+  return (
+    <details className="group relative">
+      <summary className="flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100 dark:hover:bg-slate-800">
+        <span aria-hidden="true" className="grid size-8 place-items-center rounded-full bg-brand-600 text-xs font-bold text-white">
+          {initials(viewer.name || viewer.email)}
+        </span>
+        <span className="sr-only">Account menu for {viewer.name || viewer.email}</span>
+      </summary>
+      <div className="absolute right-0 z-40 mt-2 w-60 rounded-xl border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+        <p className="truncate px-3 py-2 text-sm">
+          <span className="block font-semibold text-slate-950 dark:text-white">{viewer.name}</span>
+          <span className="block truncate text-slate-600 dark:text-slate-400">{viewer.email}</span>
+        </p>
+        <hr className="my-1 border-slate-200 dark:border-slate-700" />
+        <Link to="/profile" className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800">
+          Profile
+        </Link>
+        <Link to="/settings" className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800">
+          Settings
+        </Link>
+        <Form method="post" action="/logout">
+          <button
+            type="submit"
+            className="block w-full rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+          >
+            Sign out
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,169 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { safeRedirectTarget } from "../../server/auth/access.ts";
+import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
+import { appServices, viewerContext } from "../../server/context.ts";
+import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "../components/form-controls.tsx";
+import { pageMeta } from "../lib/seo.ts";
+import type { Route } from "./+types/login";
+
+type Mode = "signin" | "signup";
+
+export function loader({ url, context }: Route.LoaderArgs) {
+  const redirectTo = safeRedirectTarget(url.searchParams.get("redirectTo"));
+  if (context.get(viewerContext)) throw redirect(redirectTo);
+  const mode: Mode = url.searchParams.get("mode") === "signup" ? "signup" : "signin";
+  const notice = url.searchParams.get("reset") === "1" ? "Your password was changed. Sign in with the new one." : null;
+  return { mode, redirectTo, notice };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.loaderData?.mode === "signup" ? "Create an account" : "Sign in",
+    description: "Sign in to your Academy account, or create one to buy courses and manage your websites.",
+  });
+
+const email = z.string().trim().toLowerCase().email("Enter a valid e-mail address, like name@example.com.");
+const password = z
+  .string()
+  .min(8, "Your password needs at least 8 characters.")
+  .max(128, "Your password can have at most 128 characters.");
+const signInForm = z.object({ email, password: z.string().min(1, "Enter your password.") });
+const signUpForm = z.object({
+  name: z.string().trim().min(1, "Tell us your name.").max(100, "Keep your name under 100 characters."),
+  email,
+  password,
+});
+
+type FieldErrors = Partial<Record<"name" | "email" | "password", string>>;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { auth } = context.get(appServices);
+  const form = Object.fromEntries(await request.formData());
+  const mode: Mode = form.intent === "signup" ? "signup" : "signin";
+  const redirectTo = safeRedirectTarget(typeof form.redirectTo === "string" ? form.redirectTo : null);
+  const values = { name: String(form.name ?? ""), email: String(form.email ?? "") };
+
+  const parsed = (mode === "signup" ? signUpForm : signInForm).safeParse(form);
+  if (!parsed.success) {
+    const fieldErrors: FieldErrors = {};
+    for (const issue of parsed.error.issues) fieldErrors[issue.path[0] as keyof FieldErrors] ??= issue.message;
+    return data({ mode, values, fieldErrors, error: null }, { status: 400 });
+  }
+
+  const result =
+    mode === "signup"
+      ? await callAuth(
+          auth.api.signUpEmail({
+            body: { ...(parsed.data as z.infer<typeof signUpForm>), callbackURL: "/" },
+            headers: request.headers,
+            asResponse: true,
+          }),
+        )
+      : await callAuth(
+          auth.api.signInEmail({
+            body: { ...parsed.data, rememberMe: form.remember === "on" },
+            headers: request.headers,
+            asResponse: true,
+          }),
+        );
+  if (!result.ok) {
+    const error = authErrorMessage(mode === "signup" ? "sign-up" : "sign-in", result);
+    return data({ mode, values, fieldErrors: {} as FieldErrors, error }, { status: result.status });
+  }
+  throw redirect(mode === "signup" ? "/verify-email" : redirectTo, { headers: result.headers });
+}
+
+export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
+  const mode = actionData?.mode ?? loaderData.mode;
+  const { redirectTo, notice } = loaderData;
+  const pending = useNavigation().state === "submitting";
+  const errors = actionData?.fieldErrors ?? {};
+  const modeLink = (m: Mode) => `/login?mode=${m}${redirectTo !== "/" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
+  const tab = (m: Mode, label: string) => (
+    <Link
+      to={modeLink(m)}
+      replace
+      aria-current={mode === m ? "page" : undefined}
+      className={`flex-1 rounded-full px-4 py-2 text-center text-sm font-semibold ${
+        mode === m
+          ? "bg-white text-slate-950 shadow-sm dark:bg-slate-700 dark:text-white"
+          : "text-slate-600 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white"
+      }`}
+    >
+      {label}
+    </Link>
+  );
+
+  return (
+    <AuthCard
+      title={mode === "signup" ? "Create your account" : "Welcome back"}
+      lead={mode === "signup" ? "Buy courses, track your progress and manage your websites." : "Sign in to continue learning."}
+    >
+      <nav aria-label="Sign in or create an account" className="mb-6 flex rounded-full bg-slate-100 p-1 dark:bg-slate-800">
+        {tab("signin", "Sign in")}
+        {tab("signup", "Create account")}
+      </nav>
+      {notice && !actionData && <FormAlert tone="success">{notice}</FormAlert>}
+      {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
+      <Form method="post" replace className="mt-4 space-y-4" noValidate>
+        <input type="hidden" name="intent" value={mode} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        {mode === "signup" && (
+          <TextField
+            label="Your name"
+            name="name"
+            autoComplete="name"
+            required
+            maxLength={100}
+            defaultValue={actionData?.values.name}
+            error={errors.name}
+          />
+        )}
+        <TextField
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={actionData?.values.email}
+          error={errors.email}
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete={mode === "signup" ? "new-password" : "current-password"}
+          showStrength={mode === "signup"}
+          error={errors.password}
+        />
+        {mode === "signin" && (
+          <div className="flex items-center justify-between text-sm">
+            <label className="flex items-center gap-2 text-slate-700 dark:text-slate-300">
+              <input type="checkbox" name="remember" defaultChecked className="size-4 rounded border-slate-300" />
+              Keep me signed in
+            </label>
+            <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+              Forgot password?
+            </Link>
+          </div>
+        )}
+        <SubmitButton pending={pending}>
+          {pending ? "Please wait…" : mode === "signup" ? "Create account" : "Sign in"}
+        </SubmitButton>
+      </Form>
+      {mode === "signup" && (
+        <p className="mt-6 text-xs text-slate-600 dark:text-slate-400">
+          By creating an account you agree to our{" "}
+          <Link to="/terms" className="underline">
+            terms
+          </Link>{" "}
+          and{" "}
+          <Link to="/privacy" className="underline">
+            privacy policy
+          </Link>
+          .
+        </p>
+      )}
+    </AuthCard>
+  );
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { accessRedirect, safeRedirectTarget, type Viewer } from "./access.ts";
+
+const viewer = (emailVerified: boolean): Viewer => ({ id: "u1", name: "A", email: "a@example.com", image: null, emailVerified });
+
+describe("access redirects", () => {
+  it("redirects an unverified user to /verify-email from every other path, replacing history", () => {
+    for (const path of ["/", "/courses", "/profile", "/account/orders", "/login"]) {
+      expect(accessRedirect(path, "", viewer(false))).toEqual({ to: "/verify-email", replace: true });
+    }
+    expect(accessRedirect("/verify-email", "", viewer(false))).toBeNull();
+  });
+
+  it("sends a verified user away from /verify-email to /", () => {
+    expect(accessRedirect("/verify-email", "", viewer(true))).toEqual({ to: "/", replace: true });
+    expect(accessRedirect("/profile", "", viewer(true))).toBeNull();
+  });
+
+  it("sends signed-out visitors of account pages to sign in and back", () => {
+    expect(accessRedirect("/account/orders", "?page=2", null)).toEqual({
+      to: "/login?redirectTo=%2Faccount%2Forders%3Fpage%3D2",
+      replace: false,
+    });
+    for (const path of ["/account", "/profile", "/settings", "/notes", "/verify-email"]) {
+      expect(accessRedirect(path, "", null)?.to).toMatch(/^\/login\?redirectTo=/);
+    }
+    for (const path of ["/", "/courses", "/accounting", "/login", "/help"]) {
+      expect(accessRedirect(path, "", null)).toBeNull();
+    }
+  });
+
+  it("follows only same-site redirect targets", () => {
+    expect(safeRedirectTarget("/account/orders?x=1")).toBe("/account/orders?x=1");
+    expect(safeRedirectTarget("https://evil.example/")).toBe("/");
+    expect(safeRedirectTarget("//evil.example/")).toBe("/");
+    expect(safeRedirectTarget("/\\evil.example")).toBe("/");
+    expect(safeRedirectTarget(null, "/profile")).toBe("/profile");
+  });
+});

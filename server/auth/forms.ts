@@ -1,0 +1,65 @@
+import { APIError } from "better-auth/api";
+
+/** The outcome of calling a Better Auth endpoint from a route action. */
+export type AuthResult =
+  | { ok: true; headers: Headers; body: unknown }
+  | { ok: false; status: number; code: string; message: string };
+
+/**
+ * Runs a Better Auth call made with `asResponse: true`, keeping its Set-Cookie headers for our own
+ * response. Errors thrown by hooks (our per-account limits) arrive as APIError and become results too.
+ */
+export async function callAuth(call: Promise<Response>): Promise<AuthResult> {
+  let response: Response;
+  try {
+    response = await call;
+  } catch (error) {
+    if (!(error instanceof APIError)) throw error;
+    const body = error.body as { code?: string; message?: string } | undefined;
+    return { ok: false, status: error.statusCode, code: body?.code ?? "", message: body?.message ?? error.message };
+  }
+  const body = (await response.json().catch(() => null)) as { code?: string; message?: string } | null;
+  if (!response.ok) {
+    return { ok: false, status: response.status, code: body?.code ?? "", message: body?.message ?? response.statusText };
+  }
+  const headers = new Headers();
+  for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
+  return { ok: true, headers, body };
+}
+
+export type AuthAction = "sign-in" | "sign-up" | "google" | "reset-request" | "reset" | "verification-resend";
+
+/** Spec §8 texts where the spec fixes them; plain, specific words elsewhere. */
+export function authErrorMessage(action: AuthAction, error: { status: number; code: string; message: string }): string {
+  if (error.status === 429) {
+    switch (action) {
+      case "sign-in":
+        return "Too many failed attempts. Please wait a few minutes or reset your password.";
+      case "reset-request":
+        return "Too many password reset requests. Please wait before trying again.";
+      case "verification-resend":
+        return "You have asked for several e-mails in a short time. Please wait a few minutes before asking again.";
+      default:
+        return "Too many requests. Please wait a few minutes before trying again.";
+    }
+  }
+  switch (error.code) {
+    case "INVALID_EMAIL_OR_PASSWORD":
+      return "That e-mail and password don't match an account. Check both and try again, or reset your password.";
+    case "USER_ALREADY_EXISTS":
+    case "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
+      return "An account with this e-mail already exists — sign in instead";
+    case "PASSWORD_TOO_SHORT":
+      return "Your password needs at least 8 characters.";
+    case "PASSWORD_TOO_LONG":
+      return "Your password can have at most 128 characters.";
+    case "INVALID_EMAIL":
+      return "Enter a valid e-mail address, like name@example.com.";
+    case "INVALID_TOKEN":
+      return "This link has expired or was already used. Ask for a new one.";
+    case "INVALID_PASSWORD":
+      return "That is not your current password.";
+    default:
+      return error.message;
+  }
+}

@@ -1,0 +1,114 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import type { Catalog } from "../catalog/index.ts";
+import type { FieldCipher } from "../crypto/field-encryption.ts";
+import type { Db } from "../db/client.ts";
+import * as schema from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
+import type { MailMessage } from "../mail/outbox.ts";
+import { passwordResetMail, verificationMail } from "../mail/templates.ts";
+import { createUserDocument, recordSignIn } from "../users/user-document.ts";
+import { authOptions } from "./options.ts";
+import { consumeThrottle } from "./throttle.ts";
+
+/** The request header the HTTP layer fills with the client's address; anything a client sends in it is replaced. */
+export const clientIpHeader = "x-academy-client-ip";
+
+export const passwordRules = { min: 8, max: 128 } as const;
+
+/** Per-account limits, on top of Better Auth's per-address ones. */
+const accountLimits = {
+  "/sign-in/email": { windowSeconds: 15 * 60, max: 10 },
+  "/request-password-reset": { windowSeconds: 60 * 60, max: 3 },
+  "/send-verification-email": { windowSeconds: 15 * 60, max: 5 },
+} as const;
+
+export interface AuthDeps {
+  db: Db;
+  publicUrl: string;
+  secret: string;
+  catalog: () => Catalog;
+  cipher: FieldCipher;
+  logger: Logger;
+  sendMail: (message: MailMessage) => Promise<void>;
+}
+
+export function createAuth(deps: AuthDeps) {
+  const { db, cipher, logger } = deps;
+  return betterAuth({
+    ...authOptions,
+    baseURL: deps.publicUrl,
+    secret: deps.secret,
+    trustedOrigins: [deps.publicUrl],
+    database: drizzleAdapter(db, { provider: "pg", schema }),
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: passwordRules.min,
+      maxPasswordLength: passwordRules.max,
+      autoSignIn: true,
+      revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: 60 * 60,
+      sendResetPassword: ({ user, url }) => deps.sendMail(passwordResetMail(deps.catalog().site, user, url)),
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      autoSignInAfterVerification: true,
+      expiresIn: 24 * 60 * 60,
+      sendVerificationEmail: ({ user, url }) => deps.sendMail(verificationMail(deps.catalog().site, user, url)),
+    },
+    session: {
+      expiresIn: 30 * 24 * 60 * 60,
+      updateAge: 24 * 60 * 60,
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 120,
+      customRules: {
+        "/sign-in/email": { window: 15 * 60, max: 20 },
+        "/sign-up/email": { window: 15 * 60, max: 10 },
+        "/request-password-reset": { window: 15 * 60, max: 10 },
+        "/send-verification-email": { window: 15 * 60, max: 10 },
+        "/sign-in/social": { window: 15 * 60, max: 20 },
+        "/sign-in/oauth2": { window: 15 * 60, max: 20 },
+      },
+    },
+    advanced: {
+      ipAddress: { ipAddressHeaders: [clientIpHeader] },
+      useSecureCookies: deps.publicUrl.startsWith("https://"),
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          after: async (user) => {
+            await createUserDocument(db, cipher, user);
+          },
+        },
+      },
+      session: {
+        create: {
+          after: async (session) => {
+            const user = await db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, session.userId) });
+            if (user) await recordSignIn(db, cipher, logger, user);
+          },
+        },
+      },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        const limit = accountLimits[ctx.path as keyof typeof accountLimits];
+        const email = (ctx.body as { email?: unknown } | undefined)?.email;
+        if (!limit || typeof email !== "string") return;
+        const { allowed, retryAfterSeconds } = await consumeThrottle(db, `${ctx.path}:${email.trim().toLowerCase()}`, limit);
+        if (!allowed) {
+          ctx.setHeader("Retry-After", String(retryAfterSeconds));
+          throw new APIError("TOO_MANY_REQUESTS", { message: "Too many requests", code: "RATE_LIMITED" });
+        }
+      }),
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,42 @@
+import { randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { createFieldCipher, decryptFields, encryptFields, EncryptionError } from "./field-encryption.ts";
+
+const cipher = createFieldCipher(randomBytes(32));
+
+describe("field encryption", () => {
+  it("round-trips text in the v1 form with a fresh IV each time", () => {
+    const a = cipher.encrypt("Priya Sharma ✓");
+    const b = cipher.encrypt("Priya Sharma ✓");
+    expect(a).toMatch(/^v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/);
+    expect(a).not.toBe(b);
+    expect(cipher.decrypt(a)).toBe("Priya Sharma ✓");
+  });
+
+  it("fails with the spec's text for tampered values and for another key's values", () => {
+    const value = cipher.encrypt("secret");
+    const tampered = value.slice(0, -4) + (value.endsWith("AAAA") ? "BBBB" : "AAAA");
+    expect(() => cipher.decrypt(tampered)).toThrow(new EncryptionError("Failed to decrypt value"));
+    expect(() => createFieldCipher(randomBytes(32)).decrypt(value)).toThrow("Failed to decrypt value");
+    expect(() => cipher.decrypt("plain text")).toThrow("Failed to decrypt value");
+  });
+
+  it("fails with the spec's text when encryption itself fails", () => {
+    expect(() => createFieldCipher(Buffer.alloc(7)).encrypt("x")).toThrow(new EncryptionError("Failed to encrypt value"));
+  });
+
+  it("encrypts only the named fields, skipping null and undefined", () => {
+    const record = { name: "Arjun", email: "arjun@example.com", profilePicUrl: null as string | null, createdAt: new Date(0) };
+    const stored = encryptFields(cipher, record, ["name", "email", "profilePicUrl"]);
+    expect(stored.name).toMatch(/^v1:/);
+    expect(stored.email).toMatch(/^v1:/);
+    expect(stored.profilePicUrl).toBeNull();
+    expect(stored.createdAt).toBe(record.createdAt);
+    expect(decryptFields(cipher, stored, ["name", "email", "profilePicUrl"])).toEqual(record);
+  });
+
+  it("keeps a value that does not decrypt as it is", () => {
+    const legacy = { name: "Plain Name", email: cipher.encrypt("x@example.com") };
+    expect(decryptFields(cipher, legacy, ["name", "email"])).toEqual({ name: "Plain Name", email: "x@example.com" });
+  });
+});

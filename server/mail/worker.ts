@@ -1,0 +1,53 @@
+import type { Db } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import { deliverDueMail, type MailTransport } from "./outbox.ts";
+
+export interface MailWorker {
+  /** Look for due mail now instead of at the next tick (called right after enqueueing). */
+  nudge(): void;
+  stop(): Promise<void>;
+}
+
+/** Delivers outbox mail every `intervalMs`, and at once when nudged. */
+export function startMailWorker(options: { db: Db; transport: MailTransport; logger: Logger; intervalMs?: number }): MailWorker {
+  const { db, transport, logger } = options;
+  let running: Promise<void> | undefined;
+  let again = false;
+  let stopped = false;
+
+  const run = (): void => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      for (;;) {
+        again = false;
+        try {
+          const { sent, failed } = await deliverDueMail(db, transport);
+          if (sent + failed > 0) logger.info({ sent, failed, transport: transport.kind }, "mail delivered");
+          if (sent + failed === 10) again = true;
+        } catch (error) {
+          logger.error({ err: error }, "mail delivery failed");
+        }
+        if (!again || stopped) break;
+      }
+    })().finally(() => {
+      running = undefined;
+    });
+  };
+
+  const timer = setInterval(run, options.intervalMs ?? 15_000);
+  timer.unref();
+  run();
+  return {
+    nudge: run,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+      transport.close();
+    },
+  };
+}

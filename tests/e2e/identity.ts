@@ -1,0 +1,56 @@
+import { randomBytes } from "node:crypto";
+import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
+import { expect } from "@playwright/test";
+
+/** A fresh client address per test, so Better Auth's per-address limits do not couple tests. */
+export async function useOwnAddress(context: BrowserContext): Promise<string> {
+  const address = `10.${randomBytes(3).join(".")}`;
+  await context.setExtraHTTPHeaders({ "x-forwarded-for": address });
+  return address;
+}
+
+export function uniqueEmail(label: string): string {
+  return `${label}-${randomBytes(4).toString("hex")}@example.com`;
+}
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  links: string[];
+}
+
+/** Waits for the newest mail to `to` matching `subject` in the development mailbox. */
+export async function latestMail(request: APIRequestContext, to: string, subject: RegExp): Promise<Mail> {
+  let found: Mail | undefined;
+  await expect
+    .poll(async () => {
+      const mails = (await (await request.get(`/dev/mailbox.json?to=${encodeURIComponent(to)}`)).json()) as Mail[];
+      found = mails.find((m) => subject.test(m.subject));
+      return found !== undefined;
+    })
+    .toBe(true);
+  return found as Mail;
+}
+
+export async function signUp(page: Page, account: { name: string; email: string; password: string }): Promise<void> {
+  await page.goto("/login?mode=signup");
+  await page.getByLabel("Your name").fill(account.name);
+  await page.getByLabel("E-mail").fill(account.email);
+  await page.getByLabel("Password", { exact: true }).fill(account.password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/verify-email$/);
+}
+
+export async function signUpVerified(page: Page, request: APIRequestContext, account: { name: string; email: string; password: string }) {
+  await signUp(page, account);
+  const mail = await latestMail(request, account.email, /Confirm your e-mail/);
+  await page.goto(mail.links[0] as string);
+  await expect(page).toHaveURL(/\/$/);
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+}
