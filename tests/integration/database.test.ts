@@ -1,4 +1,3 @@
-import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "../../server/db/client.ts";
 import { appRoots } from "../../server/db/schema.ts";
@@ -13,10 +12,6 @@ describe.each(databaseKinds)("migrations on $name", ({ open }) => {
 
   it("is not ready before migrations and ready after them", async () => {
     database = await open();
-    if (database.kind === "postgres") {
-      await database.db.execute(sql`drop schema if exists drizzle cascade`);
-      await database.db.execute(sql`drop table if exists app_roots`);
-    }
     expect(await database.ready()).toBe(false);
     await database.migrate();
     expect(await database.ready()).toBe(true);

@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { Client } from "pg";
 import type { Catalog } from "../../server/catalog/index.ts";
 import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
 import { startIdentity, type Identity } from "../../server/identity.ts";
@@ -23,10 +25,30 @@ export async function contentCopy(): Promise<string> {
  */
 export const databaseKinds: { name: string; open: () => Promise<Database> }[] = [
   { name: "PGlite", open: async () => fromPglite(await PGlite.create()) },
-  ...(process.env.TEST_DATABASE_URL
-    ? [{ name: "PostgreSQL", open: async () => fromPostgres(process.env.TEST_DATABASE_URL as string) }]
-    : []),
+  ...(process.env.TEST_DATABASE_URL ? [{ name: "PostgreSQL", open: () => freshPostgres(process.env.TEST_DATABASE_URL as string) }] : []),
 ];
+
+/** A new, empty database on the test server for one caller, dropped again when it is closed. */
+async function freshPostgres(serverUrl: string): Promise<Database> {
+  const name = `academy_test_${randomBytes(6).toString("hex")}`;
+  const admin = new Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = fromPostgres(url.toString());
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const cleanup = new Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
 
 /** Identity (key, mail outbox, Better Auth) over a test database, mail kept in the outbox. */
 export async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://academy.test"): Promise<Identity> {

@@ -5,6 +5,7 @@ import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog } from "../../server/catalog/index.ts";
 import { fromPglite, type Database } from "../../server/db/client.ts";
+import { appRoots } from "../../server/db/schema.ts";
 import { createHttpApp } from "../../server/http/app.ts";
 import { loadStaticAssets } from "../../server/http/static-assets.ts";
 import { createLogger } from "../../server/logger.ts";
@@ -14,6 +15,7 @@ import type { Identity } from "../../server/identity.ts";
 const buildDir = path.join(projectRoot, "build");
 let database: Database;
 let identity: Identity;
+let assets: Awaited<ReturnType<typeof loadStaticAssets>>;
 let app: ReturnType<typeof createHttpApp>;
 let production: ReturnType<typeof createHttpApp>;
 
@@ -26,7 +28,7 @@ beforeAll(async () => {
   const catalog = await loadCatalog(contentDir);
   identity = await startTestIdentity(database.db, catalog);
   const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
-  const assets = await loadStaticAssets(path.join(buildDir, "client"));
+  assets = await loadStaticAssets(path.join(buildDir, "client"));
   const deps = {
     dev: false,
     publicUrl: "http://academy.test",
@@ -210,5 +212,20 @@ describe("SEO files", () => {
     expect(data["@type"]).toBe("Course");
     expect(data.name).toBe("Front-End Web Development");
     expect(data.offers).toMatchObject({ priceCurrency: "INR", price: "4999.00" });
+  });
+});
+
+describe("the encryption key", () => {
+  it("never appears in a response or in the browser bundle", async () => {
+    const key = (await database.db.select().from(appRoots))[0]?.key;
+    expect(key).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    const forms = [key as string, Buffer.from(key as string, "base64").toString("hex")];
+    for (const urlPath of ["/", "/login", "/courses", "/api/auth/get-session", "/dev/mailbox.json", "/dev/mailbox", "/sitemap.xml"]) {
+      const body = await (await get(urlPath)).text();
+      for (const form of forms) expect(body).not.toContain(form);
+    }
+    for (const [file, asset] of assets) {
+      for (const form of forms) expect(asset.body.toString("latin1"), file).not.toContain(form);
+    }
   });
 });
