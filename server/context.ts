@@ -5,6 +5,7 @@ import type { Catalog } from "./catalog/index.ts";
 import type { FieldCipher } from "./crypto/field-encryption.ts";
 import type { Db } from "./db/client.ts";
 import type { Logger } from "./logger.ts";
+import type { FileStorage } from "./storage/index.ts";
 
 /** What every loader and action may use on the server. */
 export interface AppServices {
@@ -15,6 +16,7 @@ export interface AppServices {
   cipher: FieldCipher;
   logger: Logger;
   googleEnabled: boolean;
+  storage: FileStorage;
 }
 
 export const appServices = createContext<AppServices>();

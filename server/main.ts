@@ -5,6 +5,7 @@ import type { ServerBuild } from "react-router";
 import { createHttpApp } from "./http/app.ts";
 import { loadStaticAssets } from "./http/static-assets.ts";
 import { listen, startServices } from "./runtime.ts";
+import { createDiskStorage } from "./storage/index.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const services = await startServices();
@@ -21,6 +22,7 @@ const app = createHttpApp({
   catalog: () => services.catalog.current,
   database: services.database,
   identity: services.identity,
+  storage: createDiskStorage(path.join(services.config.dataDir, "uploads")),
   googleEnabled: services.config.google !== undefined,
   build,
   assets,

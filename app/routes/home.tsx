@@ -1,15 +1,17 @@
 import { Link } from "react-router";
 import { appServices } from "../../server/context.ts";
 import { CourseCard, toCourseSummary } from "../components/course-card.tsx";
+import { FormAlert } from "../components/form-controls.tsx";
 import { ArrowRightIcon } from "../components/icons.tsx";
 import { Container } from "../components/page-intro.tsx";
 import { ServiceCard, toServiceSummary } from "../components/service-card.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/home";
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ url, context }: Route.LoaderArgs) {
   const { site, courses, services, portfolio } = context.get(appServices).catalog;
   return {
+    accountDeleted: url.searchParams.get("deleted") === "1",
     hero: site.hero,
     stats: site.stats,
     siteName: site.name,
@@ -47,9 +49,14 @@ function SectionHeading({ id, title, lead, to, linkLabel }: { id: string; title:
 }
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {
-  const { hero, stats, courses, courseCount, services, projects } = loaderData;
+  const { hero, stats, courses, courseCount, services, projects, accountDeleted } = loaderData;
   return (
     <>
+      {accountDeleted && (
+        <Container className="pt-6">
+          <FormAlert tone="success">Your account and everything we held about you were deleted. Thank you for learning with us.</FormAlert>
+        </Container>
+      )}
       <section className="relative overflow-hidden border-b border-slate-200 bg-gradient-to-b from-brand-50 to-white dark:border-slate-800 dark:from-slate-900 dark:to-slate-950">
         <Container className="py-16 sm:py-24">
           <h1 className="max-w-3xl text-4xl font-extrabold tracking-tight text-slate-950 sm:text-6xl dark:text-white">

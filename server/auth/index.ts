@@ -57,6 +57,9 @@ export function createAuth(deps: AuthDeps) {
       expiresIn: 24 * 60 * 60,
       sendVerificationEmail: ({ user, url }) => deps.sendMail(verificationMail(deps.catalog().site, user, url)),
     },
+    user: {
+      deleteUser: { enabled: true },
+    },
     session: {
       expiresIn: 30 * 24 * 60 * 60,
       updateAge: 24 * 60 * 60,

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import type { Context } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { clientIpHeader } from "../auth/index.ts";
@@ -8,6 +9,7 @@ import type { ContextKeys } from "../context.ts";
 import type { Database } from "../db/client.ts";
 import type { Identity } from "../identity.ts";
 import type { Logger } from "../logger.ts";
+import { uploadsPath, type FileStorage } from "../storage/index.ts";
 import { compressOnce, compressStream, isCompressible, negotiateEncoding, type Encoding } from "./compression.ts";
 import { hasSession, PageCache, type CachedPage } from "./page-cache.ts";
 import { mountDevMailbox } from "./dev-mailbox.ts";
@@ -29,6 +31,7 @@ export interface HttpDeps {
   catalog: () => Catalog;
   database: Database;
   identity: Identity;
+  storage: FileStorage;
   /** Google sign-in is offered only when its client credentials are configured. */
   googleEnabled: boolean;
   build: ServerBuild | (() => Promise<ServerBuild>);
@@ -108,6 +111,20 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     return c.text("Something went wrong on our side. Please try again.", 500);
   });
 
+  // Nothing we accept is larger than a 2 MB photo plus the form around it.
+  app.use(
+    "*",
+    bodyLimit({ maxSize: 3 * 1024 * 1024, onError: (c) => c.text("That upload is too large. The limit is 2 MB.", 413) }),
+  );
+
+  app.get(`${uploadsPath}*`, async (c) => {
+    const body = await deps.storage.get(c.req.path.slice(uploadsPath.length));
+    if (!body) return c.text("Not found", 404);
+    c.header("Content-Type", c.req.path.endsWith(".webp") ? "image/webp" : "application/octet-stream");
+    c.header("Cache-Control", "public, max-age=31536000, immutable");
+    return c.body(new Uint8Array(body));
+  });
+
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) =>
     (await deps.database.ready()) ? c.json({ status: "ready" }) : c.json({ status: "not ready" }, 503),
@@ -169,6 +186,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       cipher: deps.identity.cipher,
       logger: deps.logger,
       googleEnabled: deps.googleEnabled,
+      storage: deps.storage,
     });
     context.set(keys.documentRequest, { nonce, inlineStylesheet: (href) => stylesheetText(deps.assets, href) });
     const response = await handleRequest(request, context);

@@ -89,3 +89,13 @@ export async function readUserDocument(db: Db, cipher: FieldCipher, logger: Logg
     return null;
   }
 }
+
+/** Changes the fields a person edits on /profile; the caller updates the account itself too. */
+export async function updateUserDocument(
+  db: Db,
+  cipher: FieldCipher,
+  uid: string,
+  changes: { name?: string; profilePicUrl?: string },
+): Promise<void> {
+  await db.update(users).set(encryptFields(cipher, changes, ["name", "profilePicUrl"])).where(eq(users.uid, uid));
+}

@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import type { ServerBuild } from "react-router";
@@ -9,6 +11,7 @@ import { appRoots } from "../../server/db/schema.ts";
 import { createHttpApp } from "../../server/http/app.ts";
 import { loadStaticAssets } from "../../server/http/static-assets.ts";
 import { createLogger } from "../../server/logger.ts";
+import { createDiskStorage } from "../../server/storage/index.ts";
 import { contentDir, projectRoot, startTestIdentity } from "./helpers.ts";
 import type { Identity } from "../../server/identity.ts";
 
@@ -35,6 +38,7 @@ beforeAll(async () => {
     pageCacheSeconds: 60,
     trustProxy: false,
     identity,
+    storage: createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-"))),
     googleEnabled: false,
     logger: createLogger("silent"),
     catalog: () => catalog,

@@ -1,0 +1,204 @@
+import { data, Form, useNavigation } from "react-router";
+import { z } from "zod";
+import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
+import { appServices, viewerContext } from "../../server/context.ts";
+import { PhotoError, processProfilePhoto } from "../../server/users/profile-photo.ts";
+import { readUserDocument, updateUserDocument } from "../../server/users/user-document.ts";
+import { FormAlert, PasswordField, TextField } from "../components/form-controls.tsx";
+import { Container, PageIntro } from "../components/page-intro.tsx";
+import { formatDate, initials } from "../lib/format.ts";
+import { pageMeta } from "../lib/seo.ts";
+import type { Route } from "./+types/profile";
+
+function requireViewer(context: Route.LoaderArgs["context"]) {
+  const viewer = context.get(viewerContext);
+  if (!viewer) throw new Response(null, { status: 401 });
+  return viewer;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = requireViewer(context);
+  const { auth, db, cipher, logger } = context.get(appServices);
+  const [document, accounts] = await Promise.all([
+    readUserDocument(db, cipher, logger, viewer.id),
+    auth.api.listUserAccounts({ headers: request.headers }),
+  ]);
+  return {
+    name: viewer.name,
+    email: viewer.email,
+    emailVerified: viewer.emailVerified,
+    photo: viewer.image,
+    memberSince: document?.createdAt.toISOString() ?? null,
+    hasPassword: accounts.some((a) => a.providerId === "credential"),
+  };
+}
+
+export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Your profile", description: "Your name, photo, e-mail and password." });
+
+const nameForm = z.object({ name: z.string().trim().min(1, "Tell us your name.").max(100, "Keep your name under 100 characters.") });
+const passwordForm = z.object({
+  currentPassword: z.string().min(1, "Enter your current password."),
+  newPassword: z.string().min(8, "Your new password needs at least 8 characters.").max(128, "Your new password can have at most 128 characters."),
+});
+
+type Result = { section: "name" | "photo" | "password"; ok: boolean; message: string };
+
+const reply = (result: Result, status = 200) => data(result, { status });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = requireViewer(context);
+  const { auth, db, cipher, storage } = context.get(appServices);
+  const form = await request.formData();
+  const intent = form.get("intent");
+
+  if (intent === "name") {
+    const parsed = nameForm.safeParse(Object.fromEntries(form));
+    if (!parsed.success) return reply({ section: "name", ok: false, message: parsed.error.issues[0]?.message ?? "" }, 400);
+    await auth.api.updateUser({ body: { name: parsed.data.name }, headers: request.headers });
+    await updateUserDocument(db, cipher, viewer.id, { name: parsed.data.name });
+    return reply({ section: "name", ok: true, message: "Your name was saved." });
+  }
+
+  if (intent === "photo" || intent === "remove-photo") {
+    let url = "";
+    if (intent === "photo") {
+      const file = form.get("photo");
+      try {
+        const bytes = file instanceof File ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0);
+        url = await storage.put("avatars", await processProfilePhoto(bytes), "webp");
+      } catch (error) {
+        if (error instanceof PhotoError) return reply({ section: "photo", ok: false, message: error.message }, 400);
+        throw error;
+      }
+    }
+    await auth.api.updateUser({ body: { image: url || null }, headers: request.headers });
+    await updateUserDocument(db, cipher, viewer.id, { profilePicUrl: url });
+    if (viewer.image) await storage.remove(viewer.image);
+    return reply({ section: "photo", ok: true, message: url ? "Your new photo is in place." : "Your photo was removed." });
+  }
+
+  if (intent === "password") {
+    const parsed = passwordForm.safeParse(Object.fromEntries(form));
+    if (!parsed.success) return reply({ section: "password", ok: false, message: parsed.error.issues[0]?.message ?? "" }, 400);
+    const result = await callAuth(
+      auth.api.changePassword({ body: { ...parsed.data, revokeOtherSessions: true }, headers: request.headers, asResponse: true }),
+    );
+    if (!result.ok) return reply({ section: "password", ok: false, message: authErrorMessage("sign-in", result) }, result.status);
+    return data<Result>(
+      { section: "password", ok: true, message: "Your password was changed. Other devices were signed out." },
+      { headers: result.headers },
+    );
+  }
+  return reply({ section: "name", ok: false, message: "Unknown action." }, 400);
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+      <h2 id={id} className="text-lg font-semibold text-slate-950 dark:text-white">
+        {title}
+      </h2>
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+const buttonClass = "rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60";
+
+export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const result = (section: Result["section"]) =>
+    actionData?.section === section ? <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert> : null;
+
+  return (
+    <Container className="max-w-3xl py-12 sm:py-16">
+      <PageIntro title="Your profile" lead="How you appear on Academy, and how you sign in." />
+      <div className="mt-10 space-y-6">
+        <Section id="photo" title="Photo">
+          <div className="flex flex-wrap items-center gap-6">
+            {loaderData.photo ? (
+              <img src={loaderData.photo} alt={loaderData.name || "You"} width={96} height={96} className="size-24 rounded-full object-cover" />
+            ) : (
+              <span aria-hidden="true" className="grid size-24 place-items-center rounded-full bg-brand-600 text-2xl font-bold text-white">
+                {initials(loaderData.name || loaderData.email)}
+              </span>
+            )}
+            <Form method="post" encType="multipart/form-data" className="flex flex-1 flex-col gap-3">
+              <input type="hidden" name="intent" value="photo" />
+              <label className="text-sm font-medium text-slate-800 dark:text-slate-200" htmlFor="photo-input">
+                Upload a JPEG, PNG or WebP image, up to 2 MB
+              </label>
+              <input
+                id="photo-input"
+                type="file"
+                name="photo"
+                accept="image/jpeg,image/png,image/webp"
+                required
+                className="text-sm text-slate-700 file:mr-3 file:rounded-full file:border-0 file:bg-slate-100 file:px-4 file:py-2 file:font-semibold dark:text-slate-300 dark:file:bg-slate-800 dark:file:text-white"
+              />
+              <div className="flex gap-3">
+                <button type="submit" className={buttonClass} disabled={busy("photo")}>
+                  {busy("photo") ? "Uploading…" : "Upload photo"}
+                </button>
+              </div>
+            </Form>
+            {loaderData.photo && (
+              <Form method="post">
+                <button type="submit" name="intent" value="remove-photo" className="text-sm font-medium text-red-700 hover:underline dark:text-red-300">
+                  Remove photo
+                </button>
+              </Form>
+            )}
+          </div>
+          <div className="mt-4">{result("photo")}</div>
+        </Section>
+
+        <Section id="details" title="Name and e-mail">
+          <Form method="post" className="space-y-4">
+            {result("name")}
+            <TextField label="Name" name="name" defaultValue={loaderData.name} autoComplete="name" required maxLength={100} />
+            <div>
+              <p className="text-sm font-medium text-slate-800 dark:text-slate-200">E-mail</p>
+              <p className="mt-1 flex flex-wrap items-center gap-2 text-slate-950 dark:text-white">
+                {loaderData.email}
+                <span
+                  className={`rounded-full px-2 py-0.5 text-xs font-medium ${
+                    loaderData.emailVerified
+                      ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100"
+                      : "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100"
+                  }`}
+                >
+                  {loaderData.emailVerified ? "Verified" : "Not verified"}
+                </span>
+              </p>
+            </div>
+            {loaderData.memberSince && (
+              <p className="text-sm text-slate-600 dark:text-slate-400">Member since {formatDate(loaderData.memberSince)}</p>
+            )}
+            <button type="submit" name="intent" value="name" className={buttonClass} disabled={busy("name")}>
+              {busy("name") ? "Saving…" : "Save name"}
+            </button>
+          </Form>
+        </Section>
+
+        <Section id="password" title="Password">
+          {loaderData.hasPassword ? (
+            <Form method="post" className="space-y-4">
+              {result("password")}
+              <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" minLength={1} />
+              <PasswordField label="New password" name="newPassword" autoComplete="new-password" showStrength />
+              <button type="submit" name="intent" value="password" className={buttonClass} disabled={busy("password")}>
+                {busy("password") ? "Changing…" : "Change password"}
+              </button>
+            </Form>
+          ) : (
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              You sign in with Google, so there is no password to change here.
+            </p>
+          )}
+        </Section>
+      </div>
+    </Container>
+  );
+}

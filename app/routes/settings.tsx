@@ -1,0 +1,234 @@
+import { useState } from "react";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { eq } from "drizzle-orm";
+import { callAuth } from "../../server/auth/forms.ts";
+import { appServices, viewerContext } from "../../server/context.ts";
+import { mailOutbox } from "../../server/db/schema.ts";
+import { FormAlert } from "../components/form-controls.tsx";
+import { Container, PageIntro } from "../components/page-intro.tsx";
+import { describeDevice } from "../lib/device.ts";
+import { pageMeta } from "../lib/seo.ts";
+import { type ThemePreference, useThemePreference } from "../lib/theme.ts";
+import type { Route } from "./+types/settings";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = context.get(viewerContext);
+  if (!viewer) throw redirect("/login?redirectTo=%2Fsettings");
+  const { auth } = context.get(appServices);
+  const [current, sessions] = await Promise.all([
+    auth.api.getSession({ headers: request.headers }),
+    auth.api.listSessions({ headers: request.headers }),
+  ]);
+  return {
+    email: viewer.email,
+    // Session tokens are credentials: the page gets ids only.
+    sessions: sessions
+      .map((s) => ({
+        id: s.id,
+        device: describeDevice(s.userAgent),
+        ipAddress: s.ipAddress ?? null,
+        lastSeen: new Date(s.updatedAt).toISOString(),
+        current: s.id === current?.session.id,
+      }))
+      .toSorted((a, b) => Number(b.current) - Number(a.current) || b.lastSeen.localeCompare(a.lastSeen)),
+  };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "Settings", description: "Theme, signed-in devices, your data and your account." });
+
+type Result = { section: "sessions" | "delete"; ok: boolean; message: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = context.get(viewerContext);
+  if (!viewer) throw redirect("/login?redirectTo=%2Fsettings");
+  const { auth, db, storage } = context.get(appServices);
+  const form = await request.formData();
+  const intent = form.get("intent");
+
+  if (intent === "revoke-session") {
+    const sessions = await auth.api.listSessions({ headers: request.headers });
+    const target = sessions.find((s) => s.id === form.get("sessionId"));
+    if (!target) return data<Result>({ section: "sessions", ok: false, message: "That device is already signed out." }, { status: 404 });
+    await auth.api.revokeSession({ body: { token: target.token }, headers: request.headers });
+    return { section: "sessions", ok: true, message: `${describeDevice(target.userAgent)} was signed out.` } satisfies Result;
+  }
+  if (intent === "revoke-others") {
+    await auth.api.revokeOtherSessions({ headers: request.headers });
+    return { section: "sessions", ok: true, message: "Every other device was signed out." } satisfies Result;
+  }
+  if (intent === "delete-account") {
+    if (String(form.get("confirmation") ?? "").trim().toLowerCase() !== viewer.email.toLowerCase()) {
+      return data<Result>({ section: "delete", ok: false, message: `Type your e-mail address, ${viewer.email}, to confirm.` }, { status: 400 });
+    }
+    const result = await callAuth(auth.api.deleteUser({ body: {}, headers: request.headers, asResponse: true }));
+    if (!result.ok) {
+      const message =
+        result.status === 400 || result.status === 401 || result.status === 403
+          ? "For your safety, sign out and sign in again, then delete your account within a day."
+          : result.message;
+      return data<Result>({ section: "delete", ok: false, message }, { status: result.status });
+    }
+    // The account's sessions, sign-in methods and user document went with it (foreign keys cascade).
+    await db.delete(mailOutbox).where(eq(mailOutbox.to, viewer.email));
+    if (viewer.image) await storage.remove(viewer.image);
+    throw redirect("/?deleted=1", { headers: result.headers });
+  }
+  return data<Result>({ section: "sessions", ok: false, message: "Unknown action." }, { status: 400 });
+}
+
+const themeOptions: { value: ThemePreference; label: string; hint: string }[] = [
+  { value: "system", label: "System", hint: "Follow this device's light or dark setting" },
+  { value: "light", label: "Light", hint: "Always light" },
+  { value: "dark", label: "Dark", hint: "Always dark" },
+];
+
+function ThemeSetting() {
+  const [preference, setPreference] = useThemePreference();
+  return (
+    <fieldset>
+      <legend className="sr-only">Theme</legend>
+      <div className="grid gap-3 sm:grid-cols-3">
+        {themeOptions.map((option) => (
+          <div
+            key={option.value}
+            className="flex gap-3 rounded-xl border border-slate-200 p-4 has-checked:border-brand-600 has-checked:bg-brand-50 dark:border-slate-700 dark:has-checked:bg-slate-800"
+          >
+            <input
+              id={`theme-${option.value}`}
+              type="radio"
+              name="theme"
+              value={option.value}
+              checked={preference === option.value}
+              onChange={() => setPreference(option.value)}
+              aria-describedby={`theme-${option.value}-hint`}
+              className="mt-1"
+            />
+            <span>
+              <label htmlFor={`theme-${option.value}`} className="block cursor-pointer font-medium text-slate-950 dark:text-white">
+                {option.label}
+              </label>
+              <span id={`theme-${option.value}-hint`} className="block text-sm text-slate-600 dark:text-slate-400">
+                {option.hint}
+              </span>
+            </span>
+          </div>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+function Section({ id, title, lead, children }: { id: string; title: string; lead?: string; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby={id} className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+      <h2 id={id} className="text-lg font-semibold text-slate-950 dark:text-white">
+        {title}
+      </h2>
+      {lead && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{lead}</p>}
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+const lastSeenFormat = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Kolkata" });
+
+export default function SettingsPage({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const [confirmation, setConfirmation] = useState("");
+  const others = loaderData.sessions.filter((s) => !s.current).length;
+  const result = (section: Result["section"]) =>
+    actionData?.section === section ? <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert> : null;
+
+  return (
+    <Container className="max-w-3xl py-12 sm:py-16">
+      <PageIntro title="Settings" />
+      <div className="mt-10 space-y-6">
+        <Section id="theme" title="Theme" lead="The same choice as the switch in the header; it is kept on this device.">
+          <ThemeSetting />
+        </Section>
+
+        <Section id="devices" title="Signed-in devices" lead="Sign out anywhere you no longer use.">
+          <div className="space-y-4">
+            {result("sessions")}
+            <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+              {loaderData.sessions.map((s) => (
+                <li key={s.id} className="flex flex-wrap items-center justify-between gap-3 p-4">
+                  <div>
+                    <p className="font-medium text-slate-950 dark:text-white">
+                      {s.device}
+                      {s.current && (
+                        <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100">
+                          This device
+                        </span>
+                      )}
+                    </p>
+                    <p className="text-sm text-slate-600 dark:text-slate-400">
+                      Last active {lastSeenFormat.format(new Date(s.lastSeen))} IST{s.ipAddress ? ` · ${s.ipAddress}` : ""}
+                    </p>
+                  </div>
+                  {!s.current && (
+                    <Form method="post">
+                      <input type="hidden" name="sessionId" value={s.id} />
+                      <button
+                        type="submit"
+                        name="intent"
+                        value="revoke-session"
+                        className="rounded-full border border-slate-300 px-4 py-1.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+                      >
+                        Sign out<span className="sr-only"> {s.device}</span>
+                      </button>
+                    </Form>
+                  )}
+                </li>
+              ))}
+            </ul>
+            {others > 0 && (
+              <Form method="post">
+                <button type="submit" name="intent" value="revoke-others" className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                  Sign out of all other devices ({others})
+                </button>
+              </Form>
+            )}
+          </div>
+        </Section>
+
+        <Section id="data" title="Your data" lead="A copy of everything we hold about you: account, profile, devices and the e-mails we sent you.">
+          <a
+            href="/settings/my-data.json"
+            download
+            className="inline-block rounded-full border border-slate-300 px-5 py-2.5 text-sm font-semibold hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            Download my data (JSON)
+          </a>
+        </Section>
+
+        <Section id="delete" title="Delete account" lead="This removes your account, profile, photo and devices for good. It cannot be undone.">
+          <Form method="post" className="space-y-3">
+            {result("delete")}
+            <label htmlFor="confirmation" className="block text-sm text-slate-800 dark:text-slate-200">
+              Type <strong>{loaderData.email}</strong> to confirm
+            </label>
+            <input
+              id="confirmation"
+              name="confirmation"
+              autoComplete="off"
+              value={confirmation}
+              onChange={(event) => setConfirmation(event.target.value)}
+              className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 dark:border-slate-700 dark:bg-slate-900"
+            />
+            <button
+              type="submit"
+              name="intent"
+              value="delete-account"
+              disabled={navigation.state === "submitting"}
+              className="rounded-full bg-red-700 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-60"
+            >
+              Delete my account
+            </button>
+          </Form>
+        </Section>
+      </div>
+    </Container>
+  );
+}

@@ -1,0 +1,31 @@
+import sharp from "sharp";
+
+export const maxPhotoBytes = 2 * 1024 * 1024;
+
+export class PhotoError extends Error {
+  override name = "PhotoError";
+}
+
+/** Recognises JPEG, PNG and WebP by their first bytes, whatever the file is called. */
+export function photoType(bytes: Buffer): "jpeg" | "png" | "webp" | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "jpeg";
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "png";
+  if (bytes.subarray(0, 4).toString("latin1") === "RIFF" && bytes.subarray(8, 12).toString("latin1") === "WEBP") return "webp";
+  return null;
+}
+
+/** Checks an upload and turns it into a 256 × 256 WebP; the original never reaches storage. */
+export async function processProfilePhoto(bytes: Buffer): Promise<Buffer> {
+  if (bytes.length === 0) throw new PhotoError("Choose a photo to upload.");
+  if (bytes.length > maxPhotoBytes) throw new PhotoError("That photo is larger than 2 MB. Choose a smaller one.");
+  if (!photoType(bytes)) throw new PhotoError("That file is not a JPEG, PNG or WebP image.");
+  try {
+    return await sharp(bytes, { limitInputPixels: 40_000_000 })
+      .rotate()
+      .resize(256, 256, { fit: "cover", position: "attention" })
+      .webp({ quality: 82 })
+      .toBuffer();
+  } catch {
+    throw new PhotoError("We could not read that image. It may be damaged; try another one.");
+  }
+}

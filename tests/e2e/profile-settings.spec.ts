@@ -1,0 +1,141 @@
+import { expect, test } from "@playwright/test";
+import { signIn, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+
+const password = "correct horse battery staple";
+// A 2 × 2 PNG, valid by its content.
+const png = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGP8z8DAwMDAxMDAwMDAAAANHQEDasKb6QAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+test.beforeEach(async ({ context }) => {
+  await useOwnAddress(context);
+});
+
+test("profile: edit the name, upload and remove a photo, change the password", async ({ page, request }) => {
+  const email = uniqueEmail("profile");
+  await signUpVerified(page, request, { name: "Priya", email, password });
+  await page.goto("/profile");
+  await expect(page).toHaveTitle("Your profile | Academy");
+  await expect(page.getByRole("main").getByText(email)).toBeVisible();
+  await expect(page.getByText("Verified", { exact: true })).toBeVisible();
+
+  await page.getByLabel("Name", { exact: true }).fill("Priya Natarajan");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("Your name was saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Priya Natarajan");
+  await expect(page.locator("summary", { hasText: "Account menu for Priya Natarajan" })).toBeVisible();
+
+  await page.getByLabel(/Upload a JPEG, PNG or WebP image/).setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
+  await page.getByRole("button", { name: "Upload photo" }).click();
+  await expect(page.getByText("That file is not a JPEG, PNG or WebP image.")).toBeVisible();
+
+  await page.getByLabel(/Upload a JPEG, PNG or WebP image/).setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });
+  await page.getByRole("button", { name: "Upload photo" }).click();
+  await expect(page.getByText("Your new photo is in place.")).toBeVisible();
+  const photo = page.getByRole("img", { name: "Priya Natarajan" });
+  await expect(photo).toBeVisible();
+  const src = (await photo.getAttribute("src")) ?? "";
+  expect(src).toMatch(/^\/uploads\/avatars\/[a-f0-9]{32}\.webp$/);
+  const served = await request.get(src);
+  expect(served.headers()["content-type"]).toBe("image/webp");
+  await page.getByRole("button", { name: "Remove photo" }).click();
+  await expect(page.getByText("Your photo was removed.")).toBeVisible();
+  expect((await request.get(src)).status()).toBe(404);
+
+  await page.getByLabel("Current password").fill("not my password");
+  await page.getByLabel("New password").fill("an even better passphrase");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByRole("alert")).toBeVisible();
+  await page.getByLabel("Current password").fill(password);
+  await page.getByLabel("New password").fill("an even better passphrase");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("Your password was changed.")).toBeVisible();
+  await page.context().clearCookies();
+  await page.goto("/login");
+  await signIn(page, email, "an even better passphrase");
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("settings: the theme choice is the header's", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Theme Tester", email: uniqueEmail("theme"), password });
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/settings");
+  await page.getByLabel("Dark", { exact: true }).check();
+  expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+  await expect(page.getByRole("button", { name: "Dark theme" }).first()).toHaveAttribute("aria-pressed", "true");
+  await page.getByRole("button", { name: "Light theme" }).first().click();
+  await expect(page.getByLabel("Light", { exact: true })).toBeChecked();
+});
+
+test("settings: see signed-in devices and sign out the others", async ({ page, request, browser }) => {
+  const email = uniqueEmail("devices");
+  await signUpVerified(page, request, { name: "Two Devices", email, password });
+  const phone = await browser.newContext({
+    userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36",
+    extraHTTPHeaders: { "x-forwarded-for": "10.99.0.7" },
+  });
+  const phonePage = await phone.newPage();
+  await phonePage.goto("/login");
+  await signIn(phonePage, email, password);
+  await expect(phonePage).toHaveURL(/\/$/);
+
+  await page.goto("/settings");
+  await expect(page.getByRole("listitem").filter({ hasText: "Chrome on Android" })).toHaveCount(1);
+  await expect(page.getByText("This device", { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: /Sign out of all other devices/ }).click();
+  await expect(page.getByText("Every other device was signed out.")).toBeVisible();
+  await expect(page.getByRole("listitem").filter({ hasText: "Chrome on Android" })).toHaveCount(0);
+
+  await phonePage.goto("/settings");
+  await expect(phonePage).toHaveURL(/\/login\?redirectTo=%2Fsettings$/);
+  await phone.close();
+});
+
+test("settings: download my data and delete the account", async ({ page, request }) => {
+  const email = uniqueEmail("delete");
+  await signUpVerified(page, request, { name: "Leaving Soon", email, password });
+  await page.goto("/settings");
+  const download = page.waitForEvent("download");
+  await page.getByRole("link", { name: "Download my data (JSON)" }).click();
+  const file = await (await download).path();
+  const exported = JSON.parse(await (await import("node:fs/promises")).readFile(file, "utf8")) as {
+    account: { email: string };
+    userDocument: { name: string; email: string };
+    sessions: unknown[];
+    mail: { subject: string }[];
+  };
+  expect(exported.account.email).toBe(email);
+  expect(exported.userDocument).toMatchObject({ name: "Leaving Soon", email });
+  expect(exported.sessions.length).toBeGreaterThan(0);
+  expect(exported.mail[0]?.subject).toContain("Confirm your e-mail");
+  expect(JSON.stringify(exported)).not.toMatch(/"token"|"password"/);
+
+  await page.getByLabel(/Type .* to confirm/).fill("someone-else@example.com");
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page.getByRole("alert")).toContainText("to confirm");
+  await page.getByLabel(/Type .* to confirm/).fill(email);
+  await page.getByRole("button", { name: "Delete my account" }).click();
+  await expect(page).toHaveURL(/\/\?deleted=1$/);
+  await expect(page.getByText("Your account and everything we held about you were deleted.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await page.goto("/login");
+  await signIn(page, email, password);
+  await expect(page.getByRole("alert")).toContainText("don't match an account");
+  expect(((await (await request.get(`/dev/mailbox.json?to=${encodeURIComponent(email)}`)).json()) as unknown[]).length).toBe(0);
+});
+
+test("signed-in pages have no serious or critical axe violations in either theme", async ({ page, request }) => {
+  const { AxeBuilder } = await import("@axe-core/playwright");
+  await signUpVerified(page, request, { name: "Axe Person", email: uniqueEmail("axe"), password });
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const path of ["/profile", "/settings", "/logout"]) {
+      await page.goto(path);
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+      const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${path} ${scheme}: ${v.id}`);
+      expect(serious).toEqual([]);
+    }
+  }
+});
