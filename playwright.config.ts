@@ -6,6 +6,8 @@ import { chromiumFlags, chromiumPath } from "./tests/chromium.ts";
 
 const port = Number(process.env.E2E_PORT ?? 4310);
 const baseURL = `http://127.0.0.1:${port}`;
+const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 4320);
+const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -21,18 +23,31 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath, args: chromiumFlags },
   },
   projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
-  webServer: {
-    command: "node server/main.ts",
-    url: `${baseURL}/readyz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "academy-e2e-")),
-      LOG_LEVEL: "warn",
-      // Tests give each browser its own X-Forwarded-For address, so per-address rate limits stay real.
-      TRUST_PROXY: "true",
+  webServer: [
+    {
+      // Stands in for Google's OpenID Connect endpoints.
+      command: "node tests/support/oidc-provider.ts",
+      url: `${oidcIssuer}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      env: { OIDC_PORT: String(oidcPort) },
     },
-  },
+    {
+      command: "node server/main.ts",
+      url: `${baseURL}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: baseURL,
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), "academy-e2e-")),
+        LOG_LEVEL: "warn",
+        // Tests give each browser its own X-Forwarded-For address, so per-address rate limits stay real.
+        TRUST_PROXY: "true",
+        GOOGLE_CLIENT_ID: "academy-test-client",
+        GOOGLE_CLIENT_SECRET: "academy-test-secret",
+        GOOGLE_ISSUER: oidcIssuer,
+      },
+    },
+  ],
 });

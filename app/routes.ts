@@ -16,6 +16,8 @@ export default [
   route("verify-email", "routes/verify-email.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
+  route("auth/google", "routes/auth-google.tsx"),
+  route("auth/popup-complete", "routes/auth-popup-complete.tsx"),
   route("profile", "routes/profile.tsx"),
   route("settings", "routes/settings.tsx"),
   route("settings/my-data.json", "routes/settings-export.ts"),

@@ -25,6 +25,7 @@ export interface IdentityOptions {
   smtpUrl: string | undefined;
   mailFrom: string;
   mailIntervalMs?: number;
+  google?: { clientId: string; clientSecret: string; issuer: string };
 }
 
 /** Encryption key → field cipher → mail transport and worker → Better Auth. */
@@ -41,6 +42,7 @@ export async function startIdentity(options: IdentityOptions): Promise<Identity>
     catalog: options.catalog,
     cipher,
     logger,
+    google: options.google,
     sendMail: async (message) => {
       await enqueueMail(db, message);
       mailWorker.nudge();

@@ -49,6 +49,7 @@ export async function startServices(): Promise<Services> {
       encryptionKey: config.encryptionKey,
       smtpUrl: config.smtpUrl,
       mailFrom: config.mailFrom,
+      google: config.google,
     });
   } catch (error) {
     process.stderr.write(`${(error as Error).message}\n`);

@@ -4,6 +4,7 @@ import { safeRedirectTarget } from "../../server/auth/access.ts";
 import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "../components/form-controls.tsx";
+import { GoogleButton } from "../components/google-button.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/login";
 
@@ -14,7 +15,12 @@ export function loader({ url, context }: Route.LoaderArgs) {
   if (context.get(viewerContext)) throw redirect(redirectTo);
   const mode: Mode = url.searchParams.get("mode") === "signup" ? "signup" : "signin";
   const notice = url.searchParams.get("reset") === "1" ? "Your password was changed. Sign in with the new one." : null;
-  return { mode, redirectTo, notice };
+  const googleError = {
+    google: "Google sign-in did not finish. Please try again, or use your e-mail and password.",
+    "google-rate": "Too many requests. Please wait a few minutes before trying again.",
+    "google-unavailable": "Google sign-in is not available right now. Please use your e-mail and password.",
+  }[url.searchParams.get("error") ?? ""];
+  return { mode, redirectTo, notice, googleError: googleError ?? null, googleEnabled: context.get(appServices).googleEnabled };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -76,7 +82,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
   const mode = actionData?.mode ?? loaderData.mode;
-  const { redirectTo, notice } = loaderData;
+  const { redirectTo, notice, googleError, googleEnabled } = loaderData;
   const pending = useNavigation().state === "submitting";
   const errors = actionData?.fieldErrors ?? {};
   const modeLink = (m: Mode) => `/login?mode=${m}${redirectTo !== "/" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
@@ -106,6 +112,15 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
       </nav>
       {notice && !actionData && <FormAlert tone="success">{notice}</FormAlert>}
       {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
+      {googleError && !actionData && <FormAlert>{googleError}</FormAlert>}
+      {googleEnabled && (
+        <div className="mt-4">
+          <GoogleButton redirectTo={redirectTo} />
+          <p className="my-4 flex items-center gap-3 text-xs text-slate-500 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200 dark:text-slate-400 dark:before:bg-slate-700 dark:after:bg-slate-700">
+            or with e-mail
+          </p>
+        </div>
+      )}
       <Form method="post" replace className="mt-4 space-y-4" noValidate>
         <input type="hidden" name="intent" value={mode} />
         <input type="hidden" name="redirectTo" value={redirectTo} />

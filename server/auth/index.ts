@@ -1,6 +1,7 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware } from "better-auth/api";
+import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Catalog } from "../catalog/index.ts";
 import type { FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
@@ -32,6 +33,26 @@ export interface AuthDeps {
   cipher: FieldCipher;
   logger: Logger;
   sendMail: (message: MailMessage) => Promise<void>;
+  /** Google's OpenID Connect client, when configured. */
+  google: { clientId: string; clientSecret: string; issuer: string } | undefined;
+}
+
+/** Google as an OpenID Connect provider found through discovery, so tests can stand in for it. */
+function googlePlugin(google: NonNullable<AuthDeps["google"]>) {
+  return genericOAuth({
+    config: [
+      {
+        providerId: "google",
+        discoveryUrl: `${google.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`,
+        clientId: google.clientId,
+        clientSecret: google.clientSecret,
+        scopes: ["openid", "email", "profile"],
+        // Spec §1: the account is chosen anew at every sign-in.
+        prompt: "select_account",
+        pkce: true,
+      },
+    ],
+  });
 }
 
 export function createAuth(deps: AuthDeps) {
@@ -41,6 +62,7 @@ export function createAuth(deps: AuthDeps) {
     baseURL: deps.publicUrl,
     secret: deps.secret,
     trustedOrigins: [deps.publicUrl],
+    plugins: deps.google ? [googlePlugin(deps.google)] : [],
     database: drizzleAdapter(db, { provider: "pg", schema }),
     emailAndPassword: {
       enabled: true,

@@ -92,7 +92,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     c.set("nonce", createNonce());
     await next();
     for (const [name, value] of Object.entries(
-      securityHeaders(c.get("nonce"), { production: deps.production, dev: deps.dev }),
+      securityHeaders(c.get("nonce"), { production: deps.production, dev: deps.dev, path: c.req.path }),
     )) {
       c.res.headers.set(name, value);
     }

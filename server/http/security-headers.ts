@@ -4,13 +4,17 @@ export function createNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
+const popupTrip = /^\/(auth\/|api\/auth\/callback\/)/;
+
 /** Headers every response carries; the CSP allows only our own files and scripts holding this nonce. */
-export function securityHeaders(nonce: string, options: { production: boolean; dev: boolean }): Record<string, string> {
+export function securityHeaders(nonce: string, options: { production: boolean; dev: boolean; path: string }): Record<string, string> {
   const headers: Record<string, string> = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",
-    "Cross-Origin-Opener-Policy": "same-origin",
+    // Google sign-in opens a popup that must keep its opener; the responses on the popup's trip
+    // through Google's origin (start, callback, completion) cannot isolate themselves.
+    "Cross-Origin-Opener-Policy": popupTrip.test(options.path) ? "unsafe-none" : "same-origin-allow-popups",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
   };
   // Vite's dev server injects unnonced scripts and styles for HMR, so dev keeps only frame-ancestors.

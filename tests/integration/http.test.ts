@@ -233,3 +233,18 @@ describe("the encryption key", () => {
     }
   });
 });
+
+describe("sign-in page", () => {
+  it("offers Google only when Google is configured", async () => {
+    const html = await (await get("/login")).text();
+    expect(html).toContain("Welcome back");
+    expect(html).not.toContain("Continue with Google");
+    expect((await get("/auth/google")).headers.get("location")).toBe("/login?error=google-unavailable");
+  });
+
+  it("sends signed-out visitors of account pages to sign in", async () => {
+    const response = await get("/settings");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/login?redirectTo=%2Fsettings");
+  });
+});

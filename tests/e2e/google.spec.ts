@@ -1,0 +1,60 @@
+import { expect, test } from "@playwright/test";
+import { useOwnAddress } from "./identity.ts";
+
+test.beforeEach(async ({ context }) => {
+  await useOwnAddress(context);
+});
+
+test("Continue with Google opens a popup with the account chooser and signs in", async ({ page }) => {
+  await page.goto("/login?redirectTo=%2Fhelp");
+  const popupOpened = page.waitForEvent("popup");
+  await page.getByRole("link", { name: "Continue with Google" }).click();
+  const popup = await popupOpened;
+  await expect(popup.getByRole("heading", { name: "Choose an account" })).toBeVisible();
+  await popup.getByRole("button", { name: /Gauri Learner/ }).click();
+  await popup.waitForEvent("close");
+  await expect(page).toHaveURL(/\/help$/);
+  await expect(page.locator("summary", { hasText: "Account menu for Gauri Learner" })).toBeVisible();
+
+  // The first Google sign-in created the user document.
+  const exported = (await (await page.request.get("/settings/my-data.json")).json()) as {
+    userDocument: { name: string; email: string; profilePicUrl: string };
+    signInMethods: { provider: string }[];
+  };
+  expect(exported.userDocument).toMatchObject({ name: "Gauri Learner", email: "gauri.learner@example.com" });
+  expect(exported.userDocument.profilePicUrl).toMatch(/\/avatar\/g-1001\.png$/);
+  expect(exported.signInMethods.map((m) => m.provider)).toEqual(["google"]);
+
+  // Signing out and in again shows the account chooser again.
+  await page.locator("summary", { hasText: "Account menu for" }).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.goto("/login");
+  const again = page.waitForEvent("popup");
+  await page.getByRole("link", { name: "Continue with Google" }).click();
+  const second = await again;
+  await expect(second.getByRole("heading", { name: "Choose an account" })).toBeVisible();
+  await second.close();
+});
+
+test("when popups are blocked, Continue with Google falls back to a redirect", async ({ page }) => {
+  await page.addInitScript(() => {
+    window.open = () => null;
+  });
+  await page.goto("/login?redirectTo=%2Fcourses");
+  await page.getByRole("link", { name: "Continue with Google" }).click();
+  await expect(page.getByRole("heading", { name: "Choose an account" })).toBeVisible();
+  await page.getByRole("button", { name: /Vivek Builder/ }).click();
+  await expect(page).toHaveURL(/\/courses$/);
+  await expect(page.locator("summary", { hasText: "Account menu for Vivek Builder" })).toBeVisible();
+  await page.goto("/profile");
+  await expect(page.getByText("You sign in with Google, so there is no password to change here.")).toBeVisible();
+});
+
+test("Continue with Google works without JavaScript, as a plain redirect", async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.3" } });
+  const page = await context.newPage();
+  await page.goto("/login");
+  await page.getByRole("link", { name: "Continue with Google" }).click();
+  await expect(page.getByRole("heading", { name: "Choose an account" })).toBeVisible();
+  await context.close();
+});
