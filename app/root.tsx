@@ -35,6 +35,7 @@ export const middleware: Route.MiddlewareFunction[] = [
           email: session.user.email,
           image: session.user.image ?? null,
           emailVerified: session.user.emailVerified,
+          sessionId: session.session.id,
         }
       : null;
     context.set(viewerContext, viewer);

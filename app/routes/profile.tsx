@@ -4,6 +4,7 @@ import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { PhotoError, processProfilePhoto } from "../../server/users/profile-photo.ts";
 import { readUserDocument, updateUserDocument } from "../../server/users/user-document.ts";
+import { SettingsSection } from "../components/settings-section.tsx";
 import { FormAlert, PasswordField, TextField } from "../components/form-controls.tsx";
 import { Container, PageIntro } from "../components/page-intro.tsx";
 import { formatDate, initials } from "../lib/format.ts";
@@ -92,17 +93,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   return reply({ section: "name", ok: false, message: "Unknown action." }, 400);
 }
 
-function Section({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
-      <h2 id={id} className="text-lg font-semibold text-slate-950 dark:text-white">
-        {title}
-      </h2>
-      <div className="mt-4">{children}</div>
-    </section>
-  );
-}
-
 const buttonClass = "rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60";
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
@@ -115,7 +105,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
     <Container className="max-w-3xl py-12 sm:py-16">
       <PageIntro title="Your profile" lead="How you appear on Academy, and how you sign in." />
       <div className="mt-10 space-y-6">
-        <Section id="photo" title="Photo">
+        <SettingsSection id="photo" title="Photo">
           <div className="flex flex-wrap items-center gap-6">
             {loaderData.photo ? (
               <img src={loaderData.photo} alt={loaderData.name || "You"} width={96} height={96} className="size-24 rounded-full object-cover" />
@@ -152,9 +142,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
             )}
           </div>
           <div className="mt-4">{result("photo")}</div>
-        </Section>
+        </SettingsSection>
 
-        <Section id="details" title="Name and e-mail">
+        <SettingsSection id="details" title="Name and e-mail">
           <Form method="post" className="space-y-4">
             {result("name")}
             <TextField label="Name" name="name" defaultValue={loaderData.name} autoComplete="name" required maxLength={100} />
@@ -180,9 +170,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               {busy("name") ? "Saving…" : "Save name"}
             </button>
           </Form>
-        </Section>
+        </SettingsSection>
 
-        <Section id="password" title="Password">
+        <SettingsSection id="password" title="Password">
           {loaderData.hasPassword ? (
             <Form method="post" className="space-y-4">
               {result("password")}
@@ -197,7 +187,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               You sign in with Google, so there is no password to change here.
             </p>
           )}
-        </Section>
+        </SettingsSection>
       </div>
     </Container>
   );

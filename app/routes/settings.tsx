@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { callAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { mailOutbox } from "../../server/db/schema.ts";
+import { SettingsSection } from "../components/settings-section.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
 import { Container, PageIntro } from "../components/page-intro.tsx";
 import { describeDevice } from "../lib/device.ts";
@@ -15,10 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   if (!viewer) throw redirect("/login?redirectTo=%2Fsettings");
   const { auth } = context.get(appServices);
-  const [current, sessions] = await Promise.all([
-    auth.api.getSession({ headers: request.headers }),
-    auth.api.listSessions({ headers: request.headers }),
-  ]);
+  const sessions = await auth.api.listSessions({ headers: request.headers });
   return {
     email: viewer.email,
     // Session tokens are credentials: the page gets ids only.
@@ -28,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         device: describeDevice(s.userAgent),
         ipAddress: s.ipAddress ?? null,
         lastSeen: new Date(s.updatedAt).toISOString(),
-        current: s.id === current?.session.id,
+        current: s.id === viewer.sessionId,
       }))
       .toSorted((a, b) => Number(b.current) - Number(a.current) || b.lastSeen.localeCompare(a.lastSeen)),
   };
@@ -119,18 +117,6 @@ function ThemeSetting() {
   );
 }
 
-function Section({ id, title, lead, children }: { id: string; title: string; lead?: string; children: React.ReactNode }) {
-  return (
-    <section aria-labelledby={id} className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
-      <h2 id={id} className="text-lg font-semibold text-slate-950 dark:text-white">
-        {title}
-      </h2>
-      {lead && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{lead}</p>}
-      <div className="mt-4">{children}</div>
-    </section>
-  );
-}
-
 const lastSeenFormat = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Kolkata" });
 
 export default function SettingsPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -144,11 +130,11 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
     <Container className="max-w-3xl py-12 sm:py-16">
       <PageIntro title="Settings" />
       <div className="mt-10 space-y-6">
-        <Section id="theme" title="Theme" lead="The same choice as the switch in the header; it is kept on this device.">
+        <SettingsSection id="theme" title="Theme" lead="The same choice as the switch in the header; it is kept on this device.">
           <ThemeSetting />
-        </Section>
+        </SettingsSection>
 
-        <Section id="devices" title="Signed-in devices" lead="Sign out anywhere you no longer use.">
+        <SettingsSection id="devices" title="Signed-in devices" lead="Sign out anywhere you no longer use.">
           <div className="space-y-4">
             {result("sessions")}
             <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
@@ -191,9 +177,9 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
               </Form>
             )}
           </div>
-        </Section>
+        </SettingsSection>
 
-        <Section id="data" title="Your data" lead="A copy of everything we hold about you: account, profile, devices and the e-mails we sent you.">
+        <SettingsSection id="data" title="Your data" lead="A copy of everything we hold about you: account, profile, devices and the e-mails we sent you.">
           <a
             href="/settings/my-data.json"
             download
@@ -201,9 +187,9 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           >
             Download my data (JSON)
           </a>
-        </Section>
+        </SettingsSection>
 
-        <Section id="delete" title="Delete account" lead="This removes your account, profile, photo and devices for good. It cannot be undone.">
+        <SettingsSection id="delete" title="Delete account" lead="This removes your account, profile, photo and devices for good. It cannot be undone.">
           <Form method="post" className="space-y-3">
             {result("delete")}
             <label htmlFor="confirmation" className="block text-sm text-slate-800 dark:text-slate-200">
@@ -227,7 +213,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
               Delete my account
             </button>
           </Form>
-        </Section>
+        </SettingsSection>
       </div>
     </Container>
   );

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { accessRedirect, safeRedirectTarget, type Viewer } from "./access.ts";
 
-const viewer = (emailVerified: boolean): Viewer => ({ id: "u1", name: "A", email: "a@example.com", image: null, emailVerified });
+const viewer = (emailVerified: boolean): Viewer => ({ id: "u1", name: "A", email: "a@example.com", image: null, emailVerified, sessionId: "s1" });
 
 describe("access redirects", () => {
   it("redirects an unverified user to /verify-email from every other path, replacing history", () => {

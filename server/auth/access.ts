@@ -5,6 +5,8 @@ export interface Viewer {
   email: string;
   image: string | null;
   emailVerified: boolean;
+  /** The session this request is signed in with. */
+  sessionId: string;
 }
 
 const signedInOnly = [/^\/account(\/|$)/, /^\/profile$/, /^\/settings$/, /^\/notes$/, /^\/verify-email$/];

@@ -1,11 +1,8 @@
+import { escapeHtml } from "../escape-html.ts";
 import type { Hono } from "hono";
 import type { Db } from "../db/client.ts";
 import { listMailbox } from "../mail/outbox.ts";
 import type { HttpEnv } from "./env.ts";
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 /**
  * The development mailbox (DESIGN.md): every mail the outbox transport kept, as a page at

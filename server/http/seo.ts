@@ -1,9 +1,6 @@
+import { escapeHtml } from "../escape-html.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { policySlugs } from "../catalog/index.ts";
-
-function escapeXml(text: string): string {
-  return text.replace(/[<>&'"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 /** Every public page a search engine should know about. */
 export function publicPaths(catalog: Catalog): string[] {
@@ -22,7 +19,7 @@ export function publicPaths(catalog: Catalog): string[] {
 
 export function sitemapXml(catalog: Catalog, publicUrl: string): string {
   const urls = publicPaths(catalog)
-    .map((p) => `  <url><loc>${escapeXml(publicUrl + p)}</loc></url>`)
+    .map((p) => `  <url><loc>${escapeHtml(publicUrl + p)}</loc></url>`)
     .join("\n");
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls}\n</urlset>\n`;
 }

@@ -1,9 +1,6 @@
+import { escapeHtml } from "../escape-html.ts";
 import type { Site } from "../catalog/index.ts";
 import type { MailMessage } from "./outbox.ts";
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 interface Letter {
   to: string;
@@ -13,6 +10,8 @@ interface Letter {
   action: { label: string; url: string };
   closing: string;
 }
+
+const paragraph = (p: string) => `<p style="margin:0 0 16px;font-size:16px;line-height:24px;color:#334155">${escapeHtml(p)}</p>`;
 
 /** One branded layout for every mail: HTML with inline styles, and the same words as plain text. */
 function compose(site: Site, letter: Letter): MailMessage {
@@ -29,7 +28,6 @@ function compose(site: Site, letter: Letter): MailMessage {
     `— ${site.name}`,
     footer,
   ].join("\n");
-  const paragraph = (p: string) => `<p style="margin:0 0 16px;font-size:16px;line-height:24px;color:#334155">${escapeHtml(p)}</p>`;
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(letter.subject)}</title></head>
 <body style="margin:0;padding:0;background:#f1f5f9;font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif">
