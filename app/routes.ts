@@ -1,4 +1,4 @@
-import { index, route, type RouteConfig } from "@react-router/dev/routes";
+import { index, layout, route, type RouteConfig } from "@react-router/dev/routes";
 
 // Mirrors spec §2 for the public site; later issues add the signed-in screens.
 export default [
@@ -21,6 +21,15 @@ export default [
   route("profile", "routes/profile.tsx"),
   route("settings", "routes/settings.tsx"),
   route("settings/my-data.json", "routes/settings-export.ts"),
+  route("courses/:courseId/confirm", "routes/course-confirm.tsx"),
+  route("sandbox/checkout/:orderId", "routes/sandbox-checkout.tsx"),
+  layout("routes/account-layout.tsx", [
+    route("account", "routes/account.tsx"),
+    route("account/courses", "routes/account-courses.tsx"),
+    route("account/orders", "routes/account-orders.tsx"),
+    route("account/payments", "routes/account-payments.tsx"),
+  ]),
+  route("account/orders/:orderId/receipt", "routes/account-receipt.tsx"),
   route("privacy", "routes/policy.tsx", { id: "policy-privacy" }),
   route("terms", "routes/policy.tsx", { id: "policy-terms" }),
   route("shipping", "routes/policy.tsx", { id: "policy-shipping" }),

@@ -23,6 +23,9 @@ const envSchema = z.object({
   RAZORPAY_KEY_ID: z.string().min(1).optional(),
   RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
   RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+  RAZORPAY_API_URL: z.url().default("https://api.razorpay.com"),
+  PAYMENT_ALLOW_TEST_KEYS: flag.default(false),
+  PAYMENT_ALLOW_SANDBOX: flag.default(false),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
@@ -48,8 +51,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   payments:
-    | { provider: "sandbox" }
-    | { provider: "razorpay"; keyId: string; keySecret: string; webhookSecret: string };
+    | { provider: "sandbox"; keySecret: string; webhookSecret: string }
+    | { provider: "razorpay"; keyId: string; keySecret: string; webhookSecret: string; apiUrl: string };
   /** Google sign-in, when both credentials are set; the issuer is Google's unless a test points it elsewhere. */
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
   trustProxy: boolean;
@@ -71,21 +74,28 @@ function missingNames(env: z.infer<typeof envSchema>, provider: "razorpay" | "sa
   return required.filter((name) => env[name] === undefined);
 }
 
-interface GeneratedSecrets {
-  authSecret: string;
-}
+const generatedNames = ["authSecret", "sandboxKeySecret", "sandboxWebhookSecret"] as const;
+type GeneratedSecrets = Record<(typeof generatedNames)[number], string>;
 
-/** Outside production, secrets are generated once and kept in DATA_DIR so restarts keep sessions. */
+/**
+ * Secrets with no configured value are generated once and kept in DATA_DIR, so restarts keep
+ * sessions and the sandbox gateway's signatures; a name added later is filled in on the next start.
+ */
 function generatedSecrets(dataDir: string): GeneratedSecrets {
   const file = path.join(dataDir, "secrets.json");
+  let stored: Partial<GeneratedSecrets> = {};
   try {
-    return JSON.parse(readFileSync(file, "utf8")) as GeneratedSecrets;
+    stored = JSON.parse(readFileSync(file, "utf8")) as Partial<GeneratedSecrets>;
   } catch {
-    const secrets = { authSecret: randomBytes(32).toString("base64url") };
-    mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, JSON.stringify(secrets, null, 2) + "\n", { mode: 0o600 });
-    return secrets;
+    // First start: nothing stored yet.
   }
+  if (generatedNames.every((name) => stored[name])) return stored as GeneratedSecrets;
+  const secrets = Object.fromEntries(
+    generatedNames.map((name) => [name, stored[name] ?? randomBytes(32).toString("base64url")]),
+  ) as GeneratedSecrets;
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets, null, 2) + "\n", { mode: 0o600 });
+  return secrets;
 }
 
 /** Parses the environment once; throws ConfigError naming every bad or missing variable. */
@@ -105,7 +115,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (missing.length > 0) {
     throw new ConfigError(`Missing required environment variables: ${missing.join(", ")}`);
   }
+  if (isProduction && provider === "sandbox" && !env.PAYMENT_ALLOW_SANDBOX) {
+    throw new ConfigError(
+      "PAYMENT_PROVIDER=sandbox takes no real money and is refused in production; set PAYMENT_ALLOW_SANDBOX=true to run it anyway",
+    );
+  }
+  if (isProduction && provider === "razorpay" && !env.RAZORPAY_KEY_ID?.startsWith("rzp_live_") && !env.PAYMENT_ALLOW_TEST_KEYS) {
+    throw new ConfigError(
+      "RAZORPAY_KEY_ID must be a live key (rzp_live_…) in production; set PAYMENT_ALLOW_TEST_KEYS=true to use a test key",
+    );
+  }
   const dataDir = path.resolve(env.DATA_DIR);
+  let secrets: GeneratedSecrets | undefined;
+  const generated = () => (secrets ??= generatedSecrets(dataDir));
   const payments: Config["payments"] =
     provider === "razorpay"
       ? {
@@ -113,8 +135,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           keyId: env.RAZORPAY_KEY_ID ?? "",
           keySecret: env.RAZORPAY_KEY_SECRET ?? "",
           webhookSecret: env.RAZORPAY_WEBHOOK_SECRET ?? "",
+          apiUrl: env.RAZORPAY_API_URL.replace(/\/$/, ""),
         }
-      : { provider: "sandbox" };
+      : { provider: "sandbox", keySecret: generated().sandboxKeySecret, webhookSecret: generated().sandboxWebhookSecret };
   const port = env.PORT;
   return {
     env: env.NODE_ENV,
@@ -125,7 +148,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     contentDir: path.resolve(env.CONTENT_DIR),
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ""),
     databaseUrl: env.DATABASE_URL,
-    authSecret: env.AUTH_SECRET ?? generatedSecrets(dataDir).authSecret,
+    authSecret: env.AUTH_SECRET ?? generated().authSecret,
     encryptionKey: env.ENCRYPTION_KEY,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM ?? "Academy <no-reply@academy.example>",

@@ -1,10 +1,12 @@
-import { createContext } from "react-router";
+import { createContext, type RouterContextProvider } from "react-router";
 import type { Viewer } from "./auth/access.ts";
 import type { Auth } from "./auth/index.ts";
 import type { Catalog } from "./catalog/index.ts";
 import type { FieldCipher } from "./crypto/field-encryption.ts";
 import type { Db } from "./db/client.ts";
+import type { Shop } from "./commerce/shop.ts";
 import type { Logger } from "./logger.ts";
+import type { SandboxGateway } from "./payments/sandbox.ts";
 import type { FileStorage } from "./storage/index.ts";
 
 /** What every loader and action may use on the server. */
@@ -17,12 +19,22 @@ export interface AppServices {
   logger: Logger;
   googleEnabled: boolean;
   storage: FileStorage;
+  shop: Shop;
+  /** The local payment gateway, when it is the provider. */
+  sandbox: SandboxGateway | null;
 }
 
 export const appServices = createContext<AppServices>();
 
 /** The signed-in person for this request, set by the root middleware; null when signed out. */
 export const viewerContext = createContext<Viewer | null>(null);
+
+/** The signed-in person on a page the root middleware already keeps signed-out visitors away from. */
+export function requireViewer(context: Readonly<RouterContextProvider>): Viewer {
+  const viewer = context.get(viewerContext);
+  if (!viewer) throw new Response(null, { status: 401 });
+  return viewer;
+}
 
 /** Per-document values entry.server needs: the CSP nonce and the inlined stylesheet text. */
 export interface DocumentRequest {

@@ -31,6 +31,7 @@ const app = createHttpApp({
   catalog: () => services.catalog.current,
   database: services.database,
   identity: services.identity,
+  payments: services.payments,
   storage: createDiskStorage(path.join(services.config.dataDir, "uploads")),
   googleEnabled: services.config.google !== undefined,
   build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
@@ -38,4 +39,5 @@ const app = createHttpApp({
 });
 const listener = getRequestListener(app.fetch);
 
+services.payments.startWebhooks((request) => Promise.resolve(app.fetch(request)));
 await listen(services, (req, res) => vite.middlewares(req, res, () => listener(req, res)));

@@ -22,10 +22,12 @@ const app = createHttpApp({
   catalog: () => services.catalog.current,
   database: services.database,
   identity: services.identity,
+  payments: services.payments,
   storage: createDiskStorage(path.join(services.config.dataDir, "uploads")),
   googleEnabled: services.config.google !== undefined,
   build,
   assets,
 });
 
+services.payments.startWebhooks((request) => Promise.resolve(app.fetch(request)));
 await listen(services, getRequestListener(app.fetch));

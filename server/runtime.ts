@@ -5,6 +5,7 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { startIdentity, type Identity } from "./identity.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createPayments, type Payments } from "./payments/index.ts";
 
 export interface Services {
   config: Config;
@@ -13,6 +14,7 @@ export interface Services {
   catalog: { current: Catalog };
   database: Database;
   identity: Identity;
+  payments: Payments;
 }
 
 /**
@@ -57,7 +59,16 @@ export async function startServices(): Promise<Services> {
     process.exit(1);
   }
   logger.info({ mail: identity.mailTransport.kind }, "identity ready");
-  return { config, logger, catalog: catalogRef, database, identity };
+  const payments = createPayments({
+    settings: config.payments,
+    db: database.db,
+    logger,
+    catalog: () => catalogRef.current,
+    publicUrl: config.publicUrl,
+    mailQueued: identity.mailWorker.nudge,
+  });
+  logger.info({ provider: payments.shop.provider.kind }, "payments ready");
+  return { config, logger, catalog: catalogRef, database, identity, payments };
 }
 
 /**
@@ -82,8 +93,9 @@ export function listen(
     }, config.shutdownTimeoutMs);
     force.unref();
     server.close(() => {
-      void services.identity.mailWorker
+      void services.payments
         .stop()
+        .then(() => services.identity.mailWorker.stop())
         .then(() => database.close())
         .then(
         () => {

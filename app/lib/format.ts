@@ -34,3 +34,21 @@ export function initials(name: string): string {
     .slice(0, 2)
     .toUpperCase();
 }
+
+const indiaDay = new Intl.DateTimeFormat("en-IN", { day: "numeric", month: "long", year: "numeric", timeZone: "Asia/Kolkata" });
+const indiaMoment = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", timeStyle: "short", timeZone: "Asia/Kolkata" });
+
+/** The calendar day in India of a moment: "22 November 2026". */
+export function formatDay(moment: Date | string): string {
+  return indiaDay.format(new Date(moment));
+}
+
+/** A moment in Indian time: "22 Nov 2026, 6:30 pm". */
+export function formatMoment(moment: Date | string): string {
+  return indiaMoment.format(new Date(moment));
+}
+
+/** The number printed on receipts: ACD-000042. */
+export function formatOrderNumber(sequence: number): string {
+  return `ACD-${String(sequence).padStart(6, "0")}`;
+}

@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
-import { appServices } from "../../server/context.ts";
+import { coursePlayerPath, isEnrolled } from "../../server/commerce/index.ts";
+import { appServices, viewerContext } from "../../server/context.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { Avatar } from "../components/avatar.tsx";
 import { CheckList } from "../components/check-list.tsx";
@@ -9,8 +10,9 @@ import { formatDuration, formatMoney, levelLabel } from "../lib/format.ts";
 import { pageMeta, rootData } from "../lib/seo.ts";
 import type { Route } from "./+types/course";
 
-export function loader({ params, context }: Route.LoaderArgs) {
-  const { catalog } = context.get(appServices);
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { catalog, db } = context.get(appServices);
+  const viewer = context.get(viewerContext);
   const course = catalog.courses.find((c) => c.id === params.courseId);
   if (!course) throw data(null, { status: 404 });
   const instructor = catalog.team.find((m) => m.id === course.instructor);
@@ -19,6 +21,8 @@ export function loader({ params, context }: Route.LoaderArgs) {
     instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml },
     refund: catalog.site.refund,
     taxMode: catalog.site.tax.mode,
+    // Only signed-in pages ask; anonymous pages stay cacheable.
+    playerPath: viewer && (await isEnrolled(db, viewer.id, course.id)) ? coursePlayerPath(course.id) : null,
   };
 }
 
@@ -61,7 +65,7 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export default function CoursePage({ loaderData }: Route.ComponentProps) {
-  const { course, instructor, refund, taxMode } = loaderData;
+  const { course, instructor, refund, taxMode, playerPath } = loaderData;
   return (
     <>
       <section className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/50">
@@ -203,15 +207,23 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
 
         <aside aria-label="Enrol" className="lg:sticky lg:top-24 lg:self-start">
           <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
-            <p className="text-3xl font-bold text-slate-950 dark:text-white">{formatMoney(course.price)}</p>
-            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-              {taxMode === "inclusive" ? "Price includes GST" : "GST is added at checkout"} · one-time payment
-            </p>
+            {playerPath ? (
+              <p className="text-lg font-semibold text-slate-950 dark:text-white">You own this course</p>
+            ) : course.price.amount === 0 ? (
+              <p className="text-3xl font-bold text-slate-950 dark:text-white">Free</p>
+            ) : (
+              <>
+                <p className="text-3xl font-bold text-slate-950 dark:text-white">{formatMoney(course.price)}</p>
+                <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                  {taxMode === "inclusive" ? "Price includes GST" : "GST is added at checkout"} · one-time payment
+                </p>
+              </>
+            )}
             <Link
-              to={`/courses/${course.id}/confirm`}
+              to={playerPath ?? `/courses/${course.id}/confirm`}
               className="mt-5 block rounded-full bg-brand-600 px-5 py-3 text-center font-semibold text-white hover:bg-brand-700"
             >
-              Enrol now
+              {playerPath ? "Go to course" : course.price.amount === 0 ? "Enrol for free" : "Enrol now"}
             </Link>
             <CheckList
               small

@@ -1,4 +1,4 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth-schema.ts";
 
 export * from "./auth-schema.ts";
@@ -48,3 +48,197 @@ export const throttles = pgTable("throttles", {
   count: integer("count").notNull(),
   windowStartedAt: timestamp("window_started_at", { withTimezone: true }).notNull(),
 });
+
+const money = (name: string) => integer(name).notNull();
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+export const orderStatuses = ["created", "paid", "failed", "cancelled", "refunded"] as const;
+export type OrderStatus = (typeof orderStatuses)[number];
+
+/** A course purchase. Amounts are paise, computed on the server from content/ when the order is made. */
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** Consecutive number printed on receipts and invoices. */
+    number: bigserial("number", { mode: "number" }).notNull().unique(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    courseId: text("course_id").notNull(),
+    courseTitle: text("course_title").notNull(),
+    currency: text("currency").notNull(),
+    amount: money("amount"),
+    taxableAmount: money("taxable_amount"),
+    taxAmount: money("tax_amount"),
+    taxRatePercent: integer("tax_rate_percent").notNull(),
+    taxMode: text("tax_mode", { enum: ["inclusive", "exclusive"] }).notNull(),
+    buyerGstin: text("buyer_gstin"),
+    status: text("status", { enum: orderStatuses }).notNull().default("created"),
+    provider: text("provider", { enum: ["razorpay", "sandbox", "free"] }).notNull(),
+    providerOrderId: text("provider_order_id").unique(),
+    /** The form submission that made the order; a resubmitted form finds the same order. */
+    idempotencyKey: text("idempotency_key").notNull(),
+    failureReason: text("failure_reason"),
+    createdAt: at("created_at").notNull().defaultNow(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+    paidAt: at("paid_at"),
+    refundedAt: at("refunded_at"),
+  },
+  (table) => [
+    uniqueIndex("orders_idempotency_idx").on(table.userId, table.idempotencyKey),
+    index("orders_user_idx").on(table.userId, table.createdAt),
+  ],
+);
+
+export const paymentStatuses = ["authorized", "captured", "failed", "refunded"] as const;
+export type PaymentStatus = (typeof paymentStatuses)[number];
+
+/** One attempt to pay an order, as the payment provider reported it. */
+export const payments = pgTable(
+  "payments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
+    providerPaymentId: text("provider_payment_id").notNull().unique(),
+    amount: money("amount"),
+    currency: text("currency").notNull(),
+    status: text("status", { enum: paymentStatuses }).notNull(),
+    method: text("method"),
+    failureCode: text("failure_code"),
+    failureReason: text("failure_reason"),
+    amountRefunded: integer("amount_refunded").notNull().default(0),
+    createdAt: at("created_at").notNull().defaultNow(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+  },
+  (table) => [index("payments_user_idx").on(table.userId, table.createdAt), index("payments_order_idx").on(table.orderId)],
+);
+
+export const refundStatuses = ["requested", "pending", "processed", "failed"] as const;
+export type RefundStatus = (typeof refundStatuses)[number];
+
+/** A full refund of a paid order; at most one per order. */
+export const refunds = pgTable(
+  "refunds",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    orderId: uuid("order_id")
+      .notNull()
+      .unique()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    paymentId: uuid("payment_id")
+      .notNull()
+      .references(() => payments.id, { onDelete: "cascade" }),
+    userId: text("user_id").notNull(),
+    amount: money("amount"),
+    currency: text("currency").notNull(),
+    status: text("status", { enum: refundStatuses }).notNull().default("requested"),
+    providerRefundId: text("provider_refund_id").unique(),
+    failureReason: text("failure_reason"),
+    createdAt: at("created_at").notNull().defaultNow(),
+    processedAt: at("processed_at"),
+  },
+  (table) => [index("refunds_user_idx").on(table.userId)],
+);
+
+/** Access to a course; revoked by a refund, made active again by a new purchase. */
+export const enrolments = pgTable(
+  "enrolments",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    courseId: text("course_id").notNull(),
+    orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
+    status: text("status", { enum: ["active", "revoked"] }).notNull().default("active"),
+    createdAt: at("created_at").notNull().defaultNow(),
+    revokedAt: at("revoked_at"),
+  },
+  (table) => [uniqueIndex("enrolments_user_course_idx").on(table.userId, table.courseId)],
+);
+
+/** Lessons a learner has completed. */
+export const lessonProgress = pgTable(
+  "lesson_progress",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    courseId: text("course_id").notNull(),
+    lessonId: text("lesson_id").notNull(),
+    completedAt: at("completed_at").notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.courseId, table.lessonId] })],
+);
+
+/** Payment-provider webhook deliveries already handled, by the provider's event id. */
+export const webhookEvents = pgTable("webhook_events", {
+  id: text("id").primaryKey(),
+  event: text("event").notNull(),
+  receivedAt: at("received_at").notNull().defaultNow(),
+});
+
+/**
+ * The sandbox payment gateway's own books: it stands in for Razorpay's servers, so its state
+ * outlives our process the way Razorpay's does.
+ */
+export const sandboxOrders = pgTable("sandbox_orders", {
+  id: text("id").primaryKey(),
+  amount: money("amount"),
+  currency: text("currency").notNull(),
+  receipt: text("receipt"),
+  notes: jsonb("notes").$type<Record<string, string>>().notNull().default({}),
+  status: text("status", { enum: ["created", "attempted", "paid"] }).notNull().default("created"),
+  attempts: integer("attempts").notNull().default(0),
+  createdAt: at("created_at").notNull().defaultNow(),
+});
+
+export const sandboxPayments = pgTable("sandbox_payments", {
+  id: text("id").primaryKey(),
+  orderId: text("order_id")
+    .notNull()
+    .references(() => sandboxOrders.id),
+  amount: money("amount"),
+  currency: text("currency").notNull(),
+  status: text("status", { enum: ["authorized", "captured", "failed", "refunded"] }).notNull(),
+  method: text("method").notNull(),
+  errorCode: text("error_code"),
+  errorDescription: text("error_description"),
+  errorSource: text("error_source"),
+  errorStep: text("error_step"),
+  errorReason: text("error_reason"),
+  amountRefunded: integer("amount_refunded").notNull().default(0),
+  createdAt: at("created_at").notNull().defaultNow(),
+});
+
+export const sandboxRefunds = pgTable("sandbox_refunds", {
+  id: text("id").primaryKey(),
+  paymentId: text("payment_id")
+    .notNull()
+    .references(() => sandboxPayments.id),
+  amount: money("amount"),
+  currency: text("currency").notNull(),
+  notes: jsonb("notes").$type<Record<string, string>>().notNull().default({}),
+  status: text("status", { enum: ["pending", "processed", "failed"] }).notNull().default("pending"),
+  createdAt: at("created_at").notNull().defaultNow(),
+});
+
+/** Signed webhook deliveries the sandbox still owes us, retried until we answer 2xx. */
+export const sandboxWebhooks = pgTable(
+  "sandbox_webhooks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    eventId: text("event_id").notNull(),
+    event: text("event").notNull(),
+    body: text("body").notNull(),
+    deliverAt: at("deliver_at").notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    deliveredAt: at("delivered_at"),
+    lastError: text("last_error"),
+  },
+  (table) => [index("sandbox_webhooks_due_idx").on(table.deliveredAt, table.deliverAt)],
+);

@@ -9,6 +9,11 @@ import type { ContextKeys } from "../context.ts";
 import type { Database } from "../db/client.ts";
 import type { Identity } from "../identity.ts";
 import type { Logger } from "../logger.ts";
+import { completeCheckout, type CheckoutResult } from "../commerce/checkout.ts";
+import { handleWebhook } from "../commerce/webhooks.ts";
+import { UserError } from "../errors.ts";
+import { callbackPath, webhookPath, type Payments } from "../payments/index.ts";
+import { ProviderError } from "../payments/provider.ts";
 import { uploadsPath, type FileStorage } from "../storage/index.ts";
 import { compressOnce, compressStream, isCompressible, negotiateEncoding, type Encoding } from "./compression.ts";
 import { hasSession, PageCache, type CachedPage } from "./page-cache.ts";
@@ -31,6 +36,7 @@ export interface HttpDeps {
   catalog: () => Catalog;
   database: Database;
   identity: Identity;
+  payments: Payments;
   storage: FileStorage;
   /** Google sign-in is offered only when its client credentials are configured. */
   googleEnabled: boolean;
@@ -77,6 +83,26 @@ function withClientIp(c: Context<Env>, trustProxy: boolean): Request {
     signal: raw.signal,
     ...(hasBody ? { duplex: "half" } : {}),
   } as RequestInit);
+}
+
+/** Razorpay's redirect-mode callback fields: a signed success, or an error with its payment in `error[metadata]`. */
+function checkoutResult(form: Record<string, unknown>): CheckoutResult | null {
+  const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
+  if (field("razorpay_order_id") && field("razorpay_payment_id") && field("razorpay_signature")) {
+    return {
+      kind: "success",
+      orderId: field("razorpay_order_id"),
+      paymentId: field("razorpay_payment_id"),
+      signature: field("razorpay_signature"),
+    };
+  }
+  try {
+    const metadata = JSON.parse(field("error[metadata]")) as { order_id?: unknown; payment_id?: unknown };
+    if (typeof metadata.order_id !== "string" || !metadata.order_id) return null;
+    return { kind: "failure", orderId: metadata.order_id, paymentId: typeof metadata.payment_id === "string" ? metadata.payment_id : null };
+  } catch {
+    return null;
+  }
 }
 
 export function createHttpApp(deps: HttpDeps): Hono<Env> {
@@ -131,6 +157,33 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   );
   app.on(["GET", "POST"], "/api/auth/*", (c) => deps.identity.auth.handler(withClientIp(c, deps.trustProxy)));
   if (!deps.production && deps.identity.mailTransport.kind === "outbox") mountDevMailbox(app, deps.database.db);
+
+  app.post(webhookPath, async (c) => {
+    const answer = await handleWebhook(deps.payments.shop, {
+      rawBody: await c.req.text(),
+      signature: c.req.header("x-razorpay-signature"),
+      eventId: c.req.header("x-razorpay-event-id"),
+    });
+    if (answer.status !== 200) deps.logger.warn({ requestId: c.get("requestId"), reason: answer.message }, "webhook rejected");
+    return c.json({ message: answer.message }, answer.status);
+  });
+
+  app.post(callbackPath, async (c) => {
+    const result = checkoutResult(await c.req.parseBody());
+    if (!result) return c.text("This is not a payment result we understand.", 400);
+    try {
+      const { order } = await completeCheckout(deps.payments.shop, result);
+      return c.redirect(`/courses/${order.courseId}/confirm?order=${order.id}`, 303);
+    } catch (error) {
+      // Could not ask the provider: the order page waits for the webhook, which will settle it.
+      if (error instanceof ProviderError) {
+        deps.logger.warn({ err: error, providerOrderId: result.orderId }, "checkout callback could not confirm the payment");
+        return c.redirect(`/account/orders?pending=${encodeURIComponent(result.orderId)}`, 303);
+      }
+      if (error instanceof UserError) return c.text(error.message, error.status as 400);
+      throw error;
+    }
+  });
 
   app.get("/robots.txt", (c) => c.text(robotsTxt(deps.publicUrl)));
   app.get("/sitemap.xml", (c) => {
@@ -187,6 +240,8 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       logger: deps.logger,
       googleEnabled: deps.googleEnabled,
       storage: deps.storage,
+      shop: deps.payments.shop,
+      sandbox: deps.payments.sandbox,
     });
     context.set(keys.documentRequest, { nonce, inlineStylesheet: (href) => stylesheetText(deps.assets, href) });
     const response = await handleRequest(request, context);

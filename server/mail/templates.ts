@@ -75,3 +75,65 @@ export function passwordResetMail(site: Site, to: { email: string; name: string 
     closing: "If you did not ask for this, ignore this mail: your password stays as it is.",
   });
 }
+
+export interface ReceiptFacts {
+  orderNumber: string;
+  courseTitle: string;
+  amount: string;
+  tax: string;
+  paymentId: string;
+  paidOn: string;
+  receiptUrl: string;
+  courseUrl: string;
+}
+
+export function receiptMail(site: Site, to: { email: string; name: string }, facts: ReceiptFacts): MailMessage {
+  return compose(site, {
+    to: to.email,
+    subject: `Your receipt for ${facts.courseTitle} (order ${facts.orderNumber})`,
+    greeting: greet(to.name),
+    paragraphs: [
+      `Thank you for your purchase. Your payment of ${facts.amount} for "${facts.courseTitle}" was received on ${facts.paidOn}, and the course is now in your account.`,
+      `Order ${facts.orderNumber} · payment ${facts.paymentId} · ${facts.tax}.`,
+      `Your receipt and GST invoice are at ${facts.receiptUrl}.`,
+    ],
+    action: { label: "Start learning", url: facts.courseUrl },
+    closing: `Changed your mind? You can ask for a refund from your orders page within ${site.refund.windowDays} days, as long as you have completed less than ${site.refund.maxProgressPercent}% of the course.`,
+  });
+}
+
+export function refundRequestedMail(
+  site: Site,
+  to: { email: string; name: string },
+  facts: { orderNumber: string; courseTitle: string; amount: string; ordersUrl: string },
+): MailMessage {
+  return compose(site, {
+    to: to.email,
+    subject: `We have received your refund request for order ${facts.orderNumber}`,
+    greeting: greet(to.name),
+    paragraphs: [
+      `We are refunding ${facts.amount} for "${facts.courseTitle}" (order ${facts.orderNumber}). Your access to the course has ended.`,
+      "The money goes back to the account or card you paid with. Banks usually take 5 to 7 working days to show it; we will write again when the refund has been processed.",
+    ],
+    action: { label: "See your orders", url: facts.ordersUrl },
+    closing: "If you did not ask for this refund, reply to this mail at once.",
+  });
+}
+
+export function refundProcessedMail(
+  site: Site,
+  to: { email: string; name: string },
+  facts: { orderNumber: string; courseTitle: string; amount: string; refundId: string; ordersUrl: string },
+): MailMessage {
+  return compose(site, {
+    to: to.email,
+    subject: `Your refund of ${facts.amount} has been processed`,
+    greeting: greet(to.name),
+    paragraphs: [
+      `The refund of ${facts.amount} for "${facts.courseTitle}" (order ${facts.orderNumber}) has been processed. Refund reference: ${facts.refundId}.`,
+      "Depending on your bank it can take a few working days to appear on your statement.",
+    ],
+    action: { label: "See your orders", url: facts.ordersUrl },
+    closing: "We are sorry the course was not right for you. Your feedback helps us improve; you can reply to this mail.",
+  });
+}

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -27,7 +27,7 @@ describe("configuration", () => {
     expect(config.dataDir).toBe(dataDir);
     expect(config.publicUrl).toBe("http://localhost:3000");
     expect(config.databaseUrl).toBeUndefined();
-    expect(config.payments).toEqual({ provider: "sandbox" });
+    expect(config.payments).toMatchObject({ provider: "sandbox" });
     expect(config.authSecret.length).toBeGreaterThanOrEqual(32);
   });
 
@@ -38,6 +38,16 @@ describe("configuration", () => {
     expect(stored.authSecret).toBe(first.authSecret);
     expect(loadConfig({ DATA_DIR: dataDir }).authSecret).toBe(first.authSecret);
     expect(loadConfig({ DATA_DIR: await tempDir() }).authSecret).not.toBe(first.authSecret);
+  });
+
+  it("generates the sandbox gateway's secrets once and fills them into an older secrets file", async () => {
+    const dataDir = await tempDir();
+    await writeFile(path.join(dataDir, "secrets.json"), JSON.stringify({ authSecret: "an-auth-secret-from-an-earlier-version-0123" }));
+    const config = loadConfig({ DATA_DIR: dataDir });
+    expect(config.authSecret).toBe("an-auth-secret-from-an-earlier-version-0123");
+    if (config.payments.provider !== "sandbox") throw new Error("expected the sandbox provider");
+    expect(config.payments.keySecret).not.toBe(config.payments.webhookSecret);
+    expect(loadConfig({ DATA_DIR: dataDir }).payments).toEqual(config.payments);
   });
 
   it("honours PORT, HOST and DATA_DIR", async () => {
@@ -68,7 +78,23 @@ describe("configuration", () => {
       keyId: "rzp_live_abc",
       keySecret: "secret",
       webhookSecret: "whsec",
+      apiUrl: "https://api.razorpay.com",
     });
+  });
+
+  it("refuses a Razorpay test key in production unless test keys are allowed", () => {
+    expect(() => loadConfig({ ...productionEnv, RAZORPAY_KEY_ID: "rzp_test_abc" })).toThrow(
+      "RAZORPAY_KEY_ID must be a live key (rzp_live_…) in production",
+    );
+    expect(loadConfig({ ...productionEnv, RAZORPAY_KEY_ID: "rzp_test_abc", PAYMENT_ALLOW_TEST_KEYS: "true" }).payments).toMatchObject({
+      keyId: "rzp_test_abc",
+    });
+  });
+
+  it("refuses the sandbox gateway in production unless it is explicitly allowed", async () => {
+    expect(() => loadConfig({ ...productionEnv, PAYMENT_PROVIDER: "sandbox" })).toThrow("PAYMENT_ALLOW_SANDBOX=true");
+    const config = loadConfig({ ...productionEnv, PAYMENT_PROVIDER: "sandbox", PAYMENT_ALLOW_SANDBOX: "true", DATA_DIR: await tempDir() });
+    expect(config.payments.provider).toBe("sandbox");
   });
 
   it("requires Razorpay keys whenever Razorpay is chosen, even in development", () => {

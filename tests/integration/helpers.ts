@@ -8,6 +8,7 @@ import type { Catalog } from "../../server/catalog/index.ts";
 import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
 import { startIdentity, type Identity } from "../../server/identity.ts";
 import { createLogger } from "../../server/logger.ts";
+import { createPayments, type Payments } from "../../server/payments/index.ts";
 
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
 export const contentDir = path.join(projectRoot, "content");
@@ -63,5 +64,25 @@ export async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "h
     smtpUrl: undefined,
     mailFrom: "Academy <no-reply@academy.test>",
     mailIntervalMs: 60_000,
+  });
+}
+
+export const testPaymentSecrets = { keySecret: "sandbox-key-secret-for-tests", webhookSecret: "sandbox-webhook-secret-for-tests" };
+
+/** Commerce over the sandbox gateway, with a clock the test can move. */
+export function startTestPayments(
+  db: Db,
+  catalog: Catalog,
+  identity: Identity,
+  options: { now?: () => Date; publicUrl?: string } = {},
+): Payments {
+  return createPayments({
+    settings: { provider: "sandbox", ...testPaymentSecrets },
+    db,
+    logger: createLogger("silent"),
+    catalog: () => catalog,
+    publicUrl: options.publicUrl ?? "http://academy.test",
+    mailQueued: identity.mailWorker.nudge,
+    now: options.now,
   });
 }

@@ -12,7 +12,7 @@ import { createHttpApp } from "../../server/http/app.ts";
 import { loadStaticAssets } from "../../server/http/static-assets.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createDiskStorage } from "../../server/storage/index.ts";
-import { contentDir, projectRoot, startTestIdentity } from "./helpers.ts";
+import { contentDir, projectRoot, startTestIdentity, startTestPayments } from "./helpers.ts";
 import type { Identity } from "../../server/identity.ts";
 
 const buildDir = path.join(projectRoot, "build");
@@ -38,6 +38,7 @@ beforeAll(async () => {
     pageCacheSeconds: 60,
     trustProxy: false,
     identity,
+    payments: startTestPayments(database.db, catalog, identity),
     storage: createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-"))),
     googleEnabled: false,
     logger: createLogger("silent"),

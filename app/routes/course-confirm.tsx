@@ -1,0 +1,303 @@
+import { useCallback, useEffect } from "react";
+import { data, Form, Link, redirect, useNavigation, useRevalidator, useSubmit } from "react-router";
+import {
+  cancelOrder,
+  coursePlayerPath,
+  createOrder,
+  findOrder,
+  gstSplit,
+  isEnrolled,
+  priceBreakdown,
+} from "../../server/commerce/index.ts";
+import { appServices, requireViewer } from "../../server/context.ts";
+import { attempt } from "../../server/errors.ts";
+import { callbackPath } from "../../server/payments/index.ts";
+import { BackLink } from "../components/back-link.tsx";
+import { CheckList } from "../components/check-list.tsx";
+import { FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
+import { Container } from "../components/page-intro.tsx";
+import { RazorpayCheckout, type RazorpayCheckoutOptions } from "../components/razorpay-checkout.tsx";
+import { formatMoney, formatOrderNumber } from "../lib/format.ts";
+import { pageMeta } from "../lib/seo.ts";
+import type { Route } from "./+types/course-confirm";
+
+function findCourse(context: Route.LoaderArgs["context"], courseId: string) {
+  const { catalog } = context.get(appServices);
+  const course = catalog.courses.find((c) => c.id === courseId);
+  if (!course) throw data(null, { status: 404 });
+  return course;
+}
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const viewer = requireViewer(context);
+  const { catalog, shop } = context.get(appServices);
+  const course = findCourse(context, params.courseId);
+  const price = priceBreakdown(course.price, catalog.site.tax);
+  const orderId = new URL(request.url).searchParams.get("order");
+  const found = orderId ? await attempt(() => findOrder(shop, viewer.id, orderId)) : null;
+  const order = found?.ok && found.value.courseId === course.id ? found.value : null;
+  return {
+    course: {
+      id: course.id,
+      title: course.title,
+      summary: course.summary,
+      lessonCount: course.lessonCount,
+      moduleCount: course.modules.length,
+      durationHours: course.durationHours,
+    },
+    price,
+    gst: gstSplit(price.tax),
+    owned: await isEnrolled(shop.db, viewer.id, course.id),
+    order: order && {
+      id: order.id,
+      number: formatOrderNumber(order.number),
+      status: order.status,
+      amount: order.amount,
+      failureReason: order.failureReason,
+      providerOrderId: order.providerOrderId,
+    },
+    refund: catalog.site.refund,
+    // A fresh key per rendering: resubmitting this form finds the order it already made.
+    idempotencyKey: crypto.randomUUID(),
+    playerPath: coursePlayerPath(course.id),
+  };
+}
+
+export function headers() {
+  return { "Cache-Control": "private, no-store" };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.loaderData ? `Confirm your order: ${args.loaderData.course.title}` : "Confirm your order",
+    description: "Review the course, the price with GST and the refund policy, then pay securely.",
+  });
+
+type ActionResult = { error: string } | { checkout: RazorpayCheckoutOptions; orderId: string };
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const viewer = requireViewer(context);
+  const { shop, catalog, publicUrl } = context.get(appServices);
+  const course = findCourse(context, params.courseId);
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const here = `/courses/${course.id}/confirm`;
+
+  if (intent === "cancel") {
+    const result = await attempt(() => cancelOrder(shop, viewer.id, String(form.get("orderId") ?? "")));
+    if (!result.ok) return data<ActionResult>({ error: result.message }, { status: result.status });
+    throw redirect(`${here}?order=${result.value.id}`);
+  }
+  if (intent !== "pay") return data<ActionResult>({ error: "Unknown action." }, { status: 400 });
+
+  const result = await attempt(() =>
+    createOrder(shop, {
+      userId: viewer.id,
+      courseId: course.id,
+      idempotencyKey: String(form.get("idempotencyKey") ?? ""),
+      buyerGstin: String(form.get("gstin") ?? ""),
+    }),
+  );
+  if (!result.ok) return data<ActionResult>({ error: result.message }, { status: result.status });
+  const order = result.value;
+  if (order.status !== "created" || !order.providerOrderId) throw redirect(`${here}?order=${order.id}`);
+  if (shop.provider.kind === "sandbox") throw redirect(`/sandbox/checkout/${order.providerOrderId}`);
+  return {
+    orderId: order.id,
+    checkout: {
+      key: shop.provider.keyId,
+      order_id: order.providerOrderId,
+      amount: order.amount,
+      currency: order.currency,
+      name: catalog.site.name,
+      description: course.title,
+      prefill: { name: viewer.name, email: viewer.email },
+      callback_url: `${publicUrl}${callbackPath}`,
+      redirect: true,
+      theme: { color: "#4f46e5" },
+    },
+  } satisfies ActionResult;
+}
+
+function Row({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
+  return (
+    <div className={`flex justify-between gap-4 py-2 ${strong ? "text-base font-semibold text-slate-950 dark:text-white" : "text-sm text-slate-700 dark:text-slate-300"}`}>
+      <dt>{label}</dt>
+      <dd className="tabular-nums">{value}</dd>
+    </div>
+  );
+}
+
+/** While the provider has not told us how a payment went, look again every two seconds for a minute. */
+function useWaitForPayment(waiting: boolean) {
+  const { revalidate } = useRevalidator();
+  useEffect(() => {
+    if (!waiting) return;
+    let tries = 0;
+    const timer = setInterval(() => {
+      tries += 1;
+      if (tries > 30) clearInterval(timer);
+      else void revalidate();
+    }, 2000);
+    return () => clearInterval(timer);
+  }, [waiting, revalidate]);
+}
+
+export default function ConfirmPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { course, price, gst, owned, order, refund, idempotencyKey, playerPath } = loaderData;
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const free = price.total === 0;
+  const checkout = actionData && "checkout" in actionData ? actionData : null;
+  const dismiss = useCallback(() => {
+    if (checkout) void submit({ intent: "cancel", orderId: checkout.orderId }, { method: "post" });
+  }, [checkout, submit]);
+  const waiting = order?.status === "created" && !checkout;
+  useWaitForPayment(waiting);
+
+  if (order?.status === "paid") {
+    return (
+      <Container className="py-12 sm:py-16">
+        <div className="mx-auto max-w-xl rounded-2xl border border-emerald-200 bg-white p-8 text-center shadow-sm dark:border-emerald-900 dark:bg-slate-900">
+          <p aria-hidden="true" className="mx-auto grid size-12 place-items-center rounded-full bg-emerald-100 text-2xl text-emerald-700 dark:bg-emerald-900 dark:text-emerald-200">
+            ✓
+          </p>
+          <h1 className="mt-4 text-2xl font-bold text-slate-950 dark:text-white">You&apos;re enrolled</h1>
+          <p className="mt-3 text-slate-700 dark:text-slate-300">
+            {order.amount === 0
+              ? `${course.title} is now in your account.`
+              : `We received your payment of ${formatMoney({ amount: order.amount, currency: "INR" })} for ${course.title}. Your receipt is on its way to your inbox.`}
+          </p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Order {order.number}</p>
+          <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
+            <Link to={playerPath} className="rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+              Start learning
+            </Link>
+            {order.amount > 0 && (
+              <Link
+                to={`/account/orders/${order.id}/receipt`}
+                className="rounded-full border border-slate-300 px-6 py-3 font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+              >
+                View receipt
+              </Link>
+            )}
+          </div>
+        </div>
+      </Container>
+    );
+  }
+
+  return (
+    <Container className="py-10 sm:py-14">
+      <BackLink fallback={`/course/${course.id}`} label="Back to the course" />
+      <h1 className="mt-6 text-3xl font-bold tracking-tight text-slate-950 dark:text-white">Confirm your order</h1>
+      <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_24rem]">
+        <section aria-labelledby="course-heading" className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+          <h2 id="course-heading" className="text-xl font-semibold text-slate-950 dark:text-white">
+            <Link to={`/course/${course.id}`} className="hover:underline">
+              {course.title}
+            </Link>
+          </h2>
+          <p className="mt-2 text-slate-600 dark:text-slate-400">{course.summary}</p>
+          <h3 className="mt-6 font-semibold text-slate-950 dark:text-white">What you get</h3>
+          <CheckList
+            small
+            className="mt-3 space-y-2"
+            items={[
+              `${course.lessonCount} lessons in ${course.moduleCount} modules, about ${course.durationHours} hours of learning`,
+              "Lifetime access at your own pace, on any device",
+              "Hands-on exercises and a final project",
+              "A certificate of completion with a public verification link",
+            ]}
+          />
+          <h3 className="mt-6 font-semibold text-slate-950 dark:text-white">Refund policy</h3>
+          <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+            Changed your mind? Ask for a full refund from your orders page within {refund.windowDays} days of buying, as long
+            as you have completed less than {refund.maxProgressPercent}% of the course. Read the{" "}
+            <Link to="/cancellation-refund" className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
+              cancellation &amp; refund policy
+            </Link>
+            .
+          </p>
+        </section>
+
+        <section aria-labelledby="summary-heading" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm lg:self-start dark:border-slate-800 dark:bg-slate-900">
+          <h2 id="summary-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
+            Order summary
+          </h2>
+          {owned ? (
+            <div className="mt-4">
+              <FormAlert tone="info">You already own this course.</FormAlert>
+              <Link to={playerPath} className="mt-4 block rounded-full bg-brand-600 px-5 py-3 text-center font-semibold text-white hover:bg-brand-700">
+                Go to course
+              </Link>
+            </div>
+          ) : (
+            <>
+              <dl className="mt-4 divide-y divide-slate-200 dark:divide-slate-800">
+                {free ? (
+                  <Row label="Price" value="Free" strong />
+                ) : (
+                  <>
+                    <Row label="Course fee" value={formatMoney({ amount: price.taxable, currency: "INR" })} />
+                    <Row label={`CGST (${price.ratePercent / 2}%)`} value={formatMoney({ amount: gst.cgst, currency: "INR" })} />
+                    <Row label={`SGST (${price.ratePercent / 2}%)`} value={formatMoney({ amount: gst.sgst, currency: "INR" })} />
+                    <Row label="Total" value={formatMoney({ amount: price.total, currency: "INR" })} strong />
+                  </>
+                )}
+              </dl>
+              {!free && (
+                <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                  {price.mode === "inclusive" ? "The price includes GST." : "GST is added to the course fee."} One-time payment.
+                </p>
+              )}
+              <div className="mt-4 space-y-3" aria-live="polite">
+                {actionData && "error" in actionData && <FormAlert>{actionData.error}</FormAlert>}
+                {order?.status === "failed" && <FormAlert>{order.failureReason ?? "The payment did not go through. Nothing was charged."}</FormAlert>}
+                {order?.status === "cancelled" && (
+                  <FormAlert tone="info">{order.failureReason ?? "This order was cancelled. Nothing was charged."}</FormAlert>
+                )}
+                {order?.status === "refunded" && <FormAlert tone="info">Order {order.number} was refunded.</FormAlert>}
+                {waiting && (
+                  <FormAlert tone="info">
+                    We are waiting for the payment provider to confirm order {order.number}. This page updates by itself.
+                  </FormAlert>
+                )}
+              </div>
+              {checkout ? (
+                <RazorpayCheckout options={checkout.checkout} onDismiss={dismiss} />
+              ) : (
+                <Form method="post" className="mt-4 space-y-4">
+                  <input type="hidden" name="intent" value="pay" />
+                  <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+                  {!free && (
+                    <details className="text-sm">
+                      <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-300">Buying for a business? Add your GSTIN</summary>
+                      <div className="mt-3">
+                        <TextField label="GSTIN (optional)" name="gstin" autoComplete="off" maxLength={20} placeholder="29ABCDE1234F1Z5" hint="Printed on your tax invoice." />
+                      </div>
+                    </details>
+                  )}
+                  <SubmitButton pending={busy}>
+                    {busy ? "Please wait…" : free ? "Enrol for free" : order?.status === "failed" || order?.status === "cancelled" ? `Try again: pay ${formatMoney({ amount: price.total, currency: "INR" })}` : `Pay ${formatMoney({ amount: price.total, currency: "INR" })}`}
+                  </SubmitButton>
+                </Form>
+              )}
+              {waiting && order && (
+                <Form method="post" className="mt-3">
+                  <input type="hidden" name="intent" value="cancel" />
+                  <input type="hidden" name="orderId" value={order.id} />
+                  <button type="submit" className="w-full text-center text-sm font-medium text-slate-600 underline underline-offset-2 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white">
+                    Cancel this order
+                  </button>
+                </Form>
+              )}
+              {!free && <p className="mt-4 text-center text-xs text-slate-600 dark:text-slate-400">Payments are processed securely by Razorpay. UPI, cards, net banking and wallets accepted.</p>}
+            </>
+          )}
+        </section>
+      </div>
+    </Container>
+  );
+}

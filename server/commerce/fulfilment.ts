@@ -1,0 +1,125 @@
+import { and, eq } from "drizzle-orm";
+// Formatting is shared with the pages; the module is plain functions with no browser dependency.
+import { formatDay, formatMoney, formatOrderNumber } from "../../app/lib/format.ts";
+import { enrolments, orders, payments, user, type PaymentStatus } from "../db/schema.ts";
+import { enqueueMail } from "../mail/outbox.ts";
+import { receiptMail } from "../mail/templates.ts";
+import type { ProviderPayment } from "../payments/provider.ts";
+import { coursePlayerPath, type Shop, type Tx } from "./shop.ts";
+
+export type PaymentOutcome = "fulfilled" | "already-paid" | "failed" | "pending" | "amount-mismatch" | "unknown-order";
+
+/** A payment's status only moves forward: a late "authorized" never undoes "captured". */
+const statusRank: Record<PaymentStatus, number> = { failed: 0, authorized: 1, captured: 2, refunded: 3 };
+
+/** What we tell the buyer when a payment did not go through; Razorpay's reasons, in plain words. */
+export function failureMessage(payment: Pick<ProviderPayment, "error_reason" | "error_source">): string {
+  switch (payment.error_reason) {
+    case "payment_cancelled":
+      return "The payment was cancelled. Nothing was charged.";
+    case "payment_timed_out":
+      return "The payment timed out before it was completed. Nothing was charged.";
+    case "insufficient_funds":
+      return "Your bank declined the payment because of insufficient funds. Nothing was charged.";
+    case "incorrect_otp":
+    case "incorrect_pin":
+      return "The OTP or PIN was not accepted, so the payment did not go through. Nothing was charged.";
+  }
+  if (payment.error_source === "bank" || payment.error_source === "issuer_bank") {
+    return "Your bank declined the payment. Nothing was charged.";
+  }
+  return "The payment did not go through. Nothing was charged.";
+}
+
+function recordedStatus(status: ProviderPayment["status"]): PaymentStatus | null {
+  return status === "created" ? null : status;
+}
+
+/**
+ * Applies what the provider says about one payment to its order, inside the caller's transaction:
+ * the payment row is written or moved forward; a captured or authorized payment of the right
+ * amount marks the order paid, enrols the buyer and queues the receipt, all in this transaction;
+ * a failed one marks an order that is still waiting as failed. The order row is locked first, so
+ * a browser callback and a webhook for the same payment fulfil it exactly once.
+ */
+export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment): Promise<PaymentOutcome> {
+  const [order] = await tx.select().from(orders).where(eq(orders.providerOrderId, payment.order_id)).for("update");
+  if (!order) return "unknown-order";
+  const status = recordedStatus(payment.status);
+  if (!status) return "pending";
+  const now = shop.now();
+
+  const [existing] = await tx.select().from(payments).where(eq(payments.providerPaymentId, payment.id));
+  const fields = {
+    amount: payment.amount,
+    currency: payment.currency,
+    method: payment.method,
+    failureCode: payment.error_code,
+    failureReason: status === "failed" ? failureMessage(payment) : null,
+    amountRefunded: payment.amount_refunded,
+  };
+  if (!existing) {
+    await tx.insert(payments).values({ orderId: order.id, userId: order.userId, providerPaymentId: payment.id, status, ...fields });
+  } else if (statusRank[status] > statusRank[existing.status]) {
+    await tx.update(payments).set({ status, ...fields, updatedAt: now }).where(eq(payments.id, existing.id));
+  }
+
+  if (status === "failed") {
+    if (order.status !== "created") return order.status === "paid" || order.status === "refunded" ? "already-paid" : "failed";
+    await tx
+      .update(orders)
+      .set({ status: "failed", failureReason: failureMessage(payment), updatedAt: now })
+      .where(eq(orders.id, order.id));
+    return "failed";
+  }
+
+  if (payment.amount !== order.amount || payment.currency !== order.currency) {
+    shop.logger.error(
+      { orderId: order.id, paymentId: payment.id, expected: order.amount, got: payment.amount },
+      "payment amount does not match the order; not fulfilled",
+    );
+    return "amount-mismatch";
+  }
+  if (order.status === "paid" || order.status === "refunded") {
+    if (existing === undefined) {
+      shop.logger.warn({ orderId: order.id, paymentId: payment.id }, "a second payment was captured for an order already paid");
+    }
+    return "already-paid";
+  }
+
+  // Money was taken: a capture completes the order even after a failed attempt or a closed window.
+  await tx.update(orders).set({ status: "paid", paidAt: now, failureReason: null, updatedAt: now }).where(eq(orders.id, order.id));
+  await tx
+    .insert(enrolments)
+    .values({ userId: order.userId, courseId: order.courseId, orderId: order.id })
+    .onConflictDoUpdate({
+      target: [enrolments.userId, enrolments.courseId],
+      set: { status: "active", orderId: order.id, revokedAt: null, createdAt: now },
+    });
+  const [buyer] = await tx.select({ email: user.email, name: user.name }).from(user).where(eq(user.id, order.userId));
+  if (buyer) {
+    await enqueueMail(
+      tx,
+      receiptMail(shop.catalog().site, buyer, {
+        orderNumber: formatOrderNumber(order.number),
+        courseTitle: order.courseTitle,
+        amount: formatMoney({ amount: order.amount, currency: "INR" }),
+        tax: `includes GST of ${formatMoney({ amount: order.taxAmount, currency: "INR" })} at ${order.taxRatePercent}%`,
+        paymentId: payment.id,
+        paidOn: formatDay(now),
+        receiptUrl: `${shop.publicUrl}/account/orders/${order.id}/receipt`,
+        courseUrl: `${shop.publicUrl}${coursePlayerPath(order.courseId)}`,
+      }),
+    );
+  }
+  return "fulfilled";
+}
+
+/** True when the user has active access to the course. */
+export async function isEnrolled(db: Tx | Shop["db"], userId: string, courseId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: enrolments.id })
+    .from(enrolments)
+    .where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, courseId), eq(enrolments.status, "active")));
+  return row !== undefined;
+}

@@ -1,0 +1,156 @@
+import { and, eq, ne } from "drizzle-orm";
+import { enrolments, orders } from "../db/schema.ts";
+import { Conflict, NotFound, ServiceUnavailable, ValidationError } from "../errors.ts";
+import { isEnrolled } from "./fulfilment.ts";
+import { priceBreakdown } from "./pricing.ts";
+import type { Shop } from "./shop.ts";
+
+export type Order = typeof orders.$inferSelect;
+
+const idempotencyKeyPattern = /^[A-Za-z0-9_-]{16,64}$/;
+const gstinPattern = /^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/;
+
+/** A GSTIN as typed by a buyer, normalised; empty means none. Throws ValidationError when malformed. */
+export function normaliseGstin(value: string | null | undefined): string | null {
+  const gstin = (value ?? "").replace(/\s+/g, "").toUpperCase();
+  if (!gstin) return null;
+  if (!gstinPattern.test(gstin)) {
+    throw new ValidationError("That GSTIN does not look right. It has 15 characters, like 29ABCDE1234F1Z5; leave it empty if you are not buying for a business.");
+  }
+  return gstin;
+}
+
+export interface CreateOrderInput {
+  userId: string;
+  courseId: string;
+  /** One per rendering of the confirmation form, so a resubmitted form finds the same order. */
+  idempotencyKey: string;
+  buyerGstin?: string | null;
+}
+
+/**
+ * Starts a purchase. The amount comes from content/, never from the browser. A free course is
+ * enrolled at once; a paid one gets a provider order for the browser's checkout. Resubmitting the
+ * same form returns the same order.
+ */
+export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<Order> {
+  const { db } = shop;
+  const catalog = shop.catalog();
+  const course = catalog.courses.find((c) => c.id === input.courseId);
+  if (!course) throw new NotFound("We could not find that course.");
+  if (!idempotencyKeyPattern.test(input.idempotencyKey)) {
+    throw new ValidationError("This form has expired. Reload the page and try again.");
+  }
+  const buyerGstin = normaliseGstin(input.buyerGstin);
+
+  const [previous] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, input.idempotencyKey)));
+  if (previous) {
+    if (previous.courseId !== course.id) throw new ValidationError("This form has expired. Reload the page and try again.");
+    return previous;
+  }
+  if (await isEnrolled(db, input.userId, course.id)) throw new Conflict("You already own this course.");
+
+  const price = priceBreakdown(course.price, catalog.site.tax);
+  const now = shop.now();
+  const values = {
+    userId: input.userId,
+    courseId: course.id,
+    courseTitle: course.title,
+    currency: price.currency,
+    amount: price.total,
+    taxableAmount: price.taxable,
+    taxAmount: price.tax,
+    taxRatePercent: price.ratePercent,
+    taxMode: price.mode,
+    buyerGstin,
+    idempotencyKey: input.idempotencyKey,
+  };
+
+  if (price.total === 0) {
+    return db.transaction(async (tx) => {
+      const [order] = await tx
+        .insert(orders)
+        .values({ ...values, provider: "free", status: "paid", paidAt: now })
+        .onConflictDoNothing()
+        .returning();
+      if (!order) throw new Conflict("This enrolment is already being processed.");
+      await tx
+        .insert(enrolments)
+        .values({ userId: input.userId, courseId: course.id, orderId: order.id })
+        .onConflictDoUpdate({
+          target: [enrolments.userId, enrolments.courseId],
+          set: { status: "active", orderId: order.id, revokedAt: null, createdAt: now },
+        });
+      return order;
+    });
+  }
+
+  const [order] = await db
+    .insert(orders)
+    .values({ ...values, provider: shop.provider.kind })
+    .onConflictDoNothing()
+    .returning();
+  if (!order) {
+    const [raced] = await db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, input.idempotencyKey)));
+    if (!raced) throw new Conflict("This order is already being processed.");
+    return raced;
+  }
+
+  let providerOrderId: string;
+  try {
+    providerOrderId = (
+      await shop.provider.createOrder({
+        amount: order.amount,
+        currency: order.currency,
+        receipt: order.id,
+        notes: { order_id: order.id, course_id: course.id, course_title: course.title.slice(0, 250) },
+      })
+    ).id;
+  } catch (error) {
+    shop.logger.error({ err: error, orderId: order.id }, "the payment provider did not create an order");
+    const reason = "We could not reach the payment provider. Nothing was charged; please try again in a few minutes.";
+    await db.update(orders).set({ status: "failed", failureReason: reason, updatedAt: shop.now() }).where(eq(orders.id, order.id));
+    throw new ServiceUnavailable(reason);
+  }
+  const [ready] = await db
+    .update(orders)
+    .set({ providerOrderId, updatedAt: shop.now() })
+    .where(eq(orders.id, order.id))
+    .returning();
+  // Older unpaid attempts at the same course are abandoned; a capture that still arrives for one is honoured.
+  await db
+    .update(orders)
+    .set({ status: "cancelled", updatedAt: shop.now() })
+    .where(
+      and(eq(orders.userId, input.userId), eq(orders.courseId, course.id), eq(orders.status, "created"), ne(orders.id, order.id)),
+    );
+  return ready ?? order;
+}
+
+/** One of the user's own orders; another user's order is "not found", never "forbidden". */
+export async function findOrder(shop: Pick<Shop, "db">, userId: string, orderId: string): Promise<Order> {
+  if (!/^[0-9a-f-]{36}$/i.test(orderId)) throw new NotFound("We could not find that order.");
+  const [order] = await shop.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+  if (!order) throw new NotFound("We could not find that order.");
+  return order;
+}
+
+/** The buyer closed the checkout without paying: the order is cancelled if it is still waiting. */
+export async function cancelOrder(shop: Shop, userId: string, orderId: string): Promise<Order> {
+  const order = await findOrder(shop, userId, orderId);
+  const [cancelled] = await shop.db
+    .update(orders)
+    .set({ status: "cancelled", failureReason: "You closed the payment window before paying. Nothing was charged.", updatedAt: shop.now() })
+    .where(and(eq(orders.id, order.id), eq(orders.status, "created")))
+    .returning();
+  return cancelled ?? order;
+}

@@ -1,0 +1,106 @@
+import { and, desc, eq, inArray } from "drizzle-orm";
+import type { Catalog, Course } from "../catalog/index.ts";
+import type { Db } from "../db/client.ts";
+import { enrolments, orders, payments, refunds } from "../db/schema.ts";
+import { completedLessons, progressPercent } from "../learning/progress.ts";
+import { findOrder, type Order } from "./orders.ts";
+import { refundEligibility, type Refund, type RefundEligibility } from "./refunds.ts";
+
+export type Payment = typeof payments.$inferSelect;
+
+export interface OwnedCourse {
+  course: Course;
+  enrolledAt: Date;
+  completedLessons: number;
+  percent: number;
+}
+
+/** The courses the user has access to now, most recently enrolled first, with their progress. */
+export async function listOwnedCourses(db: Db, catalog: Catalog, userId: string): Promise<OwnedCourse[]> {
+  const rows = await db
+    .select()
+    .from(enrolments)
+    .where(and(eq(enrolments.userId, userId), eq(enrolments.status, "active")))
+    .orderBy(desc(enrolments.createdAt));
+  const owned = rows.flatMap((row) => {
+    const course = catalog.courses.find((c) => c.id === row.courseId);
+    return course ? [{ course, enrolledAt: row.createdAt }] : [];
+  });
+  const done = await completedLessons(
+    db,
+    userId,
+    owned.map((o) => o.course),
+  );
+  return owned.map((o) => {
+    const completed = done.get(o.course.id) ?? 0;
+    return { ...o, completedLessons: completed, percent: progressPercent(completed, o.course) };
+  });
+}
+
+export interface OrderSummary extends Order {
+  refund: Refund | null;
+  /** Whether a refund can be asked for now, and if not, why. Only for paid orders. */
+  refundEligibility: RefundEligibility | null;
+}
+
+/** Every order of the user, newest first, with its refund and whether one may be asked for. */
+export async function listOrders(db: Db, catalog: Catalog, userId: string, now: Date, limit?: number): Promise<OrderSummary[]> {
+  const query = db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt));
+  const rows = limit ? await query.limit(limit) : await query;
+  const ids = rows.map((o) => o.id);
+  const refundRows = ids.length ? await db.select().from(refunds).where(inArray(refunds.orderId, ids)) : [];
+  const paidCourses = catalog.courses.filter((c) => rows.some((o) => o.status === "paid" && o.courseId === c.id));
+  const done = await completedLessons(db, userId, paidCourses);
+  return rows.map((order) => {
+    const refund = refundRows.find((r) => r.orderId === order.id) ?? null;
+    const course = paidCourses.find((c) => c.id === order.courseId);
+    const eligibility =
+      order.status === "paid" && !refund
+        ? refundEligibility(order, {
+            now,
+            progressPercent: course ? progressPercent(done.get(course.id) ?? 0, course) : 0,
+            policy: catalog.site.refund,
+          })
+        : null;
+    return { ...order, refund, refundEligibility: eligibility };
+  });
+}
+
+export interface PaymentSummary extends Payment {
+  orderNumber: number;
+  courseTitle: string;
+  refund: Refund | null;
+}
+
+/** Every payment attempt of the user, newest first, with its order and any refund. */
+export async function listPayments(db: Db, userId: string): Promise<PaymentSummary[]> {
+  const rows = await db
+    .select({ payment: payments, orderNumber: orders.number, courseTitle: orders.courseTitle })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.createdAt));
+  const ids = rows.map((r) => r.payment.id);
+  const refundRows = ids.length ? await db.select().from(refunds).where(inArray(refunds.paymentId, ids)) : [];
+  return rows.map((r) => ({
+    ...r.payment,
+    orderNumber: r.orderNumber,
+    courseTitle: r.courseTitle,
+    refund: refundRows.find((f) => f.paymentId === r.payment.id) ?? null,
+  }));
+}
+
+export interface Receipt {
+  order: Order;
+  payment: Payment | null;
+  refund: Refund | null;
+}
+
+/** One of the user's orders with the payment that paid it, for the receipt page. */
+export async function getReceipt(db: Db, userId: string, orderId: string): Promise<Receipt> {
+  const order = await findOrder({ db }, userId, orderId);
+  const rows = await db.select().from(payments).where(eq(payments.orderId, order.id)).orderBy(desc(payments.createdAt));
+  const payment = rows.find((p) => p.status === "captured" || p.status === "refunded" || p.status === "authorized") ?? rows[0] ?? null;
+  const [refund] = await db.select().from(refunds).where(eq(refunds.orderId, order.id));
+  return { order, payment, refund: refund ?? null };
+}

@@ -1,0 +1,48 @@
+/** An error the user can act on: its message is shown to them as it is, with its HTTP status. */
+export class UserError extends Error {
+  readonly status: number;
+  constructor(message: string, status: number) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export class NotFound extends UserError {
+  override name = "NotFound";
+  constructor(message = "We could not find that.") {
+    super(message, 404);
+  }
+}
+
+export class ValidationError extends UserError {
+  override name = "ValidationError";
+  constructor(message: string) {
+    super(message, 400);
+  }
+}
+
+export class Conflict extends UserError {
+  override name = "Conflict";
+  constructor(message: string) {
+    super(message, 409);
+  }
+}
+
+export class ServiceUnavailable extends UserError {
+  override name = "ServiceUnavailable";
+  constructor(message: string) {
+    super(message, 503);
+  }
+}
+
+export type Attempt<T> = { ok: true; value: T } | { ok: false; status: number; message: string };
+
+/** Runs a domain call for a page action: a UserError becomes a result to show; anything else is a bug and propagates. */
+export async function attempt<T>(call: () => Promise<T>): Promise<Attempt<T>> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    if (error instanceof UserError) return { ok: false, status: error.status, message: error.message };
+    throw error;
+  }
+}

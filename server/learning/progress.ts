@@ -1,0 +1,30 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Course } from "../catalog/index.ts";
+import type { Db } from "../db/client.ts";
+import { lessonProgress } from "../db/schema.ts";
+
+/** Lessons of each course the learner has completed, by course id; only lessons the course still has count. */
+export async function completedLessons(db: Db, userId: string, courses: Course[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (courses.length === 0) return counts;
+  const rows = await db
+    .select({ courseId: lessonProgress.courseId, lessonId: lessonProgress.lessonId })
+    .from(lessonProgress)
+    .where(and(eq(lessonProgress.userId, userId), inArray(lessonProgress.courseId, courses.map((c) => c.id))));
+  for (const course of courses) {
+    const lessons = new Set(course.modules.flatMap((m) => m.lessons.map((l) => l.id)));
+    counts.set(course.id, rows.filter((r) => r.courseId === course.id && lessons.has(r.lessonId)).length);
+  }
+  return counts;
+}
+
+/** Whole per cent of the course's lessons completed, rounded down (so 99.6 % is not "done"). */
+export function progressPercent(completed: number, course: Pick<Course, "lessonCount">): number {
+  return course.lessonCount === 0 ? 0 : Math.floor((completed * 100) / course.lessonCount);
+}
+
+export async function courseProgressPercent(db: Db, userId: string, course: Course): Promise<number> {
+  const completed = (await completedLessons(db, userId, [course])).get(course.id) ?? 0;
+  return progressPercent(completed, course);
+}
+

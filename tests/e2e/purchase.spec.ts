@@ -1,0 +1,102 @@
+import { expect, test, type Page } from "@playwright/test";
+import { latestMail, signIn, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+
+const password = "correct horse battery staple";
+
+test.beforeEach(async ({ context }) => {
+  await useOwnAddress(context);
+});
+
+async function startPayment(page: Page, courseId: string) {
+  await page.goto(`/courses/${courseId}/confirm`);
+  await page.getByRole("button", { name: /^Pay ₹/ }).click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\/order_[A-Za-z0-9]{14}$/);
+  await expect(page.getByText("Sandbox — no money moves")).toBeVisible();
+}
+
+test("a visitor signs in from Enrol now, pays in the sandbox and lands enrolled with a receipt", async ({ page, request }) => {
+  const email = uniqueEmail("buyer");
+  await signUpVerified(page, request, { name: "Meera Pillai", email, password });
+  await page.locator("summary", { hasText: "Account menu" }).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
+
+  await page.goto("/course/react-fundamentals");
+  await page.getByRole("link", { name: "Enrol now" }).click();
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcourses%2Freact-fundamentals%2Fconfirm$/);
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/courses\/react-fundamentals\/confirm$/);
+  await expect(page).toHaveTitle(/^Confirm your order: React from Fundamentals to Production/);
+
+  const summary = page.getByRole("region", { name: "Order summary" });
+  await expect(summary).toContainText("₹6,999");
+  await expect(summary).toContainText("CGST (9%)");
+  await expect(summary).toContainText("SGST (9%)");
+  await expect(page.getByRole("link", { name: "cancellation & refund policy" })).toHaveAttribute("href", "/cancellation-refund");
+  await expect(page.getByText(/within 7 days of buying, as long as you have completed less than 25%/)).toBeVisible();
+
+  await page.getByRole("button", { name: "Pay ₹6,999" }).click();
+  await expect(page.getByText("Sandbox — no money moves")).toBeVisible();
+  await expect(page.getByText("React from Fundamentals to Production")).toBeVisible();
+  await page.getByLabel("UPI").check();
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+
+  await expect(page).toHaveURL(/\/courses\/react-fundamentals\/confirm\?order=[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { name: "You're enrolled" })).toBeVisible();
+  await expect(page.getByText(/We received your payment of ₹6,999/)).toBeVisible();
+  await expect(page.getByRole("link", { name: "Start learning" })).toBeVisible();
+
+  const receipt = await latestMail(request, email, /Your receipt for React from Fundamentals to Production/);
+  expect(receipt.text).toMatch(/payment pay_[A-Za-z0-9]{14}/);
+  expect(receipt.links[0]).toMatch(/\/account\/courses#react-fundamentals$/);
+
+  await page.goto("/course/react-fundamentals");
+  await expect(page.getByRole("link", { name: "Go to course" })).toBeVisible();
+  await page.goto("/courses/react-fundamentals/confirm");
+  await expect(page.getByText("You already own this course.")).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
+});
+
+test("a declined payment says nothing was charged, enrols nothing, and a retry succeeds", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Kabir", email: uniqueEmail("decline"), password });
+  await startPayment(page, "node-backend");
+  await page.getByRole("button", { name: "Decline" }).click();
+  await expect(page).toHaveURL(/\/courses\/node-backend\/confirm\?order=/);
+  await expect(page.getByRole("alert")).toHaveText("Your bank declined the payment. Nothing was charged.");
+  await page.goto("/course/node-backend");
+  await expect(page.getByRole("link", { name: "Enrol now" })).toBeVisible();
+
+  await page.goBack();
+  await page.getByRole("button", { name: /^Try again: pay ₹/ }).click();
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "You're enrolled" })).toBeVisible();
+});
+
+test("cancelling in the checkout cancels the order and offers to pay again", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Tara", email: uniqueEmail("cancel"), password });
+  await startPayment(page, "ui-ux-design");
+  await page.getByRole("button", { name: "Cancel and return to the shop" }).click();
+  await expect(page).toHaveURL(/\/courses\/ui-ux-design\/confirm\?order=/);
+  await expect(page.getByRole("status").filter({ hasText: "You closed the payment window before paying. Nothing was charged." })).toBeVisible();
+  await expect(page.getByRole("button", { name: /^Try again: pay ₹/ })).toBeVisible();
+});
+
+test("the webhook completes an order whose tab never came back from the checkout", async ({ page, request }) => {
+  const email = uniqueEmail("closed");
+  await signUpVerified(page, request, { name: "Arjun", email, password });
+  await startPayment(page, "python-data-analysis");
+  // The browser never reaches our callback, as when the tab is closed right after paying.
+  await page.route("**/api/payments/callback", (route) => route.abort());
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await latestMail(request, email, /Your receipt for/);
+  await page.unroute("**/api/payments/callback");
+  await page.goto("/course/python-data-analysis");
+  await expect(page.getByRole("link", { name: "Go to course" })).toBeVisible();
+});
+
+test("the confirmation page is for signed-in people and unknown courses are not found", async ({ page, request }) => {
+  await page.goto("/courses/react-fundamentals/confirm");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcourses%2Freact-fundamentals%2Fconfirm$/);
+  await signUpVerified(page, request, { name: "Noor", email: uniqueEmail("unknown"), password });
+  const response = await page.goto("/courses/no-such-course/confirm");
+  expect(response?.status()).toBe(404);
+});

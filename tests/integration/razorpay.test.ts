@@ -1,0 +1,239 @@
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientIpHeader } from "../../server/auth/index.ts";
+import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
+import { completeCheckout } from "../../server/commerce/checkout.ts";
+import { createOrder, type Order } from "../../server/commerce/orders.ts";
+import { priceBreakdown } from "../../server/commerce/pricing.ts";
+import { requestRefund } from "../../server/commerce/refunds.ts";
+import type { Shop } from "../../server/commerce/shop.ts";
+import { handleWebhook } from "../../server/commerce/webhooks.ts";
+import type { Database } from "../../server/db/client.ts";
+import { enrolments, orders, payments, refunds } from "../../server/db/schema.ts";
+import { ServiceUnavailable, ValidationError } from "../../server/errors.ts";
+import type { Identity } from "../../server/identity.ts";
+import { createLogger } from "../../server/logger.ts";
+import { listMailbox } from "../../server/mail/outbox.ts";
+import { createRazorpayProvider } from "../../server/payments/razorpay.ts";
+import { paymentSignature, webhookSignature } from "../../server/payments/signature.ts";
+import { start, type FakeRazorpay } from "../support/razorpay-api.ts";
+import { contentDir, databaseKinds, startTestIdentity } from "./helpers.ts";
+
+const keyId = "rzp_test_Ac4dEmyT3stK3y";
+const keySecret = "razorpay-key-secret-for-tests";
+const webhookSecret = "razorpay-webhook-secret-for-tests";
+const courseId = "react-fundamentals";
+
+let catalog: Catalog;
+beforeAll(async () => {
+  catalog = await loadCatalog(contentDir);
+});
+
+const token = () => randomBytes(12).toString("hex");
+
+describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
+  let database: Database;
+  let identity: Identity;
+  let fake: FakeRazorpay;
+  let shop: Shop;
+
+  const shopWith = (secret: string): Shop => ({
+    db: database.db,
+    provider: createRazorpayProvider({ keyId, keySecret: secret, webhookSecret, apiUrl: fake.url }),
+    catalog: () => catalog,
+    publicUrl: "http://academy.test",
+    logger: createLogger("silent"),
+    mailQueued: () => {},
+    now: () => new Date(),
+  });
+
+  beforeAll(async () => {
+    database = await open();
+    await database.migrate();
+    identity = await startTestIdentity(database.db, catalog);
+    fake = await start({ keyId, keySecret });
+    shop = shopWith(keySecret);
+  });
+  afterAll(async () => {
+    await fake.close();
+    await identity.mailWorker.stop();
+    await database.close();
+  });
+
+  async function signUp(): Promise<{ id: string; email: string }> {
+    const email = `buyer-${token()}@example.com`;
+    const { user } = await identity.auth.api.signUpEmail({
+      body: { name: "Meera Iyer", email, password: "a good long password" },
+      headers: new Headers({ [clientIpHeader]: `10.2.${randomBytes(2).join(".")}` }),
+    });
+    return { id: user.id, email };
+  }
+
+  async function newOrder(userId: string, on: Shop = shop): Promise<Order & { providerOrderId: string }> {
+    const order = await createOrder(on, { userId, courseId, idempotencyKey: token() });
+    expect(order.providerOrderId).toMatch(/^order_[A-Za-z0-9]{14}$/);
+    return order as Order & { providerOrderId: string };
+  }
+
+  async function paidOrder(userId: string) {
+    const order = await newOrder(userId);
+    const payment = fake.pay(order.providerOrderId, { method: "card", outcome: "captured" });
+    const signature = paymentSignature(keySecret, order.providerOrderId, payment.id);
+    await completeCheckout(shop, { kind: "success", orderId: order.providerOrderId, paymentId: payment.id, signature });
+    return { order, payment };
+  }
+
+  const orderRow = async (id: string) => (await database.db.select().from(orders).where(eq(orders.id, id)))[0];
+  const paymentRows = (orderId: string) => database.db.select().from(payments).where(eq(payments.orderId, orderId));
+  const enrolmentRows = (userId: string) =>
+    database.db.select().from(enrolments).where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, courseId)));
+  const mailsTo = async (email: string, subject: string) => (await listMailbox(database.db, email)).filter((m) => m.subject.includes(subject));
+
+  it("creates the Razorpay order with our key, the price from content and our order id as the receipt", async () => {
+    const buyer = await signUp();
+    const order = await newOrder(buyer.id);
+    const course = catalog.courses.find((c) => c.id === courseId);
+    const price = priceBreakdown(course?.price ?? { amount: 0, currency: "INR" }, catalog.site.tax);
+    expect(price.total).toBeGreaterThan(0);
+
+    const request = fake.requests.findLast((r) => r.method === "POST" && r.path === "/v1/orders");
+    expect(request).toMatchObject({
+      status: 200,
+      authorization: `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString("base64")}`,
+      body: { amount: price.total, currency: price.currency, receipt: order.id, notes: { order_id: order.id, course_id: courseId } },
+    });
+    expect(order).toMatchObject({ status: "created", amount: price.total, provider: "razorpay" });
+    expect(await orderRow(order.id)).toMatchObject({ providerOrderId: order.providerOrderId });
+    const held = await fetch(`${fake.url}/v1/orders/${order.providerOrderId}`, { headers: { authorization: request?.authorization ?? "" } });
+    expect(await held.json()).toMatchObject({ entity: "order", status: "created", amount: price.total, amount_due: price.total, receipt: order.id });
+  });
+
+  it("fails the order, says the provider could not be reached and enrols nobody when Razorpay refuses our key", async () => {
+    const buyer = await signUp();
+    const idempotencyKey = token();
+    const attempt = createOrder(shopWith("not-the-key-secret"), { userId: buyer.id, courseId, idempotencyKey });
+    await expect(attempt).rejects.toBeInstanceOf(ServiceUnavailable);
+    expect(fake.requests.at(-1)).toMatchObject({ path: "/v1/orders", status: 401 });
+
+    const [order] = await database.db.select().from(orders).where(and(eq(orders.userId, buyer.id), eq(orders.idempotencyKey, idempotencyKey)));
+    expect(order).toMatchObject({ status: "failed", providerOrderId: null, failureReason: expect.stringContaining("Nothing was charged") });
+    expect(await enrolmentRows(buyer.id)).toEqual([]);
+  });
+
+  it("marks the order paid and enrols the buyer once the signed callback arrives", async () => {
+    const buyer = await signUp();
+    const order = await newOrder(buyer.id);
+    const payment = fake.pay(order.providerOrderId, { method: "upi", outcome: "captured" });
+    const result = await completeCheckout(shop, {
+      kind: "success",
+      orderId: order.providerOrderId,
+      paymentId: payment.id,
+      signature: paymentSignature(keySecret, order.providerOrderId, payment.id),
+    });
+
+    expect(result.outcome).toBe("fulfilled");
+    expect(result.order).toMatchObject({ status: "paid", failureReason: null });
+    expect(result.order.paidAt).toBeInstanceOf(Date);
+    expect(fake.requests.at(-1)).toMatchObject({ method: "GET", path: `/v1/payments/${payment.id}`, status: 200 });
+    expect(await paymentRows(order.id)).toEqual([
+      expect.objectContaining({ providerPaymentId: payment.id, status: "captured", method: "upi", amount: order.amount, currency: "INR" }),
+    ]);
+    expect(await enrolmentRows(buyer.id)).toEqual([expect.objectContaining({ status: "active", orderId: order.id })]);
+    const receipts = await mailsTo(buyer.email, "Your receipt for");
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]?.text).toContain(payment.id);
+  });
+
+  it("rejects a callback with a forged signature and changes nothing", async () => {
+    const buyer = await signUp();
+    const order = await newOrder(buyer.id);
+    const payment = fake.pay(order.providerOrderId, { method: "card", outcome: "captured" });
+    const forged = paymentSignature("a-guessed-secret", order.providerOrderId, payment.id);
+    await expect(
+      completeCheckout(shop, { kind: "success", orderId: order.providerOrderId, paymentId: payment.id, signature: forged }),
+    ).rejects.toBeInstanceOf(ValidationError);
+
+    expect(await orderRow(order.id)).toMatchObject({ status: "created", paidAt: null });
+    expect(await paymentRows(order.id)).toEqual([]);
+    expect(await enrolmentRows(buyer.id)).toEqual([]);
+    expect(await mailsTo(buyer.email, "Your receipt for")).toEqual([]);
+  });
+
+  it("fails the order with the bank's reason in plain words when Razorpay confirms the payment failed", async () => {
+    const buyer = await signUp();
+    const order = await newOrder(buyer.id);
+    const payment = fake.pay(order.providerOrderId, { method: "netbanking", outcome: "failed" });
+    expect(payment.error_source).toBe("bank");
+    const result = await completeCheckout(shop, { kind: "failure", orderId: order.providerOrderId, paymentId: payment.id });
+
+    expect(result.outcome).toBe("failed");
+    expect(result.order).toMatchObject({ status: "failed", failureReason: "Your bank declined the payment. Nothing was charged.", paidAt: null });
+    expect(await paymentRows(order.id)).toEqual([
+      expect.objectContaining({ providerPaymentId: payment.id, status: "failed", method: "netbanking", failureCode: "BAD_REQUEST_ERROR" }),
+    ]);
+    expect(await enrolmentRows(buyer.id)).toEqual([]);
+  });
+
+  it("completes an order whose browser never came back when the signed payment.captured webhook arrives, once", async () => {
+    const buyer = await signUp();
+    const order = await newOrder(buyer.id);
+    const payment = fake.pay(order.providerOrderId, { method: "wallet", outcome: "captured" });
+    const rawBody = fake.webhookBody("payment.captured", { payment });
+    const delivery = { rawBody, signature: webhookSignature(webhookSecret, rawBody), eventId: `evt_${token()}` };
+
+    expect(await handleWebhook(shop, delivery)).toEqual({ status: 200, message: "fulfilled" });
+    expect(await orderRow(order.id)).toMatchObject({ status: "paid" });
+    expect(await paymentRows(order.id)).toEqual([expect.objectContaining({ status: "captured", method: "wallet" })]);
+    expect(await enrolmentRows(buyer.id)).toEqual([expect.objectContaining({ status: "active", orderId: order.id })]);
+
+    expect(await handleWebhook(shop, delivery)).toEqual({ status: 200, message: "Already handled." });
+    expect(await mailsTo(buyer.email, "Your receipt for")).toHaveLength(1);
+  });
+
+  it("refuses a payment.captured webhook signed with another secret", async () => {
+    const buyer = await signUp();
+    const order = await newOrder(buyer.id);
+    const payment = fake.pay(order.providerOrderId, { method: "card", outcome: "captured" });
+    const rawBody = fake.webhookBody("payment.captured", { payment });
+    const answer = await handleWebhook(shop, { rawBody, signature: webhookSignature("another-secret", rawBody), eventId: `evt_${token()}` });
+
+    expect(answer).toEqual({ status: 400, message: "Invalid webhook signature." });
+    expect(await orderRow(order.id)).toMatchObject({ status: "created" });
+  });
+
+  it("asks Razorpay for a full refund, revokes access at once, and finishes the refund when refund.processed arrives", async () => {
+    const buyer = await signUp();
+    const { order, payment } = await paidOrder(buyer.id);
+
+    const refund = await requestRefund(shop, buyer.id, order.id);
+    const request = fake.requests.findLast((r) => r.method === "POST" && r.path === `/v1/payments/${payment.id}/refund`);
+    expect(request).toMatchObject({ status: 200, body: { amount: order.amount, speed: "normal", notes: { refund_id: refund.id } } });
+    expect(refund).toMatchObject({ status: "pending", amount: order.amount, providerRefundId: expect.stringMatching(/^rfnd_[A-Za-z0-9]{14}$/) });
+    expect(await enrolmentRows(buyer.id)).toEqual([expect.objectContaining({ status: "revoked" })]);
+    expect(await orderRow(order.id)).toMatchObject({ status: "paid" });
+    expect(await mailsTo(buyer.email, "We have received your refund request")).toHaveLength(1);
+
+    const processed = fake.processRefund(refund.providerRefundId ?? "");
+    const refundedPayment = await shop.provider.fetchPayment(payment.id);
+    expect(refundedPayment).toMatchObject({ status: "refunded", amount_refunded: order.amount });
+    const rawBody = fake.webhookBody("refund.processed", { refund: processed, payment: refundedPayment });
+    const answer = await handleWebhook(shop, { rawBody, signature: webhookSignature(webhookSecret, rawBody), eventId: `evt_${token()}` });
+
+    expect(answer).toEqual({ status: 200, message: "processed" });
+    expect(await orderRow(order.id)).toMatchObject({ status: "refunded", refundedAt: expect.any(Date) });
+    expect(await paymentRows(order.id)).toEqual([expect.objectContaining({ status: "refunded", amountRefunded: order.amount })]);
+    expect((await database.db.select().from(refunds).where(eq(refunds.id, refund.id)))[0]).toMatchObject({
+      status: "processed",
+      processedAt: expect.any(Date),
+    });
+    expect(await enrolmentRows(buyer.id)).toEqual([expect.objectContaining({ status: "revoked" })]);
+    const mails = await mailsTo(buyer.email, "has been processed");
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.text).toContain(processed.id);
+  });
+
+  it("answers an unknown payment id with Razorpay's error, which the provider reports", async () => {
+    await expect(shop.provider.fetchPayment("pay_DoesNotExist00")).rejects.toThrow("Razorpay: 400 The id provided does not exist");
+  });
+});
