@@ -1,0 +1,412 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientIpHeader } from "../../server/auth/index.ts";
+import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
+import {
+  cancelOrder,
+  completeCheckout,
+  createOrder,
+  getReceipt,
+  handleWebhook,
+  listOrders,
+  listPayments,
+  refundEligibility,
+  requestRefund,
+  type Order,
+} from "../../server/commerce/index.ts";
+import type { Database } from "../../server/db/client.ts";
+import { enrolments, lessonProgress, mailOutbox, orders, payments, refunds, sandboxWebhooks, user, webhookEvents } from "../../server/db/schema.ts";
+import type { Identity } from "../../server/identity.ts";
+import type { Payments } from "../../server/payments/index.ts";
+import type { SandboxGateway } from "../../server/payments/sandbox.ts";
+import { paymentSignature, webhookSignature } from "../../server/payments/signature.ts";
+import { contentDir, databaseKinds, startTestIdentity, startTestPayments, testPaymentSecrets } from "./helpers.ts";
+
+let catalog: Catalog;
+beforeAll(async () => {
+  const loaded = await loadCatalog(contentDir);
+  // One free course, so the free path runs against the same content as everything else.
+  catalog = {
+    ...loaded,
+    courses: [...loaded.courses, { ...(loaded.courses[0] as Catalog["courses"][number]), id: "free-intro", title: "A free introduction", price: { amount: 0, currency: "INR" } }],
+  };
+});
+
+const key = () => randomBytes(12).toString("hex");
+const course = "react-fundamentals";
+
+describe.each(databaseKinds)("commerce on $name", ({ open }) => {
+  let database: Database;
+  let identity: Identity;
+  let payments$: Payments;
+  let sandbox: SandboxGateway;
+  let clock = new Date();
+
+  beforeAll(async () => {
+    database = await open();
+    await database.migrate();
+    identity = await startTestIdentity(database.db, catalog);
+    payments$ = startTestPayments(database.db, catalog, identity, { now: () => clock });
+    sandbox = payments$.sandbox as SandboxGateway;
+  });
+  afterAll(async () => {
+    await identity.mailWorker.stop();
+    await database.close();
+  });
+
+  const shop = () => payments$.shop;
+  const db = () => database.db;
+
+  async function buyer(): Promise<{ id: string; email: string }> {
+    const email = `buyer-${key()}@example.com`;
+    const { user: created } = await identity.auth.api.signUpEmail({
+      body: { name: "Asha Verma", email, password: "a good long password" },
+      headers: new Headers({ [clientIpHeader]: `10.3.${randomBytes(2).join(".")}` }),
+    });
+    return { id: created.id, email };
+  }
+
+  async function newOrder(userId: string, courseId = course): Promise<Order & { providerOrderId: string }> {
+    const order = await createOrder(shop(), { userId, courseId, idempotencyKey: key() });
+    return order as Order & { providerOrderId: string };
+  }
+
+  /** Delivers every webhook the sandbox owes, now, however late it planned them. */
+  async function deliverAllWebhooks(): Promise<number> {
+    await db().update(sandboxWebhooks).set({ deliverAt: sql`now() - interval '1 second'` }).where(sql`${sandboxWebhooks.deliveredAt} is null`);
+    let total = 0;
+    for (let round = 0; round < 5; round++) {
+      total += await sandbox.deliverDueWebhooks(
+        async (request) => {
+          const answer = await handleWebhook(shop(), {
+            rawBody: await request.text(),
+            signature: request.headers.get("x-razorpay-signature") ?? undefined,
+            eventId: request.headers.get("x-razorpay-event-id") ?? undefined,
+          });
+          return new Response(answer.message, { status: answer.status });
+        },
+        "http://academy.test/api/payments/webhook",
+      );
+    }
+    return total;
+  }
+
+  const count = async (table: typeof payments | typeof enrolments | typeof mailOutbox, where: ReturnType<typeof eq>) =>
+    (await db().select({ n: sql<number>`count(*)::int` }).from(table).where(where))[0]?.n ?? 0;
+
+  const receipts = (email: string) => count(mailOutbox, and(eq(mailOutbox.to, email), sql`${mailOutbox.subject} like 'Your receipt for %'`) as ReturnType<typeof eq>);
+  const activeEnrolments = (userId: string, courseId = course) =>
+    count(enrolments, and(eq(enrolments.userId, userId), eq(enrolments.courseId, courseId), eq(enrolments.status, "active")) as ReturnType<typeof eq>);
+
+  async function orderRow(id: string) {
+    const [row] = await db().select().from(orders).where(eq(orders.id, id));
+    return row as Order;
+  }
+
+  function signedEvent(event: string, payload: object, eventId = `evt_${key()}`) {
+    const rawBody = JSON.stringify({ entity: "event", account_id: "acc_test", event, contains: Object.keys(payload), payload, created_at: 1_790_000_000 });
+    return { rawBody, signature: webhookSignature(testPaymentSecrets.webhookSecret, rawBody), eventId };
+  }
+
+  it("prices the order from content, GST included, whatever the browser sends", async () => {
+    const { id } = await buyer();
+    const order = await newOrder(id);
+    expect(order).toMatchObject({ status: "created", amount: 699_900, taxableAmount: 593_136, taxAmount: 106_764, taxRatePercent: 18, currency: "INR" });
+    expect(order.providerOrderId).toMatch(/^order_[A-Za-z0-9]{14}$/);
+    const providerOrder = await sandbox.findOrder(order.providerOrderId);
+    expect(providerOrder).toMatchObject({ amount: 699_900, currency: "INR", receipt: order.id });
+  });
+
+  it("returns the same order when the same form is submitted twice", async () => {
+    const { id } = await buyer();
+    const idempotencyKey = key();
+    const [a, b] = await Promise.all([
+      createOrder(shop(), { userId: id, courseId: course, idempotencyKey }),
+      createOrder(shop(), { userId: id, courseId: course, idempotencyKey }),
+    ]);
+    expect(b.id).toBe(a.id);
+    const again = await createOrder(shop(), { userId: id, courseId: course, idempotencyKey });
+    expect(again.id).toBe(a.id);
+    expect((await db().select().from(orders).where(eq(orders.userId, id))).length).toBe(1);
+  });
+
+  it("rejects an unknown course, a malformed GSTIN and a stale form with clear messages", async () => {
+    const { id } = await buyer();
+    await expect(createOrder(shop(), { userId: id, courseId: "no-such-course", idempotencyKey: key() })).rejects.toMatchObject({ status: 404, message: "We could not find that course." });
+    await expect(createOrder(shop(), { userId: id, courseId: course, idempotencyKey: key(), buyerGstin: "12345" })).rejects.toMatchObject({ status: 400, message: expect.stringContaining("GSTIN") });
+    await expect(createOrder(shop(), { userId: id, courseId: course, idempotencyKey: "x" })).rejects.toMatchObject({ status: 400 });
+    expect((await db().select().from(orders).where(eq(orders.userId, id))).length).toBe(0);
+    const withGstin = await createOrder(shop(), { userId: id, courseId: course, idempotencyKey: key(), buyerGstin: " 29abcde1234f1z5 " });
+    expect(withGstin.buyerGstin).toBe("29ABCDE1234F1Z5");
+  });
+
+  it("enrols in a free course at once, with no payment", async () => {
+    const { id } = await buyer();
+    const order = await createOrder(shop(), { userId: id, courseId: "free-intro", idempotencyKey: key() });
+    expect(order).toMatchObject({ status: "paid", amount: 0, provider: "free", providerOrderId: null });
+    expect(await activeEnrolments(id, "free-intro")).toBe(1);
+    await expect(createOrder(shop(), { userId: id, courseId: "free-intro", idempotencyKey: key() })).rejects.toMatchObject({ status: 409, message: "You already own this course." });
+  });
+
+  it("pays, enrols and sends one receipt in the transaction that verifies the signed callback", async () => {
+    const { id, email } = await buyer();
+    const order = await newOrder(id);
+    const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
+    const { order: paid, outcome } = await completeCheckout(shop(), {
+      kind: "success",
+      orderId: callback.razorpay_order_id as string,
+      paymentId: callback.razorpay_payment_id as string,
+      signature: callback.razorpay_signature as string,
+    });
+    expect(outcome).toBe("fulfilled");
+    expect(paid.status).toBe("paid");
+    expect(await activeEnrolments(id)).toBe(1);
+    expect(await receipts(email)).toBe(1);
+    const [payment] = await listPayments(db(), id);
+    expect(payment).toMatchObject({ status: "captured", method: "upi", amount: 699_900, providerPaymentId: callback.razorpay_payment_id });
+    await expect(createOrder(shop(), { userId: id, courseId: course, idempotencyKey: key() })).rejects.toMatchObject({ status: 409 });
+  });
+
+  it("replaying one webhook 100 times gives one enrolment, one payment row and one receipt", async () => {
+    const { id, email } = await buyer();
+    const order = await newOrder(id);
+    const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "card" });
+    const payment = await sandbox.fetchPayment(callback.razorpay_payment_id as string);
+    const delivery = signedEvent("payment.captured", { payment: { entity: { ...payment, entity: "payment" } } });
+    const answers = await Promise.all(Array.from({ length: 100 }, () => handleWebhook(shop(), delivery)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers.filter((a) => a.message === "fulfilled")).toHaveLength(1);
+    expect(await count(payments, eq(payments.userId, id))).toBe(1);
+    expect(await activeEnrolments(id)).toBe(1);
+    expect(await receipts(email)).toBe(1);
+    expect((await orderRow(order.id)).status).toBe("paid");
+  });
+
+  it("fulfils exactly once when the browser callback and the webhook race", async () => {
+    const { id, email } = await buyer();
+    const order = await newOrder(id);
+    const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "netbanking" });
+    const payment = await sandbox.fetchPayment(callback.razorpay_payment_id as string);
+    const results = await Promise.all([
+      completeCheckout(shop(), { kind: "success", orderId: order.providerOrderId, paymentId: payment.id, signature: callback.razorpay_signature as string }),
+      handleWebhook(shop(), signedEvent("payment.captured", { payment: { entity: { ...payment, entity: "payment" } } })),
+      handleWebhook(shop(), signedEvent("order.paid", { payment: { entity: { ...payment, entity: "payment" } } })),
+    ]);
+    const fulfilled = [results[0].outcome, results[1].message, results[2].message].filter((m) => m === "fulfilled");
+    expect(fulfilled).toHaveLength(1);
+    expect(await count(payments, eq(payments.userId, id))).toBe(1);
+    expect(await activeEnrolments(id)).toBe(1);
+    expect(await receipts(email)).toBe(1);
+  });
+
+  it("takes the sandbox's webhooks late, twice and out of order, and completes an order whose tab was closed", async () => {
+    const { id, email } = await buyer();
+    const order = await newOrder(id);
+    const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "wallet" });
+    const queued = await db().select().from(sandboxWebhooks).where(sql`${sandboxWebhooks.body} like ${`%${callback.razorpay_payment_id}%`}`);
+    expect(queued.map((q) => q.event).toSorted()).toEqual(["order.paid", "payment.authorized", "payment.captured", "payment.captured"]);
+    const captured = queued.filter((q) => q.event === "payment.captured");
+    expect(captured[0]?.eventId).toBe(captured[1]?.eventId);
+    const authorized = queued.find((q) => q.event === "payment.authorized");
+    expect(authorized && captured[0] && authorized.deliverAt > captured[0].deliverAt).toBe(true);
+
+    expect(await deliverAllWebhooks()).toBeGreaterThanOrEqual(4);
+    expect((await orderRow(order.id)).status).toBe("paid");
+    const [row] = await db().select().from(payments).where(eq(payments.orderId, order.id));
+    expect(row?.status).toBe("captured");
+    expect(await activeEnrolments(id)).toBe(1);
+    expect(await receipts(email)).toBe(1);
+  });
+
+  it("never lets a late 'authorized' undo 'captured', nor a failure undo a payment", async () => {
+    const { id } = await buyer();
+    const order = await newOrder(id);
+    const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
+    const payment = { ...(await sandbox.fetchPayment(callback.razorpay_payment_id as string)), entity: "payment" };
+    await handleWebhook(shop(), signedEvent("payment.captured", { payment: { entity: payment } }));
+    await handleWebhook(shop(), signedEvent("payment.authorized", { payment: { entity: { ...payment, status: "authorized" } } }));
+    const failedAttempt = { ...payment, id: `pay_${key().slice(0, 14)}`, status: "failed", error_source: "bank", error_reason: "payment_failed" };
+    await handleWebhook(shop(), signedEvent("payment.failed", { payment: { entity: failedAttempt } }));
+    expect((await orderRow(order.id)).status).toBe("paid");
+    const rows = await db().select().from(payments).where(eq(payments.orderId, order.id));
+    expect(rows.map((r) => r.status).toSorted()).toEqual(["captured", "failed"]);
+  });
+
+  it("marks a declined payment failed with the bank's reason, enrols nothing, and honours a later capture", async () => {
+    const { id, email } = await buyer();
+    const order = await newOrder(id);
+    const declined = await sandbox.pay(order.providerOrderId, { outcome: "decline", method: "card" });
+    const metadata = JSON.parse(declined["error[metadata]"] as string) as { payment_id: string; order_id: string };
+    const { order: failed } = await completeCheckout(shop(), { kind: "failure", orderId: metadata.order_id, paymentId: metadata.payment_id });
+    expect(failed).toMatchObject({ status: "failed", failureReason: "Your bank declined the payment. Nothing was charged." });
+    expect(await activeEnrolments(id)).toBe(0);
+    expect(await receipts(email)).toBe(0);
+
+    // Razorpay lets the buyer retry inside the same checkout: a capture on the order still completes it.
+    const retry = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
+    const payment = await sandbox.fetchPayment(retry.razorpay_payment_id as string);
+    await handleWebhook(shop(), signedEvent("payment.captured", { payment: { entity: { ...payment, entity: "payment" } } }));
+    expect((await orderRow(order.id)).status).toBe("paid");
+    expect(await activeEnrolments(id)).toBe(1);
+  });
+
+  it("does not trust an unsigned failure: the provider must say the payment failed", async () => {
+    const { id } = await buyer();
+    const order = await newOrder(id);
+    const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
+    const { order: after } = await completeCheckout(shop(), { kind: "failure", orderId: order.providerOrderId, paymentId: callback.razorpay_payment_id as string });
+    expect(after.status).toBe("paid");
+  });
+
+  it("rejects a forged signature, a tampered amount and a malformed body, and changes nothing", async () => {
+    const { id, email } = await buyer();
+    const order = await newOrder(id);
+    const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
+    const paymentId = callback.razorpay_payment_id as string;
+    await expect(
+      completeCheckout(shop(), { kind: "success", orderId: order.providerOrderId, paymentId, signature: paymentSignature("not-our-secret", order.providerOrderId, paymentId) }),
+    ).rejects.toMatchObject({ status: 400, message: expect.stringContaining("We could not verify this payment") });
+
+    const payment = { ...(await sandbox.fetchPayment(paymentId)), entity: "payment" };
+    const forged = signedEvent("payment.captured", { payment: { entity: payment } });
+    expect(await handleWebhook(shop(), { ...forged, signature: webhookSignature("not-our-secret", forged.rawBody) })).toEqual({ status: 400, message: "Invalid webhook signature." });
+    expect(await handleWebhook(shop(), { ...forged, signature: undefined })).toMatchObject({ status: 400 });
+
+    const tampered = signedEvent("payment.captured", { payment: { entity: { ...payment, amount: 100 } } });
+    expect(await handleWebhook(shop(), tampered)).toEqual({ status: 200, message: "amount-mismatch" });
+
+    const notJson = "{ this is not json";
+    expect(await handleWebhook(shop(), { rawBody: notJson, signature: webhookSignature(testPaymentSecrets.webhookSecret, notJson), eventId: key() })).toMatchObject({ status: 400 });
+    const wrongShape = JSON.stringify({ entity: "event", event: "payment.captured", payload: { payment: { entity: { id: 42 } } } });
+    expect(await handleWebhook(shop(), { rawBody: wrongShape, signature: webhookSignature(testPaymentSecrets.webhookSecret, wrongShape), eventId: key() })).toMatchObject({ status: 400 });
+
+    expect((await orderRow(order.id)).status).toBe("created");
+    expect(await activeEnrolments(id)).toBe(0);
+    expect(await receipts(email)).toBe(0);
+    const [seen] = await db().select().from(webhookEvents).where(eq(webhookEvents.id, forged.eventId));
+    expect(seen).toBeUndefined();
+  });
+
+  it("answers 200 to events for orders that are not ours, and to events we do not handle", async () => {
+    const entity = { id: "pay_NotOurs0000000", entity: "payment", order_id: "order_NotOurs000000", amount: 100, currency: "INR", status: "captured", method: "upi", created_at: 1 };
+    expect(await handleWebhook(shop(), signedEvent("payment.captured", { payment: { entity } }))).toEqual({ status: 200, message: "unknown-order" });
+    expect(await handleWebhook(shop(), signedEvent("payment.dispute.created", { payment: { entity } }))).toMatchObject({ status: 200 });
+  });
+
+  it("keeps every user's orders, payments, receipts and refunds their own", async () => {
+    const a = await buyer();
+    const b = await buyer();
+    const order = await newOrder(a.id);
+    const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
+    await completeCheckout(shop(), { kind: "success", orderId: order.providerOrderId, paymentId: callback.razorpay_payment_id as string, signature: callback.razorpay_signature as string });
+
+    const notFound = { status: 404, message: "We could not find that order." };
+    await expect(getReceipt(db(), b.id, order.id)).rejects.toMatchObject(notFound);
+    await expect(cancelOrder(shop(), b.id, order.id)).rejects.toMatchObject(notFound);
+    await expect(requestRefund(shop(), b.id, order.id)).rejects.toMatchObject(notFound);
+    expect(await listOrders(db(), catalog, b.id, clock)).toEqual([]);
+    expect(await listPayments(db(), b.id)).toEqual([]);
+    expect(await activeEnrolments(b.id)).toBe(0);
+    expect((await getReceipt(db(), a.id, order.id)).order.id).toBe(order.id);
+    expect((await orderRow(order.id)).status).toBe("paid");
+  });
+
+  it("cancels only an order that is still waiting, and only for its owner", async () => {
+    const { id } = await buyer();
+    const order = await newOrder(id);
+    expect((await cancelOrder(shop(), id, order.id)).status).toBe("cancelled");
+    const second = await newOrder(id);
+    expect((await orderRow(order.id)).status).toBe("cancelled");
+    const callback = await sandbox.pay(second.providerOrderId, { outcome: "pay", method: "upi" });
+    await completeCheckout(shop(), { kind: "success", orderId: second.providerOrderId, paymentId: callback.razorpay_payment_id as string, signature: callback.razorpay_signature as string });
+    expect((await cancelOrder(shop(), id, second.id)).status).toBe("paid");
+  });
+
+  it("abandons an older unpaid attempt at the same course when a new one starts", async () => {
+    const { id } = await buyer();
+    const first = await newOrder(id);
+    await newOrder(id);
+    expect((await orderRow(first.id)).status).toBe("cancelled");
+  });
+
+  describe("refunds", () => {
+    async function paidOrder() {
+      const who = await buyer();
+      const order = await newOrder(who.id);
+      const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
+      await completeCheckout(shop(), { kind: "success", orderId: order.providerOrderId, paymentId: callback.razorpay_payment_id as string, signature: callback.razorpay_signature as string });
+      return { ...who, order: await orderRow(order.id) };
+    }
+
+    it("follows the policy: inside 7 days and under 25% progress", () => {
+      const policy = catalog.site.refund;
+      const paidAt = new Date("2026-11-01T10:00:00Z");
+      const order = { status: "paid" as const, paidAt, amount: 100 };
+      expect(refundEligibility(order, { now: new Date("2026-11-08T09:59:59Z"), progressPercent: 24, policy })).toMatchObject({ eligible: true });
+      expect(refundEligibility(order, { now: new Date("2026-11-08T10:00:00Z"), progressPercent: 0, policy })).toEqual({
+        eligible: false,
+        reason: "Refunds are available for 7 days after purchase; the window for this order closed on 8 November 2026.",
+      });
+      expect(refundEligibility(order, { now: paidAt, progressPercent: 25, policy })).toEqual({
+        eligible: false,
+        reason: "You have completed 25% of this course; refunds are available until 25%.",
+      });
+      expect(refundEligibility({ ...order, status: "failed" }, { now: paidAt, progressPercent: 0, policy }).eligible).toBe(false);
+    });
+
+    it("refunds through the provider: access ends at once, the order becomes refunded when the provider confirms, mails at each step", async () => {
+      const { id, email, order } = await paidOrder();
+      const refund = await requestRefund(shop(), id, order.id);
+      expect(refund).toMatchObject({ status: "pending", amount: 699_900 });
+      expect(refund.providerRefundId).toMatch(/^rfnd_/);
+      expect(await activeEnrolments(id)).toBe(0);
+      expect((await orderRow(order.id)).status).toBe("paid");
+      const mails = async () => (await db().select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.to, email))).map((m) => m.subject);
+      expect(await mails()).toContainEqual(expect.stringMatching(/^We have received your refund request/));
+
+      // Asking again while it is under way changes nothing.
+      expect((await requestRefund(shop(), id, order.id)).id).toBe(refund.id);
+      await deliverAllWebhooks();
+      expect((await orderRow(order.id)).status).toBe("refunded");
+      const [row] = await db().select().from(refunds).where(eq(refunds.id, refund.id));
+      expect(row).toMatchObject({ status: "processed" });
+      const [payment] = await listPayments(db(), id);
+      expect(payment).toMatchObject({ status: "refunded", amountRefunded: 699_900 });
+      expect((await mails()).filter((s) => s.startsWith("Your refund of ₹6,999 has been processed"))).toHaveLength(1);
+      await expect(requestRefund(shop(), id, order.id)).resolves.toMatchObject({ status: "processed" });
+
+      // Buying again after a refund gives access again.
+      const again = await newOrder(id);
+      const callback = await sandbox.pay(again.providerOrderId, { outcome: "pay", method: "upi" });
+      await completeCheckout(shop(), { kind: "success", orderId: again.providerOrderId, paymentId: callback.razorpay_payment_id as string, signature: callback.razorpay_signature as string });
+      expect(await activeEnrolments(id)).toBe(1);
+    });
+
+    it("refuses a refund after the window or past the progress limit, and changes nothing", async () => {
+      const late = await paidOrder();
+      clock = new Date(Date.now() + 8 * 24 * 60 * 60 * 1000);
+      try {
+        await expect(requestRefund(shop(), late.id, late.order.id)).rejects.toMatchObject({ status: 400, message: expect.stringContaining("Refunds are available for 7 days") });
+      } finally {
+        clock = new Date();
+      }
+      const studious = await paidOrder();
+      const lessons = catalog.courses.find((c) => c.id === course)?.modules.flatMap((m) => m.lessons) ?? [];
+      const quarter = lessons.slice(0, Math.ceil(lessons.length / 4));
+      await db().insert(lessonProgress).values(quarter.map((l) => ({ userId: studious.id, courseId: course, lessonId: l.id })));
+      await expect(requestRefund(shop(), studious.id, studious.order.id)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/You have completed \d+% of this course/) });
+      for (const who of [late, studious]) {
+        expect(await activeEnrolments(who.id)).toBe(1);
+        expect((await db().select().from(refunds).where(eq(refunds.orderId, who.order.id))).length).toBe(0);
+      }
+    });
+  });
+
+  it("removes a user's orders, payments and enrolments with their account", async () => {
+    const { id } = await buyer();
+    await newOrder(id);
+    await db().delete(user).where(eq(user.id, id));
+    expect((await db().select().from(orders).where(eq(orders.userId, id))).length).toBe(0);
+  });
+});
