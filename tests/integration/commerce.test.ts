@@ -34,6 +34,12 @@ beforeAll(async () => {
 });
 
 const key = () => randomBytes(12).toString("hex");
+
+/** A webhook body as Razorpay sends it, signed with the sandbox's webhook secret. */
+function signedEvent(event: string, payload: object, eventId = `evt_${key()}`) {
+  const rawBody = JSON.stringify({ entity: "event", account_id: "acc_test", event, contains: Object.keys(payload), payload, created_at: 1_790_000_000 });
+  return { rawBody, signature: webhookSignature(testPaymentSecrets.webhookSecret, rawBody), eventId };
+}
 const course = "react-fundamentals";
 
 describe.each(databaseKinds)("commerce on $name", ({ open }) => {
@@ -72,6 +78,17 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
     return order as Order & { providerOrderId: string };
   }
 
+  /** The buyer pays in the sandbox and the browser's signed callback arrives. */
+  async function payInSandbox(order: Order & { providerOrderId: string }) {
+    const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
+    return completeCheckout(shop(), {
+      kind: "success",
+      orderId: order.providerOrderId,
+      paymentId: callback.razorpay_payment_id as string,
+      signature: callback.razorpay_signature as string,
+    });
+  }
+
   /** Delivers every webhook the sandbox owes, now, however late it planned them. */
   async function deliverAllWebhooks(): Promise<number> {
     await db().update(sandboxWebhooks).set({ deliverAt: sql`now() - interval '1 second'` }).where(sql`${sandboxWebhooks.deliveredAt} is null`);
@@ -104,10 +121,6 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
     return row as Order;
   }
 
-  function signedEvent(event: string, payload: object, eventId = `evt_${key()}`) {
-    const rawBody = JSON.stringify({ entity: "event", account_id: "acc_test", event, contains: Object.keys(payload), payload, created_at: 1_790_000_000 });
-    return { rawBody, signature: webhookSignature(testPaymentSecrets.webhookSecret, rawBody), eventId };
-  }
 
   it("prices the order from content, GST included, whatever the browser sends", async () => {
     const { id } = await buyer();
@@ -298,8 +311,7 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
     const a = await buyer();
     const b = await buyer();
     const order = await newOrder(a.id);
-    const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
-    await completeCheckout(shop(), { kind: "success", orderId: order.providerOrderId, paymentId: callback.razorpay_payment_id as string, signature: callback.razorpay_signature as string });
+    await payInSandbox(order);
 
     const notFound = { status: 404, message: "We could not find that order." };
     await expect(getReceipt(db(), b.id, order.id)).rejects.toMatchObject(notFound);
@@ -318,8 +330,7 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
     expect((await cancelOrder(shop(), id, order.id)).status).toBe("cancelled");
     const second = await newOrder(id);
     expect((await orderRow(order.id)).status).toBe("cancelled");
-    const callback = await sandbox.pay(second.providerOrderId, { outcome: "pay", method: "upi" });
-    await completeCheckout(shop(), { kind: "success", orderId: second.providerOrderId, paymentId: callback.razorpay_payment_id as string, signature: callback.razorpay_signature as string });
+    await payInSandbox(second);
     expect((await cancelOrder(shop(), id, second.id)).status).toBe("paid");
   });
 
@@ -330,15 +341,14 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
     expect((await orderRow(first.id)).status).toBe("cancelled");
   });
 
-  describe("refunds", () => {
-    async function paidOrder() {
-      const who = await buyer();
-      const order = await newOrder(who.id);
-      const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
-      await completeCheckout(shop(), { kind: "success", orderId: order.providerOrderId, paymentId: callback.razorpay_payment_id as string, signature: callback.razorpay_signature as string });
-      return { ...who, order: await orderRow(order.id) };
-    }
+  async function paidOrder() {
+    const who = await buyer();
+    const order = await newOrder(who.id);
+    await payInSandbox(order);
+    return { ...who, order: await orderRow(order.id) };
+  }
 
+  describe("refunds", () => {
     it("follows the policy: inside 7 days and under 25% progress", () => {
       const policy = catalog.site.refund;
       const paidAt = new Date("2026-11-01T10:00:00Z");
@@ -378,8 +388,7 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
 
       // Buying again after a refund gives access again.
       const again = await newOrder(id);
-      const callback = await sandbox.pay(again.providerOrderId, { outcome: "pay", method: "upi" });
-      await completeCheckout(shop(), { kind: "success", orderId: again.providerOrderId, paymentId: callback.razorpay_payment_id as string, signature: callback.razorpay_signature as string });
+      await payInSandbox(again);
       expect(await activeEnrolments(id)).toBe(1);
     });
 
