@@ -9,6 +9,7 @@ import {
   isEnrolled,
   priceBreakdown,
 } from "../../server/commerce/index.ts";
+import { consumeThrottle } from "../../server/auth/throttle.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { callbackPath } from "../../server/payments/index.ts";
@@ -63,8 +64,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-export function headers() {
-  return { "Cache-Control": "private, no-store" };
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) headers.set("Retry-After", retryAfter);
+  return headers;
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -89,6 +93,14 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     throw redirect(`${here}?order=${result.value.id}`);
   }
   if (intent !== "pay") return data<ActionResult>({ error: "Unknown action." }, { status: 400 });
+  // Each attempt opens an order with the provider; a person needs a handful, a script needs a limit.
+  const limit = await consumeThrottle(shop.db, `orders:${viewer.id}`, { windowSeconds: 15 * 60, max: 20 });
+  if (!limit.allowed) {
+    return data<ActionResult>(
+      { error: "Too many payment attempts. Please wait a few minutes before trying again." },
+      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
+    );
+  }
 
   const result = await attempt(() =>
     createOrder(shop, {

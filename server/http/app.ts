@@ -20,7 +20,7 @@ import { hasSession, PageCache, type CachedPage } from "./page-cache.ts";
 import { mountDevMailbox } from "./dev-mailbox.ts";
 import type { HttpEnv } from "./env.ts";
 import { robotsTxt, sitemapXml } from "./seo.ts";
-import { createNonce, securityHeaders } from "./security-headers.ts";
+import { createNonce, razorpayFrameOrigins, securityHeaders } from "./security-headers.ts";
 import { stylesheetText, type StaticFile } from "./static-assets.ts";
 
 export interface HttpDeps {
@@ -109,6 +109,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   const app = new Hono<Env>();
   const handleRequest = createRequestHandler(deps.build, deps.dev ? "development" : "production");
   const pageCache = new PageCache({ ttlSeconds: deps.dev ? 0 : deps.pageCacheSeconds });
+  const paymentFrames = deps.payments.shop.provider.kind === "razorpay" ? razorpayFrameOrigins : [];
 
   app.use("*", async (c, next) => {
     const started = performance.now();
@@ -118,7 +119,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     c.set("nonce", createNonce());
     await next();
     for (const [name, value] of Object.entries(
-      securityHeaders(c.get("nonce"), { production: deps.production, dev: deps.dev, path: c.req.path }),
+      securityHeaders(c.get("nonce"), { production: deps.production, dev: deps.dev, path: c.req.path, paymentFrames }),
     )) {
       c.res.headers.set(name, value);
     }

@@ -7,7 +7,13 @@ export function createNonce(): string {
 const popupTrip = /^\/(auth\/|api\/auth\/callback\/)/;
 
 /** Headers every response carries; the CSP allows only our own files and scripts holding this nonce. */
-export function securityHeaders(nonce: string, options: { production: boolean; dev: boolean; path: string }): Record<string, string> {
+/** Razorpay Checkout runs in frames from these origins; its script is loaded by ours (trusted through 'strict-dynamic'). */
+export const razorpayFrameOrigins = ["https://api.razorpay.com", "https://checkout.razorpay.com"];
+
+export function securityHeaders(
+  nonce: string,
+  options: { production: boolean; dev: boolean; path: string; paymentFrames?: string[] },
+): Record<string, string> {
   const headers: Record<string, string> = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "strict-origin-when-cross-origin",
@@ -28,7 +34,7 @@ export function securityHeaders(nonce: string, options: { production: boolean; d
         "img-src 'self' data: https:",
         "font-src 'self'",
         "connect-src 'self'",
-        "frame-src https://www.youtube-nocookie.com https://player.vimeo.com",
+        ["frame-src https://www.youtube-nocookie.com https://player.vimeo.com", ...(options.paymentFrames ?? [])].join(" "),
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",

@@ -1,12 +1,17 @@
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { Client } from "pg";
-import type { Catalog } from "../../server/catalog/index.ts";
+import type { ServerBuild } from "react-router";
+import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
 import { startIdentity, type Identity } from "../../server/identity.ts";
+import { createDiskStorage } from "../../server/storage/index.ts";
+import { createHttpApp, type HttpDeps } from "../../server/http/app.ts";
+import { loadStaticAssets } from "../../server/http/static-assets.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createPayments, type Payments } from "../../server/payments/index.ts";
 
@@ -85,4 +90,55 @@ export function startTestPayments(
     mailQueued: identity.mailWorker.nudge,
     now: options.now,
   });
+}
+
+export interface TestApp {
+  deps: Omit<HttpDeps, "production">;
+  database: Database;
+  identity: Identity;
+  payments: Payments;
+  catalog: Catalog;
+  /** A production-mode (false) app over these deps; make a production one with createHttpApp. */
+  app: ReturnType<typeof createHttpApp>;
+  close(): Promise<void>;
+}
+
+/** The whole HTTP app over the production build and an in-memory database, as the server runs it. */
+export async function startTestApp(): Promise<TestApp> {
+  const buildDir = path.join(projectRoot, "build");
+  if (!existsSync(path.join(buildDir, "server/index.js"))) {
+    throw new Error("No build: run `npm run build` before the HTTP integration tests (npm test does).");
+  }
+  const database = fromPglite(await PGlite.create());
+  await database.migrate();
+  const catalog = await loadCatalog(contentDir);
+  const identity = await startTestIdentity(database.db, catalog);
+  const payments = startTestPayments(database.db, catalog, identity);
+  const deps = {
+    dev: false,
+    publicUrl: "http://academy.test",
+    pageCacheSeconds: 60,
+    trustProxy: false,
+    identity,
+    payments,
+    storage: createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-"))),
+    googleEnabled: false,
+    logger: createLogger("silent"),
+    catalog: () => catalog,
+    database,
+    build: (await import(path.join(buildDir, "server/index.js"))) as ServerBuild,
+    assets: await loadStaticAssets(path.join(buildDir, "client")),
+  };
+  return {
+    deps,
+    database,
+    identity,
+    payments,
+    catalog,
+    app: createHttpApp({ ...deps, production: false }),
+    async close() {
+      await identity.mailWorker.stop();
+      await database.close();
+    },
+  };
 }

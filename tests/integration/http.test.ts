@@ -1,60 +1,19 @@
-import { existsSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import type { ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadCatalog } from "../../server/catalog/index.ts";
-import { fromPglite, type Database } from "../../server/db/client.ts";
 import { appRoots } from "../../server/db/schema.ts";
 import { createHttpApp } from "../../server/http/app.ts";
-import { loadStaticAssets } from "../../server/http/static-assets.ts";
-import { createLogger } from "../../server/logger.ts";
-import { createDiskStorage } from "../../server/storage/index.ts";
-import { contentDir, projectRoot, startTestIdentity, startTestPayments } from "./helpers.ts";
-import type { Identity } from "../../server/identity.ts";
+import { startTestApp, type TestApp } from "./helpers.ts";
 
-const buildDir = path.join(projectRoot, "build");
-let database: Database;
-let identity: Identity;
-let assets: Awaited<ReturnType<typeof loadStaticAssets>>;
-let app: ReturnType<typeof createHttpApp>;
+let testApp: TestApp;
+let app: TestApp["app"];
 let production: ReturnType<typeof createHttpApp>;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(buildDir, "server/index.js"))) {
-    throw new Error("No build: run `npm run build` before the HTTP integration tests (npm test does).");
-  }
-  database = fromPglite(await PGlite.create());
-  await database.migrate();
-  const catalog = await loadCatalog(contentDir);
-  identity = await startTestIdentity(database.db, catalog);
-  const build = (await import(path.join(buildDir, "server/index.js"))) as ServerBuild;
-  assets = await loadStaticAssets(path.join(buildDir, "client"));
-  const deps = {
-    dev: false,
-    publicUrl: "http://academy.test",
-    pageCacheSeconds: 60,
-    trustProxy: false,
-    identity,
-    payments: startTestPayments(database.db, catalog, identity),
-    storage: createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-"))),
-    googleEnabled: false,
-    logger: createLogger("silent"),
-    catalog: () => catalog,
-    database,
-    build,
-    assets,
-  };
-  app = createHttpApp({ ...deps, production: false });
-  production = createHttpApp({ ...deps, production: true });
+  testApp = await startTestApp();
+  app = testApp.app;
+  production = createHttpApp({ ...testApp.deps, production: true });
 });
 
-afterAll(async () => {
-  await identity.mailWorker.stop();
-  await database.close();
-});
+afterAll(() => testApp.close());
 
 const get = (urlPath: string, headers: Record<string, string> = {}, target = () => app) =>
   target().fetch(new Request(`http://academy.test${urlPath}`, { headers }));
@@ -222,14 +181,14 @@ describe("SEO files", () => {
 
 describe("the encryption key", () => {
   it("never appears in a response or in the browser bundle", async () => {
-    const key = (await database.db.select().from(appRoots))[0]?.key;
+    const key = (await testApp.database.db.select().from(appRoots))[0]?.key;
     expect(key).toMatch(/^[A-Za-z0-9+/]{43}=$/);
     const forms = [key as string, Buffer.from(key as string, "base64").toString("hex")];
     for (const urlPath of ["/", "/login", "/courses", "/api/auth/get-session", "/dev/mailbox.json", "/dev/mailbox", "/sitemap.xml"]) {
       const body = await (await get(urlPath)).text();
       for (const form of forms) expect(body).not.toContain(form);
     }
-    for (const [file, asset] of assets) {
+    for (const [file, asset] of testApp.deps.assets) {
       for (const form of forms) expect(asset.body.toString("latin1"), file).not.toContain(form);
     }
   });
