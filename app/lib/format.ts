@@ -9,6 +9,11 @@ export function formatMoney(money: Money): string {
   return Number.isInteger(rupees) ? inr.format(rupees) : inrPaise.format(rupees);
 }
 
+/** An amount in paise, as rupees: formatPaise(699_900) is "₹6,999". */
+export function formatPaise(amount: number): string {
+  return formatMoney({ amount, currency: "INR" });
+}
+
 export function formatDuration(minutes: number): string {
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;

@@ -1,5 +1,5 @@
-import { useCallback, useEffect } from "react";
-import { data, Form, Link, redirect, useNavigation, useRevalidator, useSubmit } from "react-router";
+import { useCallback } from "react";
+import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
 import {
   cancelOrder,
   coursePlayerPath,
@@ -18,8 +18,9 @@ import { CheckList } from "../components/check-list.tsx";
 import { FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
 import { Container } from "../components/page-intro.tsx";
 import { RazorpayCheckout, type RazorpayCheckoutOptions } from "../components/razorpay-checkout.tsx";
-import { formatMoney, formatOrderNumber } from "../lib/format.ts";
+import { formatPaise, formatOrderNumber } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
+import { useReloadWhile } from "../lib/use-reload-while.ts";
 import type { Route } from "./+types/course-confirm";
 
 function findCourse(context: Route.LoaderArgs["context"], courseId: string) {
@@ -65,10 +66,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 }
 
 export function headers({ actionHeaders }: Route.HeadersArgs) {
-  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  const result = new Headers({ "Cache-Control": "private, no-store" });
   const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) headers.set("Retry-After", retryAfter);
-  return headers;
+  if (retryAfter) result.set("Retry-After", retryAfter);
+  return result;
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -140,21 +141,6 @@ function Row({ label, value, strong = false }: { label: string; value: string; s
   );
 }
 
-/** While the provider has not told us how a payment went, look again every two seconds for a minute. */
-function useWaitForPayment(waiting: boolean) {
-  const { revalidate } = useRevalidator();
-  useEffect(() => {
-    if (!waiting) return;
-    let tries = 0;
-    const timer = setInterval(() => {
-      tries += 1;
-      if (tries > 30) clearInterval(timer);
-      else void revalidate();
-    }, 2000);
-    return () => clearInterval(timer);
-  }, [waiting, revalidate]);
-}
-
 export default function ConfirmPage({ loaderData, actionData }: Route.ComponentProps) {
   const { course, price, gst, owned, order, refund, idempotencyKey, playerPath } = loaderData;
   const navigation = useNavigation();
@@ -166,7 +152,8 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
     if (checkout) void submit({ intent: "cancel", orderId: checkout.orderId }, { method: "post" });
   }, [checkout, submit]);
   const waiting = order?.status === "created" && !checkout;
-  useWaitForPayment(waiting);
+  // The provider tells us how the payment went within seconds; look again every two seconds for a minute.
+  useReloadWhile(waiting, { intervalMs: 2000, limit: 30 });
 
   if (order?.status === "paid") {
     return (
@@ -179,11 +166,11 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
           <p className="mt-3 text-slate-700 dark:text-slate-300">
             {order.amount === 0
               ? `${course.title} is now in your account.`
-              : `We received your payment of ${formatMoney({ amount: order.amount, currency: "INR" })} for ${course.title}. Your receipt is on its way to your inbox.`}
+              : `We received your payment of ${formatPaise(order.amount)} for ${course.title}. Your receipt is on its way to your inbox.`}
           </p>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Order {order.number}</p>
           <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
-            <Link to={playerPath} className="rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+            <Link to={playerPath} className="rounded-full border border-transparent bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">
               Start learning
             </Link>
             {order.amount > 0 && (
@@ -234,7 +221,10 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
           </p>
         </section>
 
-        <section aria-labelledby="summary-heading" className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm lg:self-start dark:border-slate-800 dark:bg-slate-900">
+        <section
+          aria-labelledby="summary-heading"
+          className="order-first rounded-2xl border border-slate-200 bg-white p-6 shadow-sm lg:order-last lg:self-start dark:border-slate-800 dark:bg-slate-900"
+        >
           <h2 id="summary-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
             Order summary
           </h2>
@@ -252,10 +242,10 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
                   <Row label="Price" value="Free" strong />
                 ) : (
                   <>
-                    <Row label="Course fee" value={formatMoney({ amount: price.taxable, currency: "INR" })} />
-                    <Row label={`CGST (${price.ratePercent / 2}%)`} value={formatMoney({ amount: gst.cgst, currency: "INR" })} />
-                    <Row label={`SGST (${price.ratePercent / 2}%)`} value={formatMoney({ amount: gst.sgst, currency: "INR" })} />
-                    <Row label="Total" value={formatMoney({ amount: price.total, currency: "INR" })} strong />
+                    <Row label="Course fee" value={formatPaise(price.taxable)} />
+                    <Row label={`CGST (${price.ratePercent / 2}%)`} value={formatPaise(gst.cgst)} />
+                    <Row label={`SGST (${price.ratePercent / 2}%)`} value={formatPaise(gst.sgst)} />
+                    <Row label="Total" value={formatPaise(price.total)} strong />
                   </>
                 )}
               </dl>
@@ -292,7 +282,7 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
                     </details>
                   )}
                   <SubmitButton pending={busy}>
-                    {busy ? "Please wait…" : free ? "Enrol for free" : order?.status === "failed" || order?.status === "cancelled" ? `Try again: pay ${formatMoney({ amount: price.total, currency: "INR" })}` : `Pay ${formatMoney({ amount: price.total, currency: "INR" })}`}
+                    {busy ? "Please wait…" : free ? "Enrol for free" : order?.status === "failed" || order?.status === "cancelled" ? `Try again: pay ${formatPaise(price.total)}` : `Pay ${formatPaise(price.total)}`}
                   </SubmitButton>
                 </Form>
               )}
