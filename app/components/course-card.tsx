@@ -24,21 +24,28 @@ export function CourseCard({ course, headingLevel = 3 }: { course: CourseSummary
         </Link>
       </Heading>
       <p className="mt-2 flex-1 text-sm leading-6 text-slate-600 dark:text-slate-400">{course.summary}</p>
-      <ul className="mt-4 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
-        <li className="inline-flex items-center gap-1">
-          <SignalIcon className="size-3.5" />
-          {levelLabel[course.level]}
-        </li>
-        <li className="inline-flex items-center gap-1">
-          <ClockIcon className="size-3.5" />
-          {course.durationHours} hours
-        </li>
-        <li className="inline-flex items-center gap-1">
-          <BookIcon className="size-3.5" />
-          {course.lessonCount} lessons
-        </li>
-      </ul>
+      <CourseFacts course={course} />
       <p className="mt-4 text-lg font-bold text-slate-950 dark:text-white">{formatMoney(course.price)}</p>
     </article>
+  );
+}
+
+/** Level, hours and lessons in one line of small print, under a course's title. */
+export function CourseFacts({ course }: { course: Pick<Course, "level" | "durationHours" | "lessonCount"> }) {
+  return (
+    <ul className="mt-4 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600 dark:text-slate-400">
+      <li className="inline-flex items-center gap-1">
+        <SignalIcon className="size-3.5" />
+        {levelLabel[course.level]}
+      </li>
+      <li className="inline-flex items-center gap-1">
+        <ClockIcon className="size-3.5" />
+        {course.durationHours} hours
+      </li>
+      <li className="inline-flex items-center gap-1">
+        <BookIcon className="size-3.5" />
+        {course.lessonCount} lessons
+      </li>
+    </ul>
   );
 }

@@ -32,7 +32,7 @@ const columns = [
 
 export function SiteFooter({ site, year }: { site: RootData["site"]; year: number }) {
   return (
-    <footer className="border-t border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/60">
+    <footer className="border-t border-slate-200 print:hidden bg-slate-50 dark:border-slate-800 dark:bg-slate-900/60">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-4">
         <div>
           <p className="text-lg font-bold text-slate-950 dark:text-white">{site.name}</p>

@@ -2,6 +2,19 @@ import { Form, Link } from "react-router";
 import type { RootData } from "../lib/seo.ts";
 import { initials } from "../lib/format.ts";
 
+const accountLinks = [
+  { to: "/account", label: "My account" },
+  { to: "/account/courses", label: "My courses" },
+  { to: "/account/orders", label: "Orders" },
+];
+
+const settingsLinks = [
+  { to: "/profile", label: "Profile" },
+  { to: "/settings", label: "Settings" },
+];
+
+const itemClass = "block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800";
+
 /** The signed-in person's menu; a <details> disclosure, so it works before JavaScript arrives. */
 export function UserMenu({ viewer }: { viewer: NonNullable<RootData["viewer"]> }) {
   return (
@@ -18,17 +31,19 @@ export function UserMenu({ viewer }: { viewer: NonNullable<RootData["viewer"]> }
           <span className="block truncate text-slate-600 dark:text-slate-400">{viewer.email}</span>
         </p>
         <hr className="my-1 border-slate-200 dark:border-slate-700" />
-        <Link to="/profile" className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800">
-          Profile
-        </Link>
-        <Link to="/settings" className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800">
-          Settings
-        </Link>
+        {accountLinks.map((link) => (
+          <Link key={link.to} to={link.to} className={itemClass}>
+            {link.label}
+          </Link>
+        ))}
+        <hr className="my-1 border-slate-200 dark:border-slate-700" />
+        {settingsLinks.map((link) => (
+          <Link key={link.to} to={link.to} className={itemClass}>
+            {link.label}
+          </Link>
+        ))}
         <Form method="post" action="/logout">
-          <button
-            type="submit"
-            className="block w-full rounded-md px-3 py-2 text-left text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
-          >
+          <button type="submit" className={`${itemClass} w-full text-left`}>
             Sign out
           </button>
         </Form>

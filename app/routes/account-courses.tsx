@@ -1,3 +1,95 @@
-export default function Placeholder() {
-  return null;
+import { Link } from "react-router";
+import { coursePlayerPath, listOwnedCourses } from "../../server/commerce/index.ts";
+import { appServices, requireViewer } from "../../server/context.ts";
+import { AccountEmptyState } from "../components/account-empty-state.tsx";
+import { CourseProgress } from "../components/account-progress.tsx";
+import { CourseFacts } from "../components/course-card.tsx";
+import { ArrowRightIcon } from "../components/icons.tsx";
+import { formatDay } from "../lib/format.ts";
+import { pageMeta } from "../lib/seo.ts";
+import type { Route } from "./+types/account-courses";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const viewer = requireViewer(context);
+  const { catalog, db } = context.get(appServices);
+  const owned = await listOwnedCourses(db, catalog, viewer.id);
+  return {
+    courses: owned.map((o) => ({
+      id: o.course.id,
+      title: o.course.title,
+      summary: o.course.summary,
+      category: o.course.category,
+      level: o.course.level,
+      durationHours: o.course.durationHours,
+      lessonCount: o.course.lessonCount,
+      completedLessons: o.completedLessons,
+      percent: o.percent,
+      enrolledAt: o.enrolledAt,
+      playerPath: coursePlayerPath(o.course.id),
+    })),
+  };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "Your courses", description: "The courses you are enrolled in and how far you have got." });
+
+export default function AccountCourses({ loaderData }: Route.ComponentProps) {
+  const { courses } = loaderData;
+  return (
+    <section aria-labelledby="courses-heading">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="courses-heading" className="text-xl font-semibold tracking-tight text-slate-950 dark:text-white">
+          Your courses
+        </h2>
+        {courses.length > 0 && (
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            {courses.length} {courses.length === 1 ? "course" : "courses"}
+          </p>
+        )}
+      </div>
+
+      {courses.length === 0 ? (
+        <div className="mt-6">
+          <AccountEmptyState title="You have not enrolled in a course yet" action={{ to: "/courses", label: "Browse courses" }}>
+            Courses you buy appear here, with your progress and a button to pick up where you left off.
+          </AccountEmptyState>
+        </div>
+      ) : (
+        <ul className="mt-6 grid gap-6 lg:grid-cols-2">
+          {courses.map((course) => (
+            <li key={course.id}>
+              <article
+                id={course.id}
+                aria-labelledby={`${course.id}-title`}
+                className="flex h-full scroll-mt-24 flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm target:ring-2 target:ring-brand-500 dark:border-slate-800 dark:bg-slate-900"
+              >
+                <p className="text-xs font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">{course.category}</p>
+                <h3 id={`${course.id}-title`} className="mt-2 text-lg font-semibold text-slate-950 dark:text-white">
+                  <Link to={`/course/${course.id}`} className="hover:underline">
+                    {course.title}
+                  </Link>
+                </h3>
+                <p className="mt-2 text-sm leading-6 text-slate-600 dark:text-slate-400">{course.summary}</p>
+                <CourseFacts course={course} />
+                <div className="mt-5 flex-1">
+                  <CourseProgress title={course.title} percent={course.percent} completed={course.completedLessons} total={course.lessonCount} />
+                </div>
+                <div className="mt-6 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+                  <p className="text-sm text-slate-600 dark:text-slate-400">Enrolled on {formatDay(course.enrolledAt)}</p>
+                  <Link
+                    to={course.playerPath}
+                    className="inline-flex items-center gap-1.5 rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+                  >
+                    Continue
+                    <span className="sr-only"> {course.title}</span>
+                    <ArrowRightIcon className="size-4" />
+                  </Link>
+                </div>
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
 }

@@ -1,3 +1,67 @@
-export default function Placeholder() {
-  return null;
+import { Link, NavLink, Outlet, useRouteLoaderData } from "react-router";
+import { Container } from "../components/page-intro.tsx";
+import type { RootData } from "../lib/seo.ts";
+
+const tabs = [
+  { to: "/account", label: "Overview", end: true },
+  { to: "/account/courses", label: "Courses", end: false },
+  { to: "/account/orders", label: "Orders", end: false },
+  { to: "/account/payments", label: "Payments", end: false },
+];
+
+const tabClass = ({ isActive }: { isActive: boolean }) =>
+  `inline-flex items-center whitespace-nowrap border-b-2 px-3 py-3 text-sm font-medium transition-colors ${
+    isActive
+      ? "border-brand-600 text-brand-700 dark:border-brand-300 dark:text-brand-300"
+      : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-950 dark:text-slate-400 dark:hover:border-slate-600 dark:hover:text-white"
+  }`;
+
+const sideLinkClass =
+  "inline-flex items-center whitespace-nowrap border-b-2 border-transparent px-3 py-3 text-sm font-medium text-slate-600 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white";
+
+/** The signed-in area: one heading and the tabs between its pages. The root middleware keeps signed-out visitors out. */
+export default function AccountLayout() {
+  const viewer = useRouteLoaderData<RootData>("root")?.viewer;
+  return (
+    <>
+      <div className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/50">
+        <Container className="pt-8 sm:pt-10">
+          <h1 className="text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">Your account</h1>
+          {viewer && (
+            <p className="mt-2 truncate text-sm text-slate-600 dark:text-slate-400">
+              Signed in as <span className="font-medium text-slate-800 dark:text-slate-200">{viewer.email}</span>
+            </p>
+          )}
+          {/* On phones the tabs scroll sideways rather than wrap; the negative margin lets them run to the screen edge. */}
+          <nav aria-label="Your account" className="-mx-4 mt-6 overflow-x-auto px-4 [scrollbar-width:thin] sm:mx-0 sm:px-0">
+            <ul className="flex w-max min-w-full items-end">
+              {tabs.map((tab) => (
+                <li key={tab.to}>
+                  <NavLink to={tab.to} end={tab.end} className={tabClass}>
+                    {tab.label}
+                  </NavLink>
+                </li>
+              ))}
+              <li className="ml-auto pl-4" aria-hidden="true">
+                <span className="mb-3 block h-5 w-px bg-slate-300 dark:bg-slate-700" />
+              </li>
+              <li>
+                <Link to="/profile" className={sideLinkClass}>
+                  Profile
+                </Link>
+              </li>
+              <li>
+                <Link to="/settings" className={sideLinkClass}>
+                  Settings
+                </Link>
+              </li>
+            </ul>
+          </nav>
+        </Container>
+      </div>
+      <Container className="py-8 sm:py-10">
+        <Outlet />
+      </Container>
+    </>
+  );
 }

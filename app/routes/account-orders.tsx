@@ -1,3 +1,227 @@
-export default function Placeholder() {
+import { useEffect, useRef } from "react";
+import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { listOrders, requestRefund } from "../../server/commerce/index.ts";
+import { appServices, requireViewer } from "../../server/context.ts";
+import { attempt } from "../../server/errors.ts";
+import { AccountEmptyState } from "../components/account-empty-state.tsx";
+import { RefundDialog } from "../components/account-refund-dialog.tsx";
+import { FormAlert } from "../components/form-controls.tsx";
+import { OrderStatusBadge } from "../components/status-badge.tsx";
+import { formatDay, formatMoment, formatPaise, formatOrderNumber } from "../lib/format.ts";
+import { pageMeta } from "../lib/seo.ts";
+import { useReloadWhile } from "../lib/use-reload-while.ts";
+import type { Route } from "./+types/account-orders";
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const viewer = requireViewer(context);
+  const { catalog, db, shop } = context.get(appServices);
+  const orders = await listOrders(db, catalog, viewer.id, shop.now());
+  // The checkout return sends ?pending=<provider order id> when the bank has not answered yet.
+  const pending = new URL(request.url).searchParams.get("pending");
+  const pendingOrder = pending ? orders.find((o) => o.providerOrderId === pending) : undefined;
+  return {
+    awaitingConfirmation: pending !== null && pending !== "" && (pendingOrder === undefined || pendingOrder.status === "created"),
+    refundPolicy: catalog.site.refund,
+    orders: orders.map((o) => ({
+      id: o.id,
+      number: o.number,
+      courseId: o.courseId,
+      courseTitle: o.courseTitle,
+      courseListed: catalog.courses.some((c) => c.id === o.courseId),
+      amount: o.amount,
+      status: o.status,
+      failureReason: o.failureReason,
+      createdAt: o.createdAt,
+      refundedAt: o.refundedAt,
+      refund: o.refund && {
+        status: o.refund.status,
+        amount: o.refund.amount,
+        failureReason: o.refund.failureReason,
+        createdAt: o.refund.createdAt,
+        processedAt: o.refund.processedAt,
+      },
+      refundEligibility: o.refundEligibility,
+    })),
+  };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "Your orders", description: "Every course you have ordered, its receipt, and refunds." });
+
+type Result = { ok: boolean; message: string };
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = requireViewer(context);
+  const { shop } = context.get(appServices);
+  const form = await request.formData();
+  if (form.get("intent") !== "refund") return data<Result>({ ok: false, message: "Unknown action." }, { status: 400 });
+  const orderId = String(form.get("orderId") ?? "");
+  const result = await attempt(() => requestRefund(shop, viewer.id, orderId));
+  if (!result.ok) return data<Result>({ ok: false, message: result.message }, { status: result.status });
+  const amount = formatPaise(result.value.amount);
+  // The confirmation e-mail goes out with the first request only.
+  const message =
+    form.get("retry") === "1"
+      ? `Your refund of ${amount} has been requested again.`
+      : `Your refund of ${amount} has been requested. We have e-mailed you a confirmation.`;
+  return { ok: true, message } satisfies Result;
+}
+
+// A failed refund request can still change the order (access is restored), so reload after any submission.
+export function shouldRevalidate({ formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formMethod === "POST" || defaultShouldRevalidate;
+}
+
+type OrderView = Route.ComponentProps["loaderData"]["orders"][number];
+
+function OrderNotes({ order }: { order: OrderView }) {
+  const note = "text-sm text-slate-600 dark:text-slate-400";
+  const { refund } = order;
+  if ((order.status === "failed" || order.status === "cancelled") && order.failureReason) {
+    return <p className={order.status === "failed" ? "text-sm text-red-700 dark:text-red-300" : note}>{order.failureReason}</p>;
+  }
+  if (order.status === "created") {
+    return (
+      <p className={note}>
+        This order has not been paid yet.{" "}
+        <Link to={`/courses/${order.courseId}/confirm?order=${order.id}`} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+          Complete the payment
+        </Link>
+      </p>
+    );
+  }
+  if (refund && (refund.status === "requested" || refund.status === "pending")) {
+    return (
+      <p className={note}>
+        You asked for a refund of {formatPaise(refund.amount)} on {formatDay(refund.createdAt)}. It goes back to the account you paid with, normally
+        within 5–7 business days.
+      </p>
+    );
+  }
+  if (order.status === "refunded") {
+    const on = refund?.processedAt ?? order.refundedAt;
+    return (
+      <p className={note}>
+        {formatPaise(refund?.amount ?? order.amount)} was refunded{on ? ` on ${formatDay(on)}` : ""}. You no longer have access to this course.
+      </p>
+    );
+  }
+  if (refund?.status === "failed") {
+    return (
+      <p className="text-sm text-red-700 dark:text-red-300">
+        Your refund did not go through: {refund.failureReason ?? "the payment provider could not complete it."} You still have access to the course.
+      </p>
+    );
+  }
+  if (order.refundEligibility?.eligible) {
+    return <p className={note}>You can ask for a full refund until {formatDay(order.refundEligibility.until)}.</p>;
+  }
+  if (order.refundEligibility && !order.refundEligibility.eligible) {
+    return <p className={note}>Refund not available: {order.refundEligibility.reason}</p>;
+  }
   return null;
+}
+
+function OrderActions({ order }: { order: OrderView }) {
+  const hasReceipt = order.status === "paid" || order.status === "refunded";
+  const refundRetry = order.status === "paid" && order.refund?.status === "failed";
+  const canRefund = order.status === "paid" && order.refundEligibility?.eligible === true;
+  if (!hasReceipt && !canRefund && !refundRetry) return null;
+  return (
+    <div className="flex flex-wrap items-center gap-3">
+      {hasReceipt && (
+        <Link
+          to={`/account/orders/${order.id}/receipt`}
+          className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+        >
+          Receipt<span className="sr-only"> for order {formatOrderNumber(order.number)}</span>
+        </Link>
+      )}
+      {(canRefund || refundRetry) && (
+        <RefundDialog orderId={order.id} courseTitle={order.courseTitle} amount={formatPaise(order.amount)} retry={refundRetry} />
+      )}
+    </div>
+  );
+}
+
+export default function AccountOrders({ loaderData, actionData }: Route.ComponentProps) {
+  const { orders, awaitingConfirmation, refundPolicy } = loaderData;
+  const alert = useRef<HTMLDivElement>(null);
+  useReloadWhile(awaitingConfirmation, { intervalMs: 4000, limit: 30 });
+  // The dialog that asked has closed: move focus to the outcome so it is read out and seen.
+  useEffect(() => {
+    if (actionData) alert.current?.focus();
+  }, [actionData]);
+
+  return (
+    <section aria-labelledby="orders-heading">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="orders-heading" className="text-xl font-semibold tracking-tight text-slate-950 dark:text-white">
+          Your orders
+        </h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          Refunds: within {refundPolicy.windowDays} days of purchase, under {refundPolicy.maxProgressPercent}% completed.{" "}
+          <Link to="/cancellation-refund" className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
+            Refund policy
+          </Link>
+        </p>
+      </div>
+
+      <div ref={alert} tabIndex={-1} className="mt-4 space-y-3 empty:hidden focus:outline-none">
+        {awaitingConfirmation && (
+          <FormAlert tone="info">We are still confirming a payment with the bank. This page will show it as soon as it is confirmed.</FormAlert>
+        )}
+        {actionData && <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>}
+      </div>
+
+      {orders.length === 0 ? (
+        <div className="mt-6">
+          <AccountEmptyState title="You have not placed any orders yet" action={{ to: "/courses", label: "Browse courses" }}>
+            When you buy a course, its order, receipt and any refund appear here.
+          </AccountEmptyState>
+        </div>
+      ) : (
+        <ol className="mt-6 space-y-4" aria-label="Orders, newest first">
+          {orders.map((order) => (
+            <li key={order.id} id={`order-${order.id}`} className="scroll-mt-24">
+              <article
+                aria-labelledby={`order-${order.id}-title`}
+                className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+              >
+                <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
+                  <div className="min-w-0">
+                    <p className="text-sm text-slate-600 dark:text-slate-400">
+                      <span className="font-mono font-medium text-slate-800 dark:text-slate-200">{formatOrderNumber(order.number)}</span>
+                      <span aria-hidden="true"> · </span>
+                      <span className="sr-only">, placed </span>
+                      <time dateTime={new Date(order.createdAt).toISOString()}>{formatMoment(order.createdAt)}</time>
+                    </p>
+                    <h3 id={`order-${order.id}-title`} className="mt-1 text-lg font-semibold text-slate-950 dark:text-white">
+                      {order.courseListed ? (
+                        <Link to={`/course/${order.courseId}`} className="hover:underline">
+                          {order.courseTitle}
+                        </Link>
+                      ) : (
+                        order.courseTitle
+                      )}
+                    </h3>
+                  </div>
+                  <div className="flex items-center gap-3">
+                    <p className="text-lg font-bold tabular-nums text-slate-950 dark:text-white">{formatPaise(order.amount)}</p>
+                    <OrderStatusBadge order={order} />
+                  </div>
+                </div>
+                <div className="mt-3 flex flex-col gap-4 sm:flex-row sm:items-center sm:justify-between">
+                  <div className="min-w-0 sm:max-w-xl">
+                    <OrderNotes order={order} />
+                  </div>
+                  <OrderActions order={order} />
+                </div>
+              </article>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
 }

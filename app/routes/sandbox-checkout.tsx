@@ -4,7 +4,7 @@ import { appServices } from "../../server/context.ts";
 import { callbackPath } from "../../server/payments/index.ts";
 import { ProviderError } from "../../server/payments/provider.ts";
 import { sandboxMethods, type SandboxMethod } from "../../server/payments/sandbox.ts";
-import { formatMoney } from "../lib/format.ts";
+import { formatPaise } from "../lib/format.ts";
 import type { Route } from "./+types/sandbox-checkout";
 
 function gateway(context: Route.LoaderArgs["context"]) {
@@ -79,7 +79,7 @@ export default function SandboxCheckout({ loaderData, actionData }: Route.Compon
   const { merchant, methods, order } = loaderData;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle";
-  const amount = formatMoney({ amount: order.amount, currency: "INR" });
+  const amount = formatPaise(order.amount);
   return (
     <div className="mx-auto max-w-md px-4 py-10">
       <p className="rounded-t-2xl bg-amber-400 px-5 py-2 text-center text-sm font-bold text-amber-950">Sandbox — no money moves</p>

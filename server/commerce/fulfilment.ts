@@ -1,11 +1,10 @@
 import { and, eq } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
-import { formatDay, formatMoney, formatOrderNumber } from "../../app/lib/format.ts";
-import { enrolments, orders, payments, user, type PaymentStatus } from "../db/schema.ts";
-import { enqueueMail } from "../mail/outbox.ts";
+import { formatDay, formatPaise, formatOrderNumber } from "../../app/lib/format.ts";
+import { enrolments, orders, payments, type PaymentStatus } from "../db/schema.ts";
 import { receiptMail } from "../mail/templates.ts";
 import type { ProviderPayment } from "../payments/provider.ts";
-import { coursePlayerPath, type Shop, type Tx } from "./shop.ts";
+import { coursePlayerPath, grantAccess, mailBuyer, type Shop, type Tx } from "./shop.ts";
 
 export type PaymentOutcome = "fulfilled" | "already-paid" | "failed" | "pending" | "amount-mismatch" | "unknown-order";
 
@@ -89,29 +88,19 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
 
   // Money was taken: a capture completes the order even after a failed attempt or a closed window.
   await tx.update(orders).set({ status: "paid", paidAt: now, failureReason: null, updatedAt: now }).where(eq(orders.id, order.id));
-  await tx
-    .insert(enrolments)
-    .values({ userId: order.userId, courseId: order.courseId, orderId: order.id })
-    .onConflictDoUpdate({
-      target: [enrolments.userId, enrolments.courseId],
-      set: { status: "active", orderId: order.id, revokedAt: null, createdAt: now },
-    });
-  const [buyer] = await tx.select({ email: user.email, name: user.name }).from(user).where(eq(user.id, order.userId));
-  if (buyer) {
-    await enqueueMail(
-      tx,
-      receiptMail(shop.catalog().site, buyer, {
+  await grantAccess(tx, order, now);
+  await mailBuyer(tx, shop, order.userId, (site, to) =>
+    receiptMail(site, to, {
         orderNumber: formatOrderNumber(order.number),
         courseTitle: order.courseTitle,
-        amount: formatMoney({ amount: order.amount, currency: "INR" }),
-        tax: `includes GST of ${formatMoney({ amount: order.taxAmount, currency: "INR" })} at ${order.taxRatePercent}%`,
+        amount: formatPaise(order.amount),
+        tax: `includes GST of ${formatPaise(order.taxAmount)} at ${order.taxRatePercent}%`,
         paymentId: payment.id,
         paidOn: formatDay(now),
         receiptUrl: `${shop.publicUrl}/account/orders/${order.id}/receipt`,
-        courseUrl: `${shop.publicUrl}${coursePlayerPath(order.courseId)}`,
-      }),
-    );
-  }
+      courseUrl: `${shop.publicUrl}${coursePlayerPath(order.courseId)}`,
+    }),
+  );
   return "fulfilled";
 }
 

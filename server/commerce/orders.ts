@@ -1,9 +1,9 @@
 import { and, eq, ne } from "drizzle-orm";
-import { enrolments, orders } from "../db/schema.ts";
+import { orders } from "../db/schema.ts";
 import { Conflict, NotFound, ServiceUnavailable, ValidationError } from "../errors.ts";
 import { isEnrolled } from "./fulfilment.ts";
 import { priceBreakdown } from "./pricing.ts";
-import type { Shop } from "./shop.ts";
+import { grantAccess, type Shop } from "./shop.ts";
 
 export type Order = typeof orders.$inferSelect;
 
@@ -77,13 +77,7 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
         .onConflictDoNothing()
         .returning();
       if (!order) throw new Conflict("This enrolment is already being processed.");
-      await tx
-        .insert(enrolments)
-        .values({ userId: input.userId, courseId: course.id, orderId: order.id })
-        .onConflictDoUpdate({
-          target: [enrolments.userId, enrolments.courseId],
-          set: { status: "active", orderId: order.id, revokedAt: null, createdAt: now },
-        });
+      await grantAccess(tx, order, now);
       return order;
     });
   }

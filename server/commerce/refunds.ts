@@ -1,14 +1,13 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { formatDay, formatMoney, formatOrderNumber } from "../../app/lib/format.ts";
+import { formatDay, formatPaise, formatOrderNumber } from "../../app/lib/format.ts";
 import type { Site } from "../catalog/index.ts";
-import { enrolments, orders, payments, refunds, user } from "../db/schema.ts";
+import { enrolments, orders, payments, refunds } from "../db/schema.ts";
 import { Conflict, ServiceUnavailable, ValidationError } from "../errors.ts";
 import { courseProgressPercent } from "../learning/progress.ts";
-import { enqueueMail } from "../mail/outbox.ts";
 import { refundProcessedMail, refundRequestedMail } from "../mail/templates.ts";
 import type { ProviderRefund } from "../payments/provider.ts";
 import { findOrder, type Order } from "./orders.ts";
-import type { Shop, Tx } from "./shop.ts";
+import { mailBuyer, type Shop, type Tx } from "./shop.ts";
 
 export type Refund = typeof refunds.$inferSelect;
 
@@ -38,11 +37,6 @@ export function refundEligibility(
     };
   }
   return { eligible: true, until };
-}
-
-async function buyer(tx: Tx, userId: string) {
-  const [row] = await tx.select({ email: user.email, name: user.name }).from(user).where(eq(user.id, userId));
-  return row;
 }
 
 function ordersUrl(shop: Shop) {
@@ -86,14 +80,12 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
       .update(enrolments)
       .set({ status: "revoked", revokedAt: shop.now() })
       .where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, order.courseId), eq(enrolments.orderId, order.id)));
-    const to = await buyer(tx, userId);
-    if (to && !existing) {
-      await enqueueMail(
-        tx,
-        refundRequestedMail(shop.catalog().site, to, {
+    if (!existing) {
+      await mailBuyer(tx, shop, userId, (site, to) =>
+        refundRequestedMail(site, to, {
           orderNumber: formatOrderNumber(locked.number),
           courseTitle: locked.courseTitle,
-          amount: formatMoney({ amount: locked.amount, currency: "INR" }),
+          amount: formatPaise(locked.amount),
           ordersUrl: ordersUrl(shop),
         }),
       );
@@ -168,18 +160,14 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
     .update(payments)
     .set({ status: "refunded", amountRefunded: providerRefund.amount, updatedAt: now })
     .where(eq(payments.id, refund.paymentId));
-  const to = await buyer(tx, order.userId);
-  if (to) {
-    await enqueueMail(
-      tx,
-      refundProcessedMail(shop.catalog().site, to, {
-        orderNumber: formatOrderNumber(order.number),
-        courseTitle: order.courseTitle,
-        amount: formatMoney({ amount: refund.amount, currency: "INR" }),
-        refundId: providerRefund.id,
-        ordersUrl: ordersUrl(shop),
-      }),
-    );
-  }
+  await mailBuyer(tx, shop, order.userId, (site, to) =>
+    refundProcessedMail(site, to, {
+      orderNumber: formatOrderNumber(order.number),
+      courseTitle: order.courseTitle,
+      amount: formatPaise(refund.amount),
+      refundId: providerRefund.id,
+      ordersUrl: ordersUrl(shop),
+    }),
+  );
   return "processed";
 }

@@ -1,5 +1,8 @@
-import type { Catalog } from "../catalog/index.ts";
+import { eq } from "drizzle-orm";
+import type { Catalog, Site } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
+import { enrolments, user } from "../db/schema.ts";
+import { enqueueMail, type MailMessage } from "../mail/outbox.ts";
 import type { Logger } from "../logger.ts";
 import type { PaymentProvider } from "../payments/provider.ts";
 
@@ -20,4 +23,26 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 /** Where a buyer starts learning a course they own. */
 export function coursePlayerPath(courseId: string): string {
   return `/account/courses#${courseId}`;
+}
+
+/** Queues a mail to the buyer inside the caller's transaction, so it goes out only if the change commits. */
+export async function mailBuyer(
+  tx: Tx,
+  shop: Shop,
+  userId: string,
+  letter: (site: Site, to: { email: string; name: string }) => MailMessage,
+): Promise<void> {
+  const [to] = await tx.select({ email: user.email, name: user.name }).from(user).where(eq(user.id, userId));
+  if (to) await enqueueMail(tx, letter(shop.catalog().site, to));
+}
+
+/** Gives the buyer access to the course for this order; access revoked by an earlier refund comes back. */
+export async function grantAccess(tx: Tx, order: { id: string; userId: string; courseId: string }, now: Date): Promise<void> {
+  await tx
+    .insert(enrolments)
+    .values({ userId: order.userId, courseId: order.courseId, orderId: order.id })
+    .onConflictDoUpdate({
+      target: [enrolments.userId, enrolments.courseId],
+      set: { status: "active", orderId: order.id, revokedAt: null, createdAt: now },
+    });
 }

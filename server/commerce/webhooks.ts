@@ -57,7 +57,7 @@ export async function handleWebhook(shop: Shop, delivery: WebhookDelivery): Prom
       case "refund.failed": {
         if (!refund) return { message: "No refund in this event.", mail: false };
         const outcome = await applyRefund(tx, shop, refund);
-        return { message: outcome, mail: outcome === "processed" || outcome === "failed" };
+        return { message: outcome, mail: outcome === "processed" };
       }
       default:
         return { message: `Ignored ${event.event}.`, mail: false };
