@@ -7,6 +7,8 @@ test("defaults to the system scheme and follows it live", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByRole("button", { name: "System theme" }).first()).toHaveAttribute("aria-pressed", "true");
   expect(await page.evaluate(isDark)).toBe(true);
+  // Following the scheme live is the hydrated app's work: wait for its scripts before changing it.
+  await page.waitForLoadState("networkidle");
   await page.emulateMedia({ colorScheme: "light" });
   await expect.poll(() => page.evaluate(isDark)).toBe(false);
   await page.emulateMedia({ colorScheme: "dark" });
