@@ -1,11 +1,13 @@
 // `npm run bench`: Lighthouse, first-load bytes and anonymous page throughput beside nginx.
 // Targets (reported, never asserted): Lighthouse 100s; JS ≤ 90 KB gzip (the framework floor alone is
 // ~111 KB, see DESIGN.md) and CSS ≤ 15 KB gzip; cached anonymous pages ≥ 50 % of nginx.
+// Optional, only when BENCH_ONLY names it: payments-fault (kill -9 during 200 sandbox purchases, see payments-fault.ts).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { measureFirstLoad } from "./first-load.ts";
 import { lighthouse } from "./lighthouse.ts";
+import { paymentsFault } from "./payments-fault.ts";
 import { root, startServer } from "./server.ts";
 import { load, startNginx, type Throughput } from "./throughput.ts";
 
@@ -70,6 +72,12 @@ try {
       );
     }
     console.log(`  server RSS after load: ${results.serverRssMb} MB`);
+  }
+
+  if (only.has("payments-fault")) {
+    const fault = await paymentsFault();
+    results.paymentsFault = fault;
+    if (!fault.ok) process.exitCode = 1;
   }
 } finally {
   await server.stop();

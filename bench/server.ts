@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { once } from "node:events";
+import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
@@ -13,38 +14,57 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts the production server (the build must exist) on `port` with its own data directory. */
-export async function startServer(port: number, env: Record<string, string> = {}): Promise<RunningServer> {
+/**
+ * Starts the production server (the build must exist) on `port`, with a throwaway data directory
+ * (removed by stop()) unless `env.DATA_DIR` names one; `logFile` keeps its stdout (the JSON log),
+ * which is dropped otherwise.
+ */
+export async function startServer(
+  port: number,
+  env: Record<string, string> = {},
+  options: { logFile?: string } = {},
+): Promise<RunningServer> {
+  const ownDataDir = env.DATA_DIR === undefined ? mkdtempSync(path.join(tmpdir(), "academy-bench-")) : undefined;
+  const log = options.logFile ? openSync(options.logFile, "a") : "ignore";
   const child = spawn(process.execPath, ["server/main.ts"], {
     cwd: root,
     env: {
       ...process.env,
       PORT: String(port),
       HOST: "127.0.0.1",
-      DATA_DIR: mkdtempSync(path.join(tmpdir(), "academy-bench-")),
+      ...(ownDataDir && { DATA_DIR: ownDataDir }),
       ...env,
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", log, "inherit"],
   });
+  if (typeof log === "number") closeSync(log);
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (exited()) throw new Error(`server exited with ${child.exitCode ?? child.signalCode}`);
     try {
       if ((await fetch(`${url}/readyz`)).ok) break;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error("server did not become ready within 60 s");
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error("server did not become ready within 60 s");
+    }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   return {
     url,
     process: child,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", () => resolve());
+    // Also safe after the process died on its own or was killed (the fault benchmark kills it with -9).
+    async stop() {
+      if (!exited()) {
+        const gone = once(child, "exit");
         child.kill("SIGTERM");
-      }),
+        await gone;
+      }
+      if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+    },
   };
 }
