@@ -3,11 +3,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumFlags, chromiumPath } from "./tests/chromium.ts";
+import { appUrl as baseURL, oidcIssuer, razorpayApiUrl, razorpayAppUrl, razorpayKeys } from "./tests/e2e/servers.ts";
 
-const port = Number(process.env.E2E_PORT ?? 4310);
-const baseURL = `http://127.0.0.1:${port}`;
-const oidcPort = Number(process.env.E2E_OIDC_PORT ?? 4320);
-const oidcIssuer = `http://127.0.0.1:${oidcPort}`;
+const portOf = (url: string) => new URL(url).port;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -29,7 +27,7 @@ export default defineConfig({
       command: "node tests/support/oidc-provider.ts",
       url: `${oidcIssuer}/.well-known/openid-configuration`,
       reuseExistingServer: false,
-      env: { OIDC_PORT: String(oidcPort) },
+      env: { OIDC_PORT: portOf(oidcIssuer) },
     },
     {
       command: "node server/main.ts",
@@ -37,7 +35,7 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
       env: {
-        PORT: String(port),
+        PORT: portOf(baseURL),
         HOST: "127.0.0.1",
         PUBLIC_URL: baseURL,
         DATA_DIR: mkdtempSync(path.join(tmpdir(), "academy-e2e-")),
@@ -47,6 +45,31 @@ export default defineConfig({
         GOOGLE_CLIENT_ID: "academy-test-client",
         GOOGLE_CLIENT_SECRET: "academy-test-secret",
         GOOGLE_ISSUER: oidcIssuer,
+      },
+    },
+    {
+      // Stands in for Razorpay's Orders, Payments and Refunds API.
+      command: "node tests/support/razorpay-api.ts",
+      url: `${razorpayApiUrl}/v1/orders`,
+      reuseExistingServer: false,
+      env: { RAZORPAY_FAKE_PORT: portOf(razorpayApiUrl), ...razorpayKeys },
+    },
+    {
+      // The same app with Razorpay as its payment provider.
+      command: "node server/main.ts",
+      url: `${razorpayAppUrl}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: portOf(razorpayAppUrl),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: razorpayAppUrl,
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), "academy-e2e-razorpay-")),
+        LOG_LEVEL: "warn",
+        TRUST_PROXY: "true",
+        PAYMENT_PROVIDER: "razorpay",
+        RAZORPAY_API_URL: razorpayApiUrl,
+        ...razorpayKeys,
       },
     },
   ],

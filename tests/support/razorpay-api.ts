@@ -180,8 +180,11 @@ function jsonObject(body: unknown): Record<string, unknown> {
   throw badRequest("The request body must be a JSON object.");
 }
 
-/** Starts the stand-in on a free port; it accepts only the given key pair, as HTTP Basic auth. */
-export async function start(credentials: { keyId: string; keySecret: string }): Promise<FakeRazorpay> {
+/** Not Razorpay's: lets a browser test pay an order as the buyer would in Checkout. */
+export const testPayPath = "/__test/pay";
+
+/** Starts the stand-in on `port` (default: a free one); it accepts only the given key pair, as HTTP Basic auth. */
+export async function start(credentials: { keyId: string; keySecret: string; port?: number }): Promise<FakeRazorpay> {
   const orders = new Map<string, RazorpayOrder>();
   const payments = new Map<string, RazorpayPayment>();
   const refunds = new Map<string, RazorpayRefund>();
@@ -286,33 +289,7 @@ export async function start(credentials: { keyId: string; keySecret: string }): 
     }
   }
 
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const method = req.method ?? "GET";
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    const body = await readBody(req);
-    let status = 200;
-    let payload: unknown;
-    try {
-      authenticate(req.headers.authorization);
-      payload = answer(method, path, body);
-    } catch (error) {
-      // A fault in this stand-in answers as Razorpay's own outages do, with the cause shown.
-      const refused =
-        error instanceof RazorpayApiError ? error : new RazorpayApiError(500, { code: "SERVER_ERROR", description: String(error) });
-      status = refused.status;
-      payload = refused.body;
-    }
-    requests.push({ method, path, authorization: req.headers.authorization, body, status });
-    res.writeHead(status, { "Content-Type": "application/json; charset=UTF-8" });
-    res.end(JSON.stringify(payload));
-  });
-
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
+  const control: Pick<FakeRazorpay, "pay" | "processRefund" | "webhookBody"> = {
     pay(orderId, attempt) {
       const order = orders.get(orderId);
       if (!order) throw new Error(`No Razorpay order ${orderId}`);
@@ -363,9 +340,55 @@ export async function start(credentials: { keyId: string; keySecret: string }): 
       const payload = Object.fromEntries(Object.entries(entities).map(([name, entity]) => [name, { entity }]));
       return JSON.stringify({ entity: "event", account_id: accountId, event, contains: Object.keys(entities), payload, created_at: unixNow() });
     },
+  };
+
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const method = req.method ?? "GET";
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    const body = await readBody(req);
+    let status = 200;
+    let payload: unknown;
+    try {
+      if (method === "POST" && path === testPayPath) {
+        // Stands in for the buyer in Razorpay Checkout, for browser tests that cannot reach it.
+        const { order_id, method: paidWith, outcome } = jsonObject(body) as { order_id: string; method: PaymentMethod; outcome: "captured" | "failed" };
+        payload = control.pay(order_id, { method: paidWith, outcome });
+      } else {
+        authenticate(req.headers.authorization);
+        payload = answer(method, path, body);
+      }
+    } catch (error) {
+      // A fault in this stand-in answers as Razorpay's own outages do, with the cause shown.
+      const refused =
+        error instanceof RazorpayApiError ? error : new RazorpayApiError(500, { code: "SERVER_ERROR", description: String(error) });
+      status = refused.status;
+      payload = refused.body;
+    }
+    requests.push({ method, path, authorization: req.headers.authorization, body, status });
+    res.writeHead(status, { "Content-Type": "application/json; charset=UTF-8" });
+    res.end(JSON.stringify(payload));
+  });
+
+  await new Promise<void>((resolve) => server.listen(credentials.port ?? 0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    ...control,
     close() {
       server.closeAllConnections();
       return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
     },
   };
+}
+
+// `node tests/support/razorpay-api.ts`: run it on its own for the browser tests of the Razorpay provider.
+if (import.meta.main) {
+  const fake = await start({
+    keyId: process.env.RAZORPAY_KEY_ID ?? "",
+    keySecret: process.env.RAZORPAY_KEY_SECRET ?? "",
+    port: Number(process.env.RAZORPAY_FAKE_PORT ?? 4330),
+  });
+  process.stdout.write(`Razorpay stand-in at ${fake.url}\n`);
 }
