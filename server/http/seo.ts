@@ -34,6 +34,8 @@ export function robotsTxt(publicUrl: string): string {
     "Disallow: /settings",
     "Disallow: /notes",
     "Disallow: /dev/",
+    "Disallow: /sandbox/",
+    "Disallow: /courses/*/confirm",
     "",
     `Sitemap: ${publicUrl}/sitemap.xml`,
     "",

@@ -100,3 +100,22 @@ test("the confirmation page is for signed-in people and unknown courses are not 
   const response = await page.goto("/courses/no-such-course/confirm");
   expect(response?.status()).toBe(404);
 });
+
+test("the confirmation, sandbox checkout and result pages have no serious or critical axe violations in either theme", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const { AxeBuilder } = await import("@axe-core/playwright");
+  await signUpVerified(page, request, { name: "Axe", email: uniqueEmail("confirm-axe"), password });
+  await startPayment(page, "cloud-devops-essentials");
+  const sandbox = new URL(page.url()).pathname;
+  await page.getByRole("button", { name: "Decline" }).click();
+  await expect(page.getByRole("alert")).toBeVisible();
+  const failed = new URL(page.url()).pathname + new URL(page.url()).search;
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const path of ["/courses/react-fundamentals/confirm", sandbox, failed]) {
+      await page.goto(path);
+      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+      expect(results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${path} ${scheme}: ${v.id}`)).toEqual([]);
+    }
+  }
+});
