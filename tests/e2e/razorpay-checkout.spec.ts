@@ -15,7 +15,7 @@ const password = "correct horse battery staple";
  */
 const checkoutScript = `window.Razorpay = function (options) {
   this.open = function () {
-    window.__razorpayCheckout = options;
+    window.razorpayCheckoutOptions = options;
     var marker = document.createElement("p");
     marker.textContent = "Razorpay Checkout is open for " + options.order_id;
     document.body.append(marker);
@@ -45,7 +45,7 @@ async function openCheckout(page: Page): Promise<CheckoutOptions> {
   await page.goto("/courses/react-fundamentals/confirm");
   await page.getByRole("button", { name: "Pay ₹6,999" }).click();
   await expect(page.getByText(/^Razorpay Checkout is open for order_\w{14}$/)).toBeVisible();
-  return page.evaluate(() => (window as unknown as { __razorpayCheckout: CheckoutOptions }).__razorpayCheckout);
+  return page.evaluate(() => (window as unknown as { razorpayCheckoutOptions: CheckoutOptions }).razorpayCheckoutOptions);
 }
 
 /** What Razorpay does in redirect mode: a form POST of the result to the merchant's callback URL. */
@@ -118,7 +118,7 @@ test("a payment Razorpay reports declined fails the order with the bank's reason
 test("closing Razorpay Checkout cancels the order and offers to pay again", async ({ page, request }) => {
   await signUpVerified(page, request, { name: "Sana", email: uniqueEmail("razorpay-dismiss"), password });
   await openCheckout(page);
-  await page.evaluate(() => (window as unknown as { __razorpayCheckout: { modal: { ondismiss(): void } } }).__razorpayCheckout.modal.ondismiss());
+  await page.evaluate(() => (window as unknown as { razorpayCheckoutOptions: { modal: { ondismiss(): void } } }).razorpayCheckoutOptions.modal.ondismiss());
   await expect(page.getByText("You closed the payment window before paying. Nothing was charged.")).toBeVisible();
   await expect(page.getByRole("button", { name: "Try again: pay ₹6,999" })).toBeVisible();
 });
