@@ -65,6 +65,10 @@ export function fromPglite(client: PGlite): Database {
 
 export function fromPostgres(url: string): Database {
   const pool = new Pool({ connectionString: url, max: 10 });
+  // The server may close a connection we are not using (restart, failover, a forced drop): the pool
+  // discards that client and opens a new one for the next query, so this is no reason to crash.
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
   return database(
     db,
