@@ -23,6 +23,10 @@ export default [
   route("settings/my-data.json", "routes/settings-export.ts"),
   route("courses/:courseId/confirm", "routes/course-confirm.tsx"),
   route("sandbox/checkout/:orderId", "routes/sandbox-checkout.tsx"),
+  route("courses/:courseId/MainPage", "routes/learn-main.tsx"),
+  route("courses/:courseId/modules", "routes/learn-modules.tsx"),
+  route("courses/:courseId/module/:n", "routes/learn-module.tsx"),
+  route("courses/:courseId/submodule/:lessonId", "routes/learn-lesson.tsx"),
   layout("routes/account-layout.tsx", [
     route("account", "routes/account.tsx"),
     route("account/courses", "routes/account-courses.tsx"),

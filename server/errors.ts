@@ -14,6 +14,13 @@ export class NotFound extends UserError {
   }
 }
 
+export class Forbidden extends UserError {
+  override name = "Forbidden";
+  constructor(message: string) {
+    super(message, 403);
+  }
+}
+
 export class ValidationError extends UserError {
   override name = "ValidationError";
   constructor(message: string) {

@@ -149,9 +149,13 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
                           <span className="w-8 shrink-0 text-slate-500 dark:text-slate-400">{lesson.id}</span>
                           <span className="flex-1 text-slate-800 dark:text-slate-200">{lesson.title}</span>
                           {lesson.preview && (
-                            <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100">
+                            <Link
+                              to={`/courses/${course.id}/submodule/${lesson.id}`}
+                              aria-label={`Free preview of lesson ${lesson.id}`}
+                              className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 hover:underline dark:bg-emerald-900 dark:text-emerald-100"
+                            >
                               Free preview
-                            </span>
+                            </Link>
                           )}
                           <span className="shrink-0 text-slate-600 dark:text-slate-400">{lesson.minutes} min</span>
                         </li>

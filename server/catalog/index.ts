@@ -3,10 +3,12 @@ import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import { splitFrontMatter } from "./front-matter.ts";
-import { renderMarkdown, slugify } from "./markdown.ts";
+import { createLessonRenderer, fenceLanguages, renderMarkdown, slugify, UnknownLanguage, videoEmbedUrl, type RenderedLesson } from "./markdown.ts";
 import {
   courseFrontMatter,
   helpFrontMatter,
+  lessonFileName,
+  lessonFrontMatter,
   policyFrontMatter,
   portfolioFrontMatter,
   serviceFrontMatter,
@@ -17,9 +19,28 @@ import {
 
 export type { Money, Site } from "./schema.ts";
 
-export type Course = z.infer<typeof courseFrontMatter> & {
+export interface Lesson {
+  /** "<module>-<lesson>", both counted from 1. */
+  id: string;
+  title: string;
+  minutes: number;
+  /** Open to every signed-in person, enrolled or not. */
+  preview: boolean;
+  /** A privacy-enhanced embed address, when the lesson has a video. */
+  videoEmbedUrl: string | null;
+}
+
+export interface CourseModule {
+  title: string;
+  summary: string;
+  objectives: string[];
+  lessons: Lesson[];
+}
+
+export type Course = Omit<z.infer<typeof courseFrontMatter>, "modules"> & {
   id: string;
   descriptionHtml: string;
+  modules: CourseModule[];
   lessonCount: number;
   totalMinutes: number;
 };
@@ -40,6 +61,8 @@ export type PolicySlug = (typeof policySlugs)[number];
 export interface Catalog {
   site: Site;
   courses: Course[];
+  /** Lesson bodies by "<course>/<lesson>", kept apart from the course so pages never ship them by accident. */
+  lessonBodies: Map<string, RenderedLesson>;
   services: Service[];
   team: TeamMember[];
   portfolio: Project[];
@@ -81,6 +104,34 @@ async function readMarkdown(root: string, relative: string, id: string): Promise
     return { id, file: relative, ...splitFrontMatter(source) };
   } catch (error) {
     throw new ContentError(`Invalid content:\n  ${relative}: ${(error as Error).message}`);
+  }
+}
+
+/** A course's lesson files in module, then lesson order; a name that is not "<m>-<l>.md" is an error. */
+async function readLessonFiles(root: string, courseId: string): Promise<SourceFile[]> {
+  const dir = path.join("courses", courseId, "lessons");
+  const names = await readdir(path.join(root, dir)).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new ContentError(`Invalid content:\n  ${dir}: folder is missing`);
+    throw error;
+  });
+  const numbered = names.map((name) => {
+    const match = lessonFileName.exec(name);
+    if (!match) throw new ContentError(`Invalid content:\n  ${dir}/${name}: lesson files are named <module>-<lesson>.md, like 1-1.md`);
+    return { name, module: Number(match[1]), lesson: Number(match[2]) };
+  });
+  numbered.sort((a, b) => a.module - b.module || a.lesson - b.lesson);
+  return Promise.all(numbered.map((n) => readMarkdown(root, path.join(dir, n.name), n.name.slice(0, -3))));
+}
+
+/** One highlighter for every lesson, loaded with the languages the lessons use. */
+async function lessonRenderer(files: SourceFile[]): Promise<(file: SourceFile) => RenderedLesson> {
+  try {
+    const render = await createLessonRenderer(fenceLanguages(files.map((f) => f.body)));
+    return (file) => render(file.body);
+  } catch (error) {
+    if (!(error instanceof UnknownLanguage)) throw error;
+    const file = files.find((f) => fenceLanguages([f.body]).has(error.message));
+    throw new ContentError(`Invalid content:\n  ${file?.file ?? "courses"}: code block language "${error.message}" is not one we can highlight`);
   }
 }
 
@@ -143,20 +194,43 @@ export async function loadCatalog(root: string): Promise<Catalog> {
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .toSorted();
-  const courses = await Promise.all(
-    courseDirs.map(async (id): Promise<Course> => {
-      const src = await readMarkdown(root, path.join("courses", id, "course.md"), id);
-      const data = validate(courseFrontMatter, src.data, src.file);
-      const lessons = data.modules.flatMap((m) => m.lessons);
-      return {
-        ...data,
-        id,
-        descriptionHtml: renderMarkdown(src.body),
-        lessonCount: lessons.length,
-        totalMinutes: lessons.reduce((sum, l) => sum + l.minutes, 0),
-      };
-    }),
+  const sources = await Promise.all(
+    courseDirs.map(async (id) => ({
+      id,
+      course: await readMarkdown(root, path.join("courses", id, "course.md"), id),
+      lessons: await readLessonFiles(root, id),
+    })),
   );
+  const renderLesson = await lessonRenderer(sources.flatMap((s) => s.lessons));
+  const lessonBodies = new Map<string, RenderedLesson>();
+  const courses = sources.map(({ id, course: src, lessons: files }): Course => {
+    const data = validate(courseFrontMatter, src.data, src.file);
+    const modules = data.modules.map((mod): CourseModule => ({ ...mod, lessons: [] }));
+    for (const file of files) {
+      const meta = validate(lessonFrontMatter, file.data, file.file);
+      const [moduleNumber, lessonNumber] = file.id.split("-").map(Number) as [number, number];
+      const mod = modules[moduleNumber - 1];
+      if (!mod) throw new ContentError(`Invalid content:\n  ${file.file}: the course has no module ${moduleNumber}`);
+      if (lessonNumber !== mod.lessons.length + 1) {
+        throw new ContentError(`Invalid content:\n  ${file.file}: expected lesson ${moduleNumber}-${mod.lessons.length + 1} before it`);
+      }
+      const embed = meta.video ? videoEmbedUrl(meta.video) : null;
+      if (meta.video && !embed) throw new ContentError(`Invalid content:\n  ${file.file}: video: must be a YouTube or Vimeo address`);
+      mod.lessons.push({ id: file.id, title: meta.title, minutes: meta.minutes, preview: meta.preview, videoEmbedUrl: embed });
+      lessonBodies.set(`${id}/${file.id}`, renderLesson(file));
+    }
+    const empty = modules.findIndex((mod) => mod.lessons.length === 0);
+    if (empty !== -1) throw new ContentError(`Invalid content:\n  courses/${id}/lessons: module ${empty + 1} has no lessons (add lessons/${empty + 1}-1.md)`);
+    const lessons = modules.flatMap((m) => m.lessons);
+    return {
+      ...data,
+      id,
+      modules,
+      descriptionHtml: renderMarkdown(src.body),
+      lessonCount: lessons.length,
+      totalMinutes: lessons.reduce((sum, l) => sum + l.minutes, 0),
+    };
+  });
 
   const services = (await readMarkdownDir(root, "services")).map(
     (src): Service => ({
@@ -219,6 +293,7 @@ export async function loadCatalog(root: string): Promise<Catalog> {
   return {
     site,
     courses: courses.toSorted(byOrder),
+    lessonBodies,
     services: services.toSorted(byOrder),
     team: team.toSorted(byOrder),
     portfolio: portfolio.toSorted(byOrder),

@@ -1,6 +1,6 @@
-import { Marked } from "marked";
-
-const marked = new Marked({ gfm: true, async: false });
+import { Marked, type RendererObject } from "marked";
+import { bundledLanguages, createHighlighter, createJavaScriptRegexEngine } from "shiki";
+import { escapeHtml } from "../escape-html.ts";
 
 export function slugify(text: string): string {
   return text
@@ -11,18 +11,23 @@ export function slugify(text: string): string {
     .replace(/^-|-$/g, "");
 }
 
+const links: RendererObject = {
+  link({ href, title, tokens }) {
+    const text = this.parser.parseInline(tokens);
+    const external = /^https?:\/\//.test(href);
+    const titleAttr = title ? ` title="${title}"` : "";
+    const rel = external ? ' rel="noopener noreferrer" target="_blank"' : "";
+    return `<a href="${href}"${titleAttr}${rel}>${text}</a>`;
+  },
+};
+
+const marked = new Marked({ gfm: true, async: false });
 marked.use({
   renderer: {
+    ...links,
     heading({ tokens, depth }) {
       const html = this.parser.parseInline(tokens);
       return `<h${depth} id="${slugify(html)}">${html}</h${depth}>\n`;
-    },
-    link({ href, title, tokens }) {
-      const text = this.parser.parseInline(tokens);
-      const external = /^https?:\/\//.test(href);
-      const titleAttr = title ? ` title="${title}"` : "";
-      const rel = external ? ' rel="noopener noreferrer" target="_blank"' : "";
-      return `<a href="${href}"${titleAttr}${rel}>${text}</a>`;
     },
   },
 });
@@ -30,4 +35,93 @@ marked.use({
 /** Renders trusted repository Markdown (content/) to HTML once, at start-up. */
 export function renderMarkdown(source: string): string {
   return marked.parse(source) as string;
+}
+
+/** GitHub's alert syntax in a blockquote: `> [!NOTE]`, `> [!TIP]`, `> [!WARNING]`. */
+const callouts = { NOTE: "Note", TIP: "Tip", IMPORTANT: "Important", WARNING: "Warning", CAUTION: "Caution" } as const;
+const calloutStart = /^<p>\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*/;
+
+export interface RenderedLesson {
+  html: string;
+  /** The lesson's sections, for an "On this page" list. */
+  headings: { id: string; text: string; depth: number }[];
+}
+
+export type LessonRenderer = (source: string) => RenderedLesson;
+
+/** The fence languages a set of Markdown sources use, so the highlighter loads only those. */
+export function fenceLanguages(sources: string[]): Set<string> {
+  const found = new Set<string>();
+  for (const source of sources) for (const match of source.matchAll(/^ {0,3}(?:```|~~~)[ \t]*([\w+#-]+)/gm)) found.add((match[1] as string).toLowerCase());
+  return found;
+}
+
+/** Thrown for a fence language the highlighter does not know; the loader names the file. */
+export class UnknownLanguage extends Error {}
+
+/**
+ * Lesson Markdown: code highlighted at render time for light and dark themes (no highlighter in the
+ * browser), headings with anchors, GitHub-style callouts and lazy images.
+ */
+export async function createLessonRenderer(languages: Iterable<string>): Promise<LessonRenderer> {
+  const wanted = [...languages].filter((l) => l !== "text" && l !== "plain" && l !== "txt");
+  const unknown = wanted.find((l) => !(l in bundledLanguages));
+  if (unknown) throw new UnknownLanguage(unknown);
+  const highlighter = await createHighlighter({
+    themes: ["github-light", "github-dark"],
+    langs: wanted as (keyof typeof bundledLanguages)[],
+    engine: createJavaScriptRegexEngine(),
+  });
+
+  return (source) => {
+    const headings: RenderedLesson["headings"] = [];
+    const used = new Map<string, number>();
+    const lesson = new Marked({ gfm: true, async: false });
+    lesson.use({
+      renderer: {
+        ...links,
+        heading({ tokens, depth }) {
+          const html = this.parser.parseInline(tokens);
+          const base = slugify(html) || "section";
+          const count = used.get(base) ?? 0;
+          used.set(base, count + 1);
+          const id = count === 0 ? base : `${base}-${count + 1}`;
+          headings.push({ id, text: html.replace(/<[^>]+>/g, ""), depth });
+          return `<h${depth} id="${id}">${html} <a class="heading-anchor" href="#${id}" aria-label="Link to this section">#</a></h${depth}>\n`;
+        },
+        code({ text, lang }) {
+          const language = (lang ?? "").trim().split(/\s+/)[0]?.toLowerCase() || "text";
+          return highlighter.codeToHtml(text, {
+            lang: wanted.includes(language) ? language : "text",
+            themes: { light: "github-light", dark: "github-dark" },
+          });
+        },
+        blockquote({ tokens }) {
+          const inner = this.parser.parse(tokens);
+          const match = calloutStart.exec(inner);
+          if (!match) return `<blockquote>\n${inner}</blockquote>\n`;
+          const kind = match[1] as keyof typeof callouts;
+          const rest = inner.replace(calloutStart, "<p>").replace(/^<p>\s*<\/p>\n?/, "");
+          return `<aside class="callout callout-${kind.toLowerCase()}" role="note" aria-label="${callouts[kind]}"><p class="callout-title">${callouts[kind]}</p>\n${rest}</aside>\n`;
+        },
+        image({ href, title, text }) {
+          const titleAttr = title ? ` title="${escapeHtml(title)}"` : "";
+          return `<img src="${href}" alt="${escapeHtml(text)}"${titleAttr} loading="lazy" decoding="async">`;
+        },
+      },
+    });
+    return { html: lesson.parse(source) as string, headings };
+  };
+}
+
+/** A privacy-enhanced embed address for a YouTube or Vimeo link, or null for anything else. */
+export function videoEmbedUrl(url: string): string | null {
+  const parsed = new URL(url);
+  const host = parsed.hostname.replace(/^www\./, "");
+  const youtube =
+    host === "youtu.be" ? parsed.pathname.slice(1) : host === "youtube.com" || host === "m.youtube.com" ? parsed.searchParams.get("v") : null;
+  if (youtube && /^[\w-]{6,20}$/.test(youtube)) return `https://www.youtube-nocookie.com/embed/${youtube}`;
+  const vimeo = host === "vimeo.com" ? /^\/(\d+)$/.exec(parsed.pathname)?.[1] : null;
+  if (vimeo) return `https://player.vimeo.com/video/${vimeo}?dnt=1`;
+  return null;
 }

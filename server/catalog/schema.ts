@@ -36,45 +36,31 @@ export const siteSchema = z.object({
 });
 export type Site = z.infer<typeof siteSchema>;
 
-const lessonRef = z.object({
-  id: z.string().regex(/^[1-9][0-9]*-[1-9][0-9]*$/, 'must look like "1-1" (module-lesson)'),
+/** A lesson file, content/courses/<course>/lessons/<module>-<lesson>.md. */
+export const lessonFrontMatter = z.object({
   title: nonEmpty,
   minutes: z.number().int().positive(),
   preview: z.boolean().default(false),
+  video: z.url().optional(),
 });
 
-export const courseFrontMatter = z
-  .object({
-    title: nonEmpty,
-    summary: nonEmpty.max(170, "must be at most 170 characters (it is the meta description)"),
-    level: z.enum(["beginner", "intermediate", "advanced"]),
-    category: nonEmpty,
-    durationHours: z.number().positive(),
-    price: money,
-    order: z.number().int(),
-    featured: z.boolean().default(false),
-    instructor: slug,
-    outcomes: z.array(nonEmpty).min(3),
-    prerequisites: z.array(nonEmpty).default([]),
-    audience: z.array(nonEmpty).min(1),
-    modules: z
-      .array(z.object({ title: nonEmpty, summary: nonEmpty, lessons: z.array(lessonRef).min(1) }))
-      .min(1),
-  })
-  .superRefine((course, ctx) => {
-    course.modules.forEach((mod, m) =>
-      mod.lessons.forEach((lesson, l) => {
-        const expected = `${m + 1}-${l + 1}`;
-        if (lesson.id !== expected) {
-          ctx.addIssue({
-            code: "custom",
-            path: ["modules", m, "lessons", l, "id"],
-            message: `must be "${expected}" (module ${m + 1}, lesson ${l + 1})`,
-          });
-        }
-      }),
-    );
-  });
+export const lessonFileName = /^([1-9][0-9]*)-([1-9][0-9]*)\.md$/;
+
+export const courseFrontMatter = z.object({
+  title: nonEmpty,
+  summary: nonEmpty.max(170, "must be at most 170 characters (it is the meta description)"),
+  level: z.enum(["beginner", "intermediate", "advanced"]),
+  category: nonEmpty,
+  durationHours: z.number().positive(),
+  price: money,
+  order: z.number().int(),
+  featured: z.boolean().default(false),
+  instructor: slug,
+  outcomes: z.array(nonEmpty).min(3),
+  prerequisites: z.array(nonEmpty).default([]),
+  audience: z.array(nonEmpty).min(1),
+  modules: z.array(z.object({ title: nonEmpty, summary: nonEmpty, objectives: z.array(nonEmpty).min(1) }).strict()).min(1),
+});
 
 export const servicePlan = z.object({
   id: slug,

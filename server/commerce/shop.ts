@@ -20,9 +20,9 @@ export interface Shop {
 
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
-/** Where a buyer starts learning a course they own. */
+/** Where a buyer starts learning a course they own: the course home of the player. */
 export function coursePlayerPath(courseId: string): string {
-  return `/account/courses#${courseId}`;
+  return `/courses/${courseId}/MainPage`;
 }
 
 /** Queues a mail to the buyer inside the caller's transaction, so it goes out only if the change commits. */

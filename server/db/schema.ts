@@ -242,3 +242,17 @@ export const sandboxWebhooks = pgTable(
   },
   (table) => [index("sandbox_webhooks_due_idx").on(table.deliveredAt, table.deliverAt)],
 );
+
+/** Where each learner last was in each course, for "Continue where you left off". */
+export const coursePositions = pgTable(
+  "course_positions",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    courseId: text("course_id").notNull(),
+    lessonId: text("lesson_id").notNull(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.courseId] })],
+);

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { buyCourse } from "./shop.ts";
 import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
@@ -10,15 +11,6 @@ test.beforeEach(async ({ context }) => {
 });
 
 /** Buys a course through the sandbox checkout: confirm → Pay ₹… → the sandbox's Pay (or Decline) → back on the confirm page. */
-async function buyCourse(page: Page, id: string, outcome: "Pay" | "Decline" = "Pay"): Promise<void> {
-  await page.goto(`/courses/${id}/confirm`);
-  await page.getByRole("button", { name: /Pay ₹/ }).click();
-  await expect(page).toHaveURL(/\/sandbox\/checkout\/[^/?]+$/);
-  await page.getByRole("button", { name: outcome, exact: true }).click();
-  await expect(page).toHaveURL(new RegExp(`/courses/${id}/confirm\\?order=`));
-  if (outcome === "Pay") await expect(page.getByRole("heading", { name: "You're enrolled" })).toBeVisible();
-}
-
 function orderCard(page: Page, title: RegExp | string) {
   return page.getByRole("article").filter({ has: page.getByRole("heading", { name: title }) });
 }
@@ -63,7 +55,7 @@ test("a bought course shows on the account pages, with a tax invoice and the pay
   await expect(card.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "0");
   await expect(card.getByText(/^0 of \d+ lessons completed$/)).toBeVisible();
   await expect(card.getByText(/^Enrolled on /)).toBeVisible();
-  await expect(card.getByRole("link", { name: /^Continue/ })).toHaveAttribute("href", `/account/courses#${courseId}`);
+  await expect(card.getByRole("link", { name: /^Continue/ })).toHaveAttribute("href", `/courses/${courseId}/MainPage`);
 
   await page.goto("/account");
   await expect(page.getByRole("link", { name: `Continue ${courseTitle}` })).toBeVisible();

@@ -47,7 +47,7 @@ test("a visitor signs in from Enrol now, pays in the sandbox and lands enrolled 
 
   const receipt = await latestMail(request, email, /Your receipt for React from Fundamentals to Production/);
   expect(receipt.text).toMatch(/payment pay_[A-Za-z0-9]{14}/);
-  expect(receipt.links[0]).toMatch(/\/account\/courses#react-fundamentals$/);
+  expect(receipt.links[0]).toMatch(/\/courses\/react-fundamentals\/MainPage$/);
 
   await page.goto("/course/react-fundamentals");
   await expect(page.getByRole("link", { name: "Go to course" })).toBeVisible();

@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCatalog, policySlugs } from "../../server/catalog/index.ts";
@@ -59,11 +59,28 @@ describe("bad content stops start-up with the file and field at fault", () => {
     await expect(loadCatalog(dir)).rejects.toThrow(/services\/website-hosting\.md: summary: /);
   });
 
-  it("reports lesson ids out of sequence with their path", async () => {
-    const dir = await corrupt("courses/webdevfrontendcourse/course.md", (s) => s.replace('id: "1-2"', 'id: "1-7"'));
-    await expect(loadCatalog(dir)).rejects.toThrow(
-      /courses\/webdevfrontendcourse\/course\.md: modules\.0\.lessons\.1\.id: must be "1-2"/,
-    );
+  it("reports a gap in the lesson files with the file's path", async () => {
+    const dir = await contentCopy();
+    const lessons = path.join(dir, "courses/webdevfrontendcourse/lessons");
+    await rename(path.join(lessons, "1-2.md"), path.join(lessons, "1-7.md"));
+    await expect(loadCatalog(dir)).rejects.toThrow(/courses\/webdevfrontendcourse\/lessons\/1-3\.md: expected lesson 1-2 before it/);
+  });
+
+  it("reports a lesson file that is badly named or has a bad video address", async () => {
+    const named = await contentCopy();
+    await writeFile(path.join(named, "courses/webdevfrontendcourse/lessons/intro.md"), "---\ntitle: Intro\nminutes: 5\n---\nHello\n");
+    await expect(loadCatalog(named)).rejects.toThrow(/lessons\/intro\.md: lesson files are named <module>-<lesson>\.md/);
+    const video = await corrupt("courses/webdevfrontendcourse/lessons/1-1.md", (s) => s.replace(/^minutes: /m, "video: https://example.com/clip.mp4\nminutes: "));
+    await expect(loadCatalog(video)).rejects.toThrow(/lessons\/1-1\.md: video: must be a YouTube or Vimeo address/);
+  });
+
+  it("keeps lesson bodies out of the course, highlighted and ready to serve", async () => {
+    const catalog = await loadCatalog(contentDir);
+    const course = catalog.courses.find((c) => c.id === "webdevfrontendcourse");
+    expect(JSON.stringify(course)).not.toContain("Try it yourself");
+    expect(catalog.lessonBodies.get("webdevfrontendcourse/1-1")?.html).toContain("Try it yourself");
+    expect(course?.modules.every((m) => m.objectives.length > 0)).toBe(true);
+    expect(course?.modules[0]?.lessons[0]).toMatchObject({ id: "1-1", preview: true });
   });
 
   it("reports a file without front-matter", async () => {

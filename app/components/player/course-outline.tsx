@@ -1,0 +1,91 @@
+import { Link } from "react-router";
+import type { LessonState, OutlineModule } from "../../../server/learning/player.ts";
+import { CheckIcon } from "../icons.tsx";
+
+export const lessonPath = (courseId: string, lessonId: string) => `/courses/${courseId}/submodule/${lessonId}`;
+export const modulePath = (courseId: string, n: number) => `/courses/${courseId}/module/${n}`;
+
+const stateLabel: Record<LessonState, string> = { done: "Done", "in-progress": "In progress", todo: "Not started", locked: "Locked" };
+
+function StateMark({ state }: { state: LessonState }) {
+  const styles: Record<LessonState, string> = {
+    done: "bg-emerald-600 text-white dark:bg-emerald-500",
+    "in-progress": "border-2 border-brand-600 dark:border-brand-400",
+    todo: "border-2 border-slate-300 dark:border-slate-600",
+    locked: "bg-slate-200 text-slate-500 dark:bg-slate-800 dark:text-slate-400",
+  };
+  return (
+    <span aria-hidden="true" className={`grid size-5 shrink-0 place-items-center rounded-full text-[10px] ${styles[state]}`}>
+      {state === "done" ? <CheckIcon className="size-3" /> : state === "locked" ? "🔒" : null}
+    </span>
+  );
+}
+
+/** A module's lessons, each with the learner's state; the current lesson is marked for assistive technology too. */
+export function LessonList({ courseId, mod, currentLessonId }: { courseId: string; mod: OutlineModule; currentLessonId?: string }) {
+  return (
+    <ol className="space-y-1">
+      {mod.lessons.map((lesson) => {
+        const current = lesson.id === currentLessonId;
+        return (
+          <li key={lesson.id}>
+            <Link
+              to={lessonPath(courseId, lesson.id)}
+              aria-current={current ? "page" : undefined}
+              className={`flex items-start gap-3 rounded-lg px-3 py-2 text-sm ${
+                current
+                  ? "bg-brand-50 font-semibold text-brand-900 dark:bg-slate-800 dark:text-white"
+                  : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+              }`}
+            >
+              <StateMark state={lesson.state} />
+              <span className="flex-1">
+                <span className="text-slate-500 dark:text-slate-400">{lesson.id}</span> {lesson.title}
+                <span className="sr-only"> ({stateLabel[lesson.state]}{lesson.preview ? ", free preview" : ""})</span>
+              </span>
+              <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">{lesson.minutes} min</span>
+            </Link>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** Every module with its lessons, for the modules page and the lesson sidebar. */
+export function CourseOutline({ courseId, outline, currentLessonId }: { courseId: string; outline: OutlineModule[]; currentLessonId?: string }) {
+  return (
+    <ol className="space-y-6">
+      {outline.map((mod) => (
+        <li key={mod.number}>
+          <h3 className="flex items-baseline justify-between gap-2 px-3 text-sm font-semibold text-slate-950 dark:text-white">
+            <Link to={modulePath(courseId, mod.number)} className="hover:underline">
+              {mod.number}. {mod.title}
+            </Link>
+            <span className="shrink-0 text-xs font-normal text-slate-500 dark:text-slate-400">
+              {mod.completed}/{mod.lessons.length}
+            </span>
+          </h3>
+          <div className="mt-2">
+            <LessonList courseId={courseId} mod={mod} currentLessonId={currentLessonId} />
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** Shown to signed-in people who do not own the course. */
+export function EnrolBanner({ courseId }: { courseId: string }) {
+  return (
+    <div role="status" className="rounded-2xl border border-brand-200 bg-brand-50 p-5 dark:border-brand-800 dark:bg-slate-900">
+      <p className="font-semibold text-slate-950 dark:text-white">Enrol to continue</p>
+      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+        Lessons marked as free previews are open to you. Enrol to unlock every lesson and keep track of your progress.
+      </p>
+      <Link to={`/courses/${courseId}/confirm`} className="mt-3 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+        Enrol now
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,228 @@
+import { useEffect, useRef } from "react";
+import { data, Link, useFetcher, useNavigate } from "react-router";
+import { attempt } from "../../server/errors.ts";
+import { lessonView, recordLessonOpened, setLessonComplete } from "../../server/learning/player.ts";
+import { CourseProgress } from "../components/account-progress.tsx";
+import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "../components/icons.tsx";
+import { CourseOutline, EnrolBanner, lessonPath, modulePath } from "../components/player/course-outline.tsx";
+import { Prose } from "../components/page-intro.tsx";
+import { pageMeta } from "../lib/seo.ts";
+import type { Route } from "./+types/learn-lesson";
+import { loadCourseState, playerSummary } from "./player.server.ts";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { state, catalog } = await loadCourseState(context, params.courseId);
+  const found = await attempt(async () => lessonView(catalog, state, params.lessonId));
+  if (!found.ok) throw data(null, { status: 404 });
+  const view = found.value;
+  const summary = playerSummary(state);
+  const page = {
+    ...summary,
+    lesson: { id: view.lesson.id, title: view.lesson.title, minutes: view.lesson.minutes, preview: view.lesson.preview, videoEmbedUrl: view.lesson.videoEmbedUrl },
+    moduleNumber: view.moduleNumber,
+    moduleTitle: state.course.modules[view.moduleNumber - 1]?.title ?? "",
+    previous: view.previous && { id: view.previous.id, title: view.previous.title },
+    next: view.next && { id: view.next.id, title: view.next.title },
+    access: view.access,
+    done: state.completed.has(view.lesson.id),
+    html: view.body?.html ?? null,
+    headings: view.body?.headings.filter((h) => h.depth === 2) ?? [],
+  };
+  // Locked lessons are refused on the server: no body, and a 403 for anything that reads the status.
+  return view.access === "locked" ? data(page, { status: 403 }) : page;
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.loaderData ? `${args.loaderData.lesson.title} · ${args.loaderData.course.title}` : "Lesson",
+    description: args.loaderData ? `Lesson ${args.loaderData.lesson.id} of ${args.loaderData.course.title}.` : "",
+  });
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const { viewer, catalog, db } = await loadCourseState(context, params.courseId);
+  const intent = (await request.formData()).get("intent");
+  if (intent === "opened") {
+    await recordLessonOpened(db, catalog, viewer.id, params.courseId, params.lessonId);
+    return { ok: true, message: null };
+  }
+  if (intent !== "complete" && intent !== "incomplete") return data({ ok: false, message: "Unknown action." }, { status: 400 });
+  const result = await attempt(() => setLessonComplete(db, catalog, viewer.id, params.courseId, params.lessonId, intent === "complete"));
+  if (!result.ok) return data({ ok: false, message: result.message }, { status: result.status });
+  return { ok: true, message: null };
+}
+
+/** ← and → move between lessons, unless the learner is typing somewhere. */
+function useArrowKeys(previous: string | null, next: string | null) {
+  const navigate = useNavigate();
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest("input, textarea, select, [contenteditable='true']")) return;
+      const to = event.key === "ArrowLeft" ? previous : event.key === "ArrowRight" ? next : null;
+      if (to) void navigate(to);
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [previous, next, navigate]);
+}
+
+export default function LessonPage({ loaderData }: Route.ComponentProps) {
+  const { course, lesson, previous, next, access, done, html, headings, outline, percent, completed, moduleNumber, moduleTitle } = loaderData;
+  const progress = useFetcher();
+  const opened = useFetcher();
+  const end = useRef<HTMLDivElement>(null);
+  const enrolled = access === "enrolled";
+  const previousPath = previous && lessonPath(course.id, previous.id);
+  const nextPath = next && lessonPath(course.id, next.id);
+  useArrowKeys(previousPath, nextPath);
+
+  // Once per lesson opened: the fetchers are new objects on every render, so a ref remembers what was sent.
+  const sent = useRef({ opened: "", completed: "" });
+  useEffect(() => {
+    if (!enrolled || sent.current.opened === lesson.id) return;
+    sent.current.opened = lesson.id;
+    void opened.submit({ intent: "opened", lessonId: lesson.id }, { method: "post" });
+  }, [enrolled, lesson.id, opened]);
+
+  // Reaching the end of a text lesson completes it.
+  useEffect(() => {
+    const sentinel = end.current;
+    if (!enrolled || done || lesson.videoEmbedUrl || !sentinel || sent.current.completed === lesson.id) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (!entries.some((e) => e.isIntersecting) || sent.current.completed === lesson.id) return;
+      sent.current.completed = lesson.id;
+      observer.disconnect();
+      void progress.submit({ intent: "complete", lessonId: lesson.id }, { method: "post" });
+    });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [enrolled, done, lesson.id, lesson.videoEmbedUrl, progress]);
+
+  const showDone = progress.formData ? progress.formData.get("intent") === "complete" : done;
+
+  return (
+    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:grid lg:grid-cols-[18rem_1fr] lg:gap-10">
+      <nav aria-label="Course contents" className="lg:sticky lg:top-24 lg:max-h-[calc(100vh-7rem)] lg:self-start lg:overflow-y-auto">
+        {/* A drawer on phones; always open beside the lesson on wide screens. */}
+        <details className="group rounded-xl border border-slate-200 lg:border-0 lg:[&::details-content]:[content-visibility:visible] dark:border-slate-800">
+          <summary className="cursor-pointer list-none px-4 py-3 font-semibold text-slate-950 lg:hidden dark:text-white">
+            Course contents <span aria-hidden="true">▾</span>
+          </summary>
+          <div className="px-1 pb-4 lg:px-0">
+            <Link to={`/courses/${course.id}/MainPage`} className="block px-3 text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+              {course.title}
+            </Link>
+            {enrolled && (
+              <div className="mt-3 px-3">
+                <CourseProgress title={course.title} percent={percent} completed={completed} total={course.lessonCount} />
+              </div>
+            )}
+            <div className="mt-5">
+              <CourseOutline courseId={course.id} outline={outline} currentLessonId={lesson.id} />
+            </div>
+          </div>
+        </details>
+      </nav>
+
+      <article aria-labelledby="lesson-title" className="mt-6 min-w-0 lg:mt-0">
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          <Link to={modulePath(course.id, moduleNumber)} className="hover:underline">
+            Module {moduleNumber}: {moduleTitle}
+          </Link>{" "}
+          · Lesson {lesson.id} · {lesson.minutes} min{lesson.preview ? " · Free preview" : ""}
+        </p>
+        <h1 id="lesson-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-950 dark:text-white">
+          {lesson.title}
+        </h1>
+
+        {access === "locked" ? (
+          <div className="mt-8 max-w-2xl">
+            <EnrolBanner courseId={course.id} />
+          </div>
+        ) : (
+          <>
+            {access === "preview" && (
+              <div className="mt-6 max-w-3xl">
+                <EnrolBanner courseId={course.id} />
+              </div>
+            )}
+            {headings.length > 2 && (
+              <nav aria-label="On this page" className="mt-6 max-w-3xl rounded-xl bg-slate-50 p-4 text-sm dark:bg-slate-900">
+                <p className="font-semibold text-slate-950 dark:text-white">On this page</p>
+                <ul className="mt-2 grid gap-1 sm:grid-cols-2">
+                  {headings.map((h) => (
+                    <li key={h.id}>
+                      <a href={`#${h.id}`} className="text-brand-700 hover:underline dark:text-brand-300">
+                        {h.text}
+                      </a>
+                    </li>
+                  ))}
+                </ul>
+              </nav>
+            )}
+            {lesson.videoEmbedUrl && (
+              <div className="mt-6 aspect-video max-w-3xl overflow-hidden rounded-xl bg-slate-900">
+                <iframe
+                  src={lesson.videoEmbedUrl}
+                  title={`Video: ${lesson.title}`}
+                  loading="lazy"
+                  allow="accelerometer; encrypted-media; gyroscope; picture-in-picture; fullscreen"
+                  allowFullScreen
+                  // The players need their own origin's scripts and storage; the address is a privacy-enhanced embed from content/.
+                  // oxlint-disable-next-line react/iframe-missing-sandbox
+                  sandbox="allow-scripts allow-same-origin allow-presentation allow-popups"
+                  className="size-full"
+                />
+              </div>
+            )}
+            {html && <Prose html={html} className="mt-8 max-w-3xl" />}
+            <div ref={end} />
+          </>
+        )}
+
+        <div className="mt-10 max-w-3xl border-t border-slate-200 pt-6 dark:border-slate-800">
+          {enrolled && (
+            <progress.Form method="post" className="mb-6">
+              <input type="hidden" name="intent" value={showDone ? "incomplete" : "complete"} />
+              {showDone ? (
+                <p className="flex flex-wrap items-center gap-3">
+                  <span role="status" className="inline-flex items-center gap-2 font-semibold text-emerald-700 dark:text-emerald-300">
+                    <CheckIcon className="size-5" /> Lesson complete
+                  </span>
+                  <button type="submit" className="text-sm text-slate-600 underline underline-offset-2 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white">
+                    Mark as not done
+                  </button>
+                </p>
+              ) : (
+                <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-emerald-600 px-5 py-2.5 font-semibold text-white hover:bg-emerald-700">
+                  <CheckIcon className="size-5" /> Mark complete
+                </button>
+              )}
+            </progress.Form>
+          )}
+          <div className="flex flex-wrap justify-between gap-3">
+            {previousPath && previous ? (
+              <Link to={previousPath} rel="prev" className="inline-flex items-center gap-2 rounded-full border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800">
+                <ArrowLeftIcon className="size-4" /> Previous: {previous.id}
+              </Link>
+            ) : (
+              <span />
+            )}
+            {nextPath && next ? (
+              <Link to={nextPath} rel="next" className="inline-flex items-center gap-2 rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+                Next: {next.id} {next.title} <ArrowRightIcon className="size-4" />
+              </Link>
+            ) : (
+              <Link to={`/courses/${course.id}/MainPage`} className="inline-flex items-center gap-2 rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+                Back to the course home <ArrowRightIcon className="size-4" />
+              </Link>
+            )}
+          </div>
+          <p className="mt-4 hidden text-xs text-slate-500 sm:block dark:text-slate-400">Tip: use the ← and → keys to move between lessons.</p>
+        </div>
+      </article>
+    </div>
+  );
+}
+

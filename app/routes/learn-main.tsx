@@ -1,0 +1,93 @@
+import { Link } from "react-router";
+import { CourseProgress } from "../components/account-progress.tsx";
+import { ArrowRightIcon } from "../components/icons.tsx";
+import { EnrolBanner, lessonPath, modulePath } from "../components/player/course-outline.tsx";
+import { Container } from "../components/page-intro.tsx";
+import { pageMeta } from "../lib/seo.ts";
+import type { Route } from "./+types/learn-main";
+import { loadCourseState, playerSummary } from "./player.server.ts";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { state } = await loadCourseState(context, params.courseId);
+  return playerSummary(state);
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: args.loaderData?.course.title ?? "Course", description: "Your progress, where you left off and what comes next." });
+
+export default function CourseHome({ loaderData }: Route.ComponentProps) {
+  const { course, enrolled, percent, completed, lastLessonId, nextLessonId, outline } = loaderData;
+  const lessons = outline.flatMap((m) => m.lessons);
+  const last = lessons.find((l) => l.id === lastLessonId);
+  const next = lessons.find((l) => l.id === nextLessonId);
+  return (
+    <Container className="py-10 sm:py-14">
+      <p className="text-sm font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">Course home</p>
+      <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">{course.title}</h1>
+      <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_22rem]">
+        <div className="space-y-6">
+          {!enrolled && <EnrolBanner courseId={course.id} />}
+          {enrolled && (
+            <section aria-labelledby="progress-heading" className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+              <h2 id="progress-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
+                Your progress
+              </h2>
+              <div className="mt-4">
+                <CourseProgress title={course.title} percent={percent} completed={completed} total={course.lessonCount} />
+              </div>
+              <div className="mt-6 flex flex-wrap gap-3">
+                {last && (
+                  <Link to={lessonPath(course.id, last.id)} className="inline-flex items-center gap-1.5 rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+                    Continue where you left off: {last.id} {last.title} <ArrowRightIcon className="size-4" />
+                  </Link>
+                )}
+                {next && next.id !== last?.id && (
+                  <Link
+                    to={lessonPath(course.id, next.id)}
+                    className={`inline-flex items-center gap-1.5 rounded-full px-5 py-2.5 text-sm font-semibold ${last ? "border border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800" : "bg-brand-600 text-white hover:bg-brand-700"}`}
+                  >
+                    {completed === 0 && !last ? "Start the first lesson" : "Next lesson"}: {next.id} {next.title}
+                  </Link>
+                )}
+                {!next && <p className="text-sm font-medium text-emerald-700 dark:text-emerald-300">You have completed every lesson in this course.</p>}
+              </div>
+            </section>
+          )}
+          <section aria-labelledby="modules-heading">
+            <div className="flex items-baseline justify-between">
+              <h2 id="modules-heading" className="text-xl font-semibold text-slate-950 dark:text-white">
+                Modules
+              </h2>
+              <Link to={`/courses/${course.id}/modules`} className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                All lessons
+              </Link>
+            </div>
+            <ol className="mt-4 grid gap-3 sm:grid-cols-2">
+              {outline.map((mod) => (
+                <li key={mod.number} className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
+                  <Link to={modulePath(course.id, mod.number)} className="font-semibold text-slate-950 hover:underline dark:text-white">
+                    {mod.number}. {mod.title}
+                  </Link>
+                  <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                    {mod.completed} of {mod.lessons.length} lessons done
+                  </p>
+                  <div aria-hidden="true" className="mt-2 h-1.5 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800">
+                    <div className="h-full rounded-full bg-emerald-600" style={{ width: `${Math.round((mod.completed * 100) / mod.lessons.length)}%` }} />
+                  </div>
+                </li>
+              ))}
+            </ol>
+          </section>
+        </div>
+        <aside className="space-y-3 text-sm text-slate-600 lg:pt-2 dark:text-slate-400">
+          <p>
+            {course.moduleCount} modules · {course.lessonCount} lessons
+          </p>
+          <Link to={`/course/${course.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+            About this course
+          </Link>
+        </aside>
+      </div>
+    </Container>
+  );
+}

@@ -1,0 +1,158 @@
+import { and, eq } from "drizzle-orm";
+import type { Catalog, Course, Lesson } from "../catalog/index.ts";
+import type { RenderedLesson } from "../catalog/markdown.ts";
+import type { Db } from "../db/client.ts";
+import { coursePositions, enrolments, lessonProgress } from "../db/schema.ts";
+import { Forbidden, NotFound } from "../errors.ts";
+import { progressPercent } from "./progress.ts";
+
+export type LessonAccess = "enrolled" | "preview" | "locked";
+
+export interface CourseState {
+  course: Course;
+  enrolled: boolean;
+  completed: Set<string>;
+  percent: number;
+  /** The last lesson the learner opened, if any. */
+  lastLessonId: string | null;
+  /** The first lesson not yet completed, in course order; null when all are done. */
+  nextLessonId: string | null;
+}
+
+export function findCourse(catalog: Catalog, courseId: string): Course {
+  const course = catalog.courses.find((c) => c.id === courseId);
+  if (!course) throw new NotFound("We could not find that course.");
+  return course;
+}
+
+export function allLessons(course: Course): Lesson[] {
+  return course.modules.flatMap((m) => m.lessons);
+}
+
+/** A learner's standing in one course: enrolment, completed lessons, where they were, what is next. */
+export async function courseState(db: Db, course: Course, userId: string): Promise<CourseState> {
+  const [enrolment] = await db
+    .select({ id: enrolments.id })
+    .from(enrolments)
+    .where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, course.id), eq(enrolments.status, "active")));
+  const lessons = allLessons(course);
+  const ids = new Set(lessons.map((l) => l.id));
+  const done = await db
+    .select({ lessonId: lessonProgress.lessonId })
+    .from(lessonProgress)
+    .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, course.id)));
+  const completed = new Set(done.map((d) => d.lessonId).filter((id) => ids.has(id)));
+  const [position] = await db
+    .select({ lessonId: coursePositions.lessonId })
+    .from(coursePositions)
+    .where(and(eq(coursePositions.userId, userId), eq(coursePositions.courseId, course.id)));
+  return {
+    course,
+    enrolled: enrolment !== undefined,
+    completed,
+    percent: progressPercent(completed.size, course),
+    lastLessonId: position && ids.has(position.lessonId) ? position.lessonId : null,
+    nextLessonId: lessons.find((l) => !completed.has(l.id))?.id ?? null,
+  };
+}
+
+/** Enrolled learners see every lesson; free previews are open to anyone signed in; the rest is locked. */
+export function lessonAccess(state: Pick<CourseState, "enrolled">, lesson: Pick<Lesson, "preview">): LessonAccess {
+  if (state.enrolled) return "enrolled";
+  return lesson.preview ? "preview" : "locked";
+}
+
+export interface LessonView {
+  lesson: Lesson;
+  moduleNumber: number;
+  previous: Lesson | null;
+  next: Lesson | null;
+  access: LessonAccess;
+  /** Only when access allows it. */
+  body: RenderedLesson | null;
+}
+
+/** One lesson as the player shows it; the body is read only when the learner may see it. */
+export function lessonView(catalog: Catalog, state: CourseState, lessonId: string): LessonView {
+  const lessons = allLessons(state.course);
+  const index = lessons.findIndex((l) => l.id === lessonId);
+  const lesson = lessons[index];
+  if (!lesson) throw new NotFound("We could not find that lesson.");
+  const access = lessonAccess(state, lesson);
+  return {
+    lesson,
+    moduleNumber: Number(lesson.id.split("-")[0]),
+    previous: lessons[index - 1] ?? null,
+    next: lessons[index + 1] ?? null,
+    access,
+    body: access === "locked" ? null : (catalog.lessonBodies.get(`${state.course.id}/${lesson.id}`) ?? null),
+  };
+}
+
+/** Remembers the lesson a learner opened last, for "Continue where you left off". Enrolled learners only. */
+export async function recordLessonOpened(db: Db, catalog: Catalog, userId: string, courseId: string, lessonId: string): Promise<void> {
+  const state = await courseState(db, findCourse(catalog, courseId), userId);
+  if (!state.enrolled || !allLessons(state.course).some((l) => l.id === lessonId)) return;
+  await db
+    .insert(coursePositions)
+    .values({ userId, courseId, lessonId })
+    .onConflictDoUpdate({ target: [coursePositions.userId, coursePositions.courseId], set: { lessonId, updatedAt: new Date() } });
+}
+
+/** Marks a lesson done, or not done; only an enrolled learner's progress counts. Returns the new state. */
+export async function setLessonComplete(
+  db: Db,
+  catalog: Catalog,
+  userId: string,
+  courseId: string,
+  lessonId: string,
+  complete: boolean,
+): Promise<CourseState> {
+  const course = findCourse(catalog, courseId);
+  const state = await courseState(db, course, userId);
+  const view = lessonView(catalog, state, lessonId);
+  if (view.access !== "enrolled") throw new Forbidden("Enrol in this course to keep track of your progress.");
+  if (complete) {
+    await db.insert(lessonProgress).values({ userId, courseId, lessonId }).onConflictDoNothing();
+  } else {
+    await db
+      .delete(lessonProgress)
+      .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, courseId), eq(lessonProgress.lessonId, lessonId)));
+  }
+  return courseState(db, course, userId);
+}
+
+export type LessonState = "done" | "in-progress" | "todo" | "locked";
+
+export interface OutlineModule {
+  number: number;
+  title: string;
+  summary: string;
+  objectives: string[];
+  completed: number;
+  lessons: { id: string; title: string; minutes: number; preview: boolean; state: LessonState }[];
+}
+
+/** The course's modules and lessons as the player lists them, each lesson with the learner's state. */
+export function courseOutline(state: CourseState): OutlineModule[] {
+  return state.course.modules.map((mod, m) => ({
+    number: m + 1,
+    title: mod.title,
+    summary: mod.summary,
+    objectives: mod.objectives,
+    completed: mod.lessons.filter((l) => state.completed.has(l.id)).length,
+    lessons: mod.lessons.map((lesson) => ({
+      id: lesson.id,
+      title: lesson.title,
+      minutes: lesson.minutes,
+      preview: lesson.preview,
+      state: state.completed.has(lesson.id)
+        ? "done"
+        : lessonAccess(state, lesson) === "locked"
+          ? "locked"
+          : lesson.id === state.lastLessonId
+            ? "in-progress"
+            : "todo",
+    })),
+  }));
+}

@@ -1,0 +1,80 @@
+import { expect, test } from "@playwright/test";
+import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { buyCourse } from "./shop.ts";
+
+const password = "correct horse battery staple";
+const course = "webdevfrontendcourse";
+
+test.beforeEach(async ({ context }) => {
+  await useOwnAddress(context);
+});
+
+test("every player URL of the front-end course renders for an enrolled learner", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await signUpVerified(page, request, { name: "Ritu", email: uniqueEmail("player"), password });
+  await buyCourse(page, course);
+  await page.getByRole("link", { name: "Start learning" }).click();
+  await expect(page).toHaveURL(`/courses/${course}/MainPage`);
+  await expect(page.getByRole("heading", { name: "Front-End Web Development", level: 1 })).toBeVisible();
+  await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "0");
+
+  await page.goto(`/courses/${course}/modules`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("all modules");
+  for (let n = 1; n <= 6; n++) {
+    const response = await page.goto(`/courses/${course}/module/${n}`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole("heading", { name: "By the end of this module you will" })).toBeVisible();
+  }
+  const lesson = await page.goto(`/courses/${course}/submodule/1-1`);
+  expect(lesson?.status()).toBe(200);
+  await expect(page.getByRole("heading", { name: "How the web works — browsers, servers and URLs", level: 1 })).toBeVisible();
+  await expect(page.locator("article .prose h2").first()).toBeVisible();
+  expect((await page.goto(`/courses/${course}/module/7`))?.status()).toBe(404);
+  expect((await page.goto(`/courses/${course}/submodule/9-9`))?.status()).toBe(404);
+});
+
+test("completing lessons moves progress on the course home and in the account", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Vivek", email: uniqueEmail("progress"), password });
+  await buyCourse(page, course);
+  await page.goto(`/courses/${course}/submodule/1-2`);
+  const complete = page.getByRole("status").filter({ hasText: "Lesson complete" });
+  // Reading to the end of a text lesson completes it; the learner can undo and redo that by hand.
+  await page.getByText("Tip: use the ← and → keys").scrollIntoViewIfNeeded();
+  await expect(complete).toBeVisible();
+  await page.getByRole("button", { name: "Mark as not done" }).click();
+  await page.getByRole("button", { name: "Mark complete" }).click();
+  await expect(complete).toBeVisible();
+  await page.keyboard.press("ArrowRight");
+  await expect(page).toHaveURL(`/courses/${course}/submodule/1-3`);
+  await page.keyboard.press("ArrowLeft");
+  await expect(page).toHaveURL(`/courses/${course}/submodule/1-2`);
+  await page.getByRole("link", { name: /^Next: 1-3/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Links, images and media");
+  await page.getByText("Tip: use the ← and → keys").scrollIntoViewIfNeeded();
+  await expect(complete).toBeVisible();
+
+  await page.goto(`/courses/${course}/MainPage`);
+  await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "8");
+  await expect(page.getByRole("link", { name: /^Continue where you left off: 1-3/ })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^Next lesson: 1-1/ })).toBeVisible();
+  await page.goto("/account/courses");
+  await expect(page.getByText("2 of 24 lessons completed")).toBeVisible();
+});
+
+test("a signed-in visitor sees free previews and is asked to enrol for the rest, on the server", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Guest", email: uniqueEmail("guest"), password });
+  const preview = await page.goto(`/courses/${course}/submodule/1-1`);
+  expect(preview?.status()).toBe(200);
+  await expect(page.locator("article .prose")).toBeVisible();
+  await expect(page.getByText("Enrol to continue")).toBeVisible();
+  const locked = await page.goto(`/courses/${course}/submodule/1-2`);
+  expect(locked?.status()).toBe(403);
+  await expect(page.getByText("Enrol to continue")).toBeVisible();
+  await expect(page.locator("article .prose")).toHaveCount(0);
+  expect(await locked?.text()).not.toContain("Try it yourself");
+});
+
+test("a signed-out visitor is sent to sign in before the player", async ({ page }) => {
+  await page.goto(`/courses/${course}/submodule/1-1`);
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcourses%2Fwebdevfrontendcourse%2Fsubmodule%2F1-1$/);
+});

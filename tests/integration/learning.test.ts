@@ -1,0 +1,109 @@
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientIpHeader } from "../../server/auth/index.ts";
+import type { Catalog, Course } from "../../server/catalog/index.ts";
+import type { Database } from "../../server/db/client.ts";
+import { enrolments } from "../../server/db/schema.ts";
+import type { Identity } from "../../server/identity.ts";
+import { courseOutline, courseState, lessonView, recordLessonOpened, setLessonComplete } from "../../server/learning/player.ts";
+import { databaseKinds, startTestIdentity } from "./helpers.ts";
+
+const lesson = (id: string, preview = false) => ({ id, title: `Lesson ${id}`, minutes: 10, preview, videoEmbedUrl: null });
+const course = {
+  id: "demo",
+  title: "Demo course",
+  modules: [
+    { title: "One", summary: "First", objectives: ["Learn one"], lessons: [lesson("1-1", true), lesson("1-2")] },
+    { title: "Two", summary: "Second", objectives: ["Learn two"], lessons: [lesson("2-1")] },
+  ],
+  lessonCount: 3,
+  totalMinutes: 30,
+} as unknown as Course;
+const catalog = {
+  // What the sign-up mail needs of the site.
+  site: { name: "Academy", legalName: "Academy Learning", email: "support@academy.test", address: { city: "Bengaluru", state: "Karnataka" } },
+  courses: [course],
+  lessonBodies: new Map(["1-1", "1-2", "2-1"].map((id) => [`demo/${id}`, { html: `<p>Body of ${id}</p>`, headings: [] }])),
+} as unknown as Catalog;
+
+describe.each(databaseKinds)("the course player on $name", ({ open }) => {
+  let database: Database;
+  let identity: Identity;
+
+  beforeAll(async () => {
+    database = await open();
+    await database.migrate();
+    identity = await startTestIdentity(database.db, catalog);
+  });
+  afterAll(async () => {
+    await identity.mailWorker.stop();
+    await database.close();
+  });
+
+  async function learner(enrolled: "active" | "revoked" | null): Promise<string> {
+    const { user } = await identity.auth.api.signUpEmail({
+      body: { name: "Lata", email: `learner-${randomBytes(4).toString("hex")}@example.com`, password: "a good long password" },
+      headers: new Headers({ [clientIpHeader]: `10.4.${randomBytes(2).join(".")}` }),
+    });
+    if (enrolled) await database.db.insert(enrolments).values({ userId: user.id, courseId: "demo", status: enrolled });
+    return user.id;
+  }
+
+  const state = (userId: string) => courseState(database.db, course, userId);
+
+  it("shows every lesson to an enrolled learner, previews to anyone signed in, and nothing else", async () => {
+    const enrolled = await state(await learner("active"));
+    const visitor = await state(await learner(null));
+    const refunded = await state(await learner("revoked"));
+    expect(lessonView(catalog, enrolled, "1-2")).toMatchObject({ access: "enrolled", body: { html: "<p>Body of 1-2</p>" } });
+    expect(lessonView(catalog, visitor, "1-1")).toMatchObject({ access: "preview", body: { html: "<p>Body of 1-1</p>" } });
+    expect(lessonView(catalog, visitor, "1-2")).toMatchObject({ access: "locked", body: null });
+    expect(lessonView(catalog, refunded, "1-2")).toMatchObject({ access: "locked", body: null });
+    expect(() => lessonView(catalog, enrolled, "9-9")).toThrow("We could not find that lesson.");
+  });
+
+  it("links each lesson to the one before and after it, across modules", async () => {
+    const s = await state(await learner("active"));
+    expect(lessonView(catalog, s, "1-2")).toMatchObject({ moduleNumber: 1, previous: { id: "1-1" }, next: { id: "2-1" } });
+    expect(lessonView(catalog, s, "1-1").previous).toBeNull();
+    expect(lessonView(catalog, s, "2-1").next).toBeNull();
+  });
+
+  it("counts progress, names the next lesson and remembers where the learner was", async () => {
+    const userId = await learner("active");
+    expect(await state(userId)).toMatchObject({ percent: 0, nextLessonId: "1-1", lastLessonId: null });
+    await setLessonComplete(database.db, catalog, userId, "demo", "1-1", true);
+    await setLessonComplete(database.db, catalog, userId, "demo", "1-1", true);
+    await recordLessonOpened(database.db, catalog, userId, "demo", "1-2");
+    const after = await state(userId);
+    expect(after).toMatchObject({ percent: 33, nextLessonId: "1-2", lastLessonId: "1-2" });
+    expect(courseOutline(after).map((m) => m.lessons.map((l) => l.state))).toEqual([["done", "in-progress"], ["todo"]]);
+    await setLessonComplete(database.db, catalog, userId, "demo", "1-2", true);
+    const all = await setLessonComplete(database.db, catalog, userId, "demo", "2-1", true);
+    expect(all).toMatchObject({ percent: 100, nextLessonId: null });
+    expect((await setLessonComplete(database.db, catalog, userId, "demo", "2-1", false)).percent).toBe(66);
+  });
+
+  it("keeps progress to enrolled learners and to each learner's own record", async () => {
+    const visitor = await learner(null);
+    await expect(setLessonComplete(database.db, catalog, visitor, "demo", "1-1", true)).rejects.toMatchObject({ status: 403 });
+    await recordLessonOpened(database.db, catalog, visitor, "demo", "1-1");
+    expect(await state(visitor)).toMatchObject({ percent: 0, lastLessonId: null });
+    const a = await learner("active");
+    const b = await learner("active");
+    await setLessonComplete(database.db, catalog, a, "demo", "1-1", true);
+    expect((await state(b)).percent).toBe(0);
+    await expect(setLessonComplete(database.db, catalog, a, "demo", "7-1", true)).rejects.toMatchObject({ status: 404 });
+    await expect(setLessonComplete(database.db, catalog, a, "no-course", "1-1", true)).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("locks lessons again after a refund, keeping the record of what was done", async () => {
+    const userId = await learner("active");
+    await setLessonComplete(database.db, catalog, userId, "demo", "1-1", true);
+    await database.db.update(enrolments).set({ status: "revoked" }).where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, "demo")));
+    const s = await state(userId);
+    expect(s.enrolled).toBe(false);
+    expect(courseOutline(s)[0]?.lessons.map((l) => l.state)).toEqual(["done", "locked"]);
+  });
+});
