@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useLayoutEffect, useRef } from "react";
 import { data, Link, useFetcher, useNavigate } from "react-router";
 import { attempt } from "../../server/errors.ts";
 import { lessonView, recordLessonOpened, setLessonComplete } from "../../server/learning/player.ts";
@@ -54,17 +54,23 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 /** ← and → move between lessons, unless the learner is typing somewhere. */
 function useArrowKeys(previous: string | null, next: string | null) {
   const navigate = useNavigate();
+  // One listener for the page's life, reading the current lesson's neighbours, so a key pressed
+  // just after moving never uses the lesson before's.
+  const targets = useRef({ previous, next });
+  useLayoutEffect(() => {
+    targets.current = { previous, next };
+  }, [previous, next]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
       const target = event.target as HTMLElement | null;
       if (target?.closest("input, textarea, select, [contenteditable='true']")) return;
-      const to = event.key === "ArrowLeft" ? previous : event.key === "ArrowRight" ? next : null;
+      const to = event.key === "ArrowLeft" ? targets.current.previous : event.key === "ArrowRight" ? targets.current.next : null;
       if (to) void navigate(to);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  }, [previous, next, navigate]);
+  }, [navigate]);
 }
 
 export default function LessonPage({ loaderData }: Route.ComponentProps) {

@@ -46,8 +46,10 @@ test("completing lessons moves progress on the course home and in the account", 
   await expect(complete).toBeVisible();
   await page.keyboard.press("ArrowRight");
   await expect(page).toHaveURL(`/courses/${course}/submodule/1-3`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Links, images and media");
   await page.keyboard.press("ArrowLeft");
   await expect(page).toHaveURL(`/courses/${course}/submodule/1-2`);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Document structure");
   await page.getByRole("link", { name: /^Next: 1-3/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Links, images and media");
   await page.getByText("Tip: use the ← and → keys").scrollIntoViewIfNeeded();
