@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { LessonState, OutlineModule } from "../../../server/learning/player.ts";
-import { CheckIcon } from "../icons.tsx";
+import { CheckIcon, LockIcon } from "../icons.tsx";
 
 export const lessonPath = (courseId: string, lessonId: string) => `/courses/${courseId}/submodule/${lessonId}`;
 export const modulePath = (courseId: string, n: number) => `/courses/${courseId}/module/${n}`;
@@ -12,11 +12,11 @@ function StateMark({ state }: { state: LessonState }) {
     done: "bg-emerald-600 text-white dark:bg-emerald-500",
     "in-progress": "border-2 border-brand-600 dark:border-brand-400",
     todo: "border-2 border-slate-300 dark:border-slate-600",
-    locked: "bg-slate-200 text-slate-500 dark:bg-slate-800 dark:text-slate-400",
+    locked: "bg-slate-200 text-slate-600 dark:bg-slate-800 dark:text-slate-300",
   };
   return (
     <span aria-hidden="true" className={`grid size-5 shrink-0 place-items-center rounded-full text-[10px] ${styles[state]}`}>
-      {state === "done" ? <CheckIcon className="size-3" /> : state === "locked" ? "🔒" : null}
+      {state === "done" ? <CheckIcon className="size-3" /> : state === "locked" ? <LockIcon className="size-3" /> : null}
     </span>
   );
 }
