@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import type { RazorpayCheckoutOptions as CheckoutOptions } from "../../app/components/razorpay-checkout.tsx";
 import { paymentSignature } from "../../server/payments/signature.ts";
 import { testPayPath } from "../support/razorpay-api.ts";
 import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
@@ -22,17 +23,6 @@ const checkoutScript = `window.Razorpay = function (options) {
   };
 };`;
 
-interface CheckoutOptions {
-  key: string;
-  order_id: string;
-  amount: number;
-  currency: string;
-  name: string;
-  description: string;
-  prefill: { name: string; email: string };
-  callback_url: string;
-  redirect: boolean;
-}
 
 test.beforeEach(async ({ context, page }) => {
   await useOwnAddress(context);
