@@ -61,8 +61,11 @@ export type PolicySlug = (typeof policySlugs)[number];
 export interface Catalog {
   site: Site;
   courses: Course[];
-  /** Lesson bodies by "<course>/<lesson>", kept apart from the course so pages never ship them by accident. */
-  lessonBodies: Map<string, RenderedLesson>;
+  /**
+   * A lesson's body, rendered on first use and kept: highlighting every lesson at start-up would
+   * cost seconds. Kept apart from the course so pages never ship lesson text by accident.
+   */
+  lessonBody(courseId: string, lessonId: string): RenderedLesson | undefined;
   services: Service[];
   team: TeamMember[];
   portfolio: Project[];
@@ -202,6 +205,7 @@ export async function loadCatalog(root: string): Promise<Catalog> {
     })),
   );
   const renderLesson = await lessonRenderer(sources.flatMap((s) => s.lessons));
+  const lessonFiles = new Map<string, SourceFile>();
   const lessonBodies = new Map<string, RenderedLesson>();
   const courses = sources.map(({ id, course: src, lessons: files }): Course => {
     const data = validate(courseFrontMatter, src.data, src.file);
@@ -217,7 +221,7 @@ export async function loadCatalog(root: string): Promise<Catalog> {
       const embed = meta.video ? videoEmbedUrl(meta.video) : null;
       if (meta.video && !embed) throw new ContentError(`Invalid content:\n  ${file.file}: video: must be a YouTube or Vimeo address`);
       mod.lessons.push({ id: file.id, title: meta.title, minutes: meta.minutes, preview: meta.preview, videoEmbedUrl: embed });
-      lessonBodies.set(`${id}/${file.id}`, renderLesson(file));
+      lessonFiles.set(`${id}/${file.id}`, file);
     }
     const empty = modules.findIndex((mod) => mod.lessons.length === 0);
     if (empty !== -1) throw new ContentError(`Invalid content:\n  courses/${id}/lessons: module ${empty + 1} has no lessons (add lessons/${empty + 1}-1.md)`);
@@ -293,7 +297,17 @@ export async function loadCatalog(root: string): Promise<Catalog> {
   return {
     site,
     courses: courses.toSorted(byOrder),
-    lessonBodies,
+    lessonBody(courseId, lessonId) {
+      const key = `${courseId}/${lessonId}`;
+      const file = lessonFiles.get(key);
+      if (!file) return undefined;
+      let body = lessonBodies.get(key);
+      if (!body) {
+        body = renderLesson(file);
+        lessonBodies.set(key, body);
+      }
+      return body;
+    },
     services: services.toSorted(byOrder),
     team: team.toSorted(byOrder),
     portfolio: portfolio.toSorted(byOrder),

@@ -85,7 +85,7 @@ export function lessonView(catalog: Catalog, state: CourseState, lessonId: strin
     previous: lessons[index - 1] ?? null,
     next: lessons[index + 1] ?? null,
     access,
-    body: access === "locked" ? null : (catalog.lessonBodies.get(`${state.course.id}/${lesson.id}`) ?? null),
+    body: access === "locked" ? null : (catalog.lessonBody(state.course.id, lesson.id) ?? null),
   };
 }
 

@@ -78,7 +78,7 @@ describe("bad content stops start-up with the file and field at fault", () => {
     const catalog = await loadCatalog(contentDir);
     const course = catalog.courses.find((c) => c.id === "webdevfrontendcourse");
     expect(JSON.stringify(course)).not.toContain("Try it yourself");
-    expect(catalog.lessonBodies.get("webdevfrontendcourse/1-1")?.html).toContain("Try it yourself");
+    expect(catalog.lessonBody("webdevfrontendcourse", "1-1")?.html).toContain("Try it yourself");
     expect(course?.modules.every((m) => m.objectives.length > 0)).toBe(true);
     expect(course?.modules[0]?.lessons[0]).toMatchObject({ id: "1-1", preview: true });
   });
