@@ -1,4 +1,5 @@
-import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { bigserial, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth-schema.ts";
 
 export * from "./auth-schema.ts";
@@ -255,4 +256,69 @@ export const coursePositions = pgTable(
     updatedAt: at("updated_at").notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.userId, table.courseId] })],
+);
+
+/** A learner's rating (1–5) and plain-text comment on a course; one per learner and course. */
+export const feedback = pgTable(
+  "feedback",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    courseId: text("course_id").notNull(),
+    rating: integer("rating").notNull(),
+    comment: text("comment").notNull(),
+    createdAt: at("created_at").notNull().defaultNow(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("feedback_user_course_idx").on(table.userId, table.courseId),
+    index("feedback_course_created_idx").on(table.courseId, table.createdAt),
+    check("feedback_rating_range", sql`${table.rating} between 1 and 5`),
+  ],
+);
+
+/**
+ * A learner's note; title and body are stored encrypted (DESIGN.md "Encryption at rest").
+ * A deleted note keeps its row with deletedAt set for a short while so the delete can be undone.
+ */
+export const notes = pgTable(
+  "notes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    body: text("body").notNull(),
+    courseId: text("course_id"),
+    lessonId: text("lesson_id"),
+    createdAt: at("created_at").notNull().defaultNow(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+    deletedAt: at("deleted_at"),
+  },
+  (table) => [
+    index("notes_user_updated_idx").on(table.userId, table.updatedAt),
+    index("notes_user_lesson_idx").on(table.userId, table.courseId, table.lessonId),
+  ],
+);
+
+/**
+ * A certificate of completion, issued once per learner and course. The id is the public,
+ * unguessable verification code; the learner's name is kept as issued, encrypted.
+ */
+export const certificates = pgTable(
+  "certificates",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    courseId: text("course_id").notNull(),
+    courseTitle: text("course_title").notNull(),
+    learnerName: text("learner_name").notNull(),
+    issuedAt: at("issued_at").notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("certificates_user_course_idx").on(table.userId, table.courseId)],
 );
