@@ -9,7 +9,7 @@ export interface Viewer {
   sessionId: string;
 }
 
-const signedInOnly = [/^\/account(\/|$)/, /^\/courses\/[^/]+\/(confirm|MainPage|modules|module\/[^/]+|submodule\/[^/]+)$/, /^\/profile$/, /^\/settings$/, /^\/notes$/, /^\/verify-email$/];
+const signedInOnly = [/^\/account(\/|$)/, /^\/courses\/[^/]+\/(confirm|MainPage|modules|certificate|module\/[^/]+|submodule\/[^/]+)$/, /^\/profile$/, /^\/settings$/, /^\/notes$/, /^\/verify-email$/];
 
 export type AccessRedirect = { to: string; replace: boolean };
 
