@@ -5,6 +5,7 @@ import { lessonView, recordLessonOpened, setLessonComplete } from "../../server/
 import { CourseProgress } from "../components/account-progress.tsx";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "../components/icons.tsx";
 import { CourseOutline, EnrolBanner, lessonPath, modulePath } from "../components/player/course-outline.tsx";
+import { useOpenWhenWide } from "../components/player/use-open-when-wide.ts";
 import { Prose } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/learn-lesson";
@@ -82,6 +83,8 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
   const previousPath = previous && lessonPath(course.id, previous.id);
   const nextPath = next && lessonPath(course.id, next.id);
   useArrowKeys(previousPath, nextPath);
+  const contents = useRef<HTMLDetailsElement>(null);
+  useOpenWhenWide(contents);
 
   // Once per lesson opened: the fetchers are new objects on every render, so a ref remembers what was sent.
   const sent = useRef({ opened: "", completed: "" });
@@ -111,7 +114,7 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:grid lg:grid-cols-[18rem_1fr] lg:gap-10">
       <nav aria-label="Course contents" className="lg:sticky lg:top-24 lg:max-h-[calc(100vh-7rem)] lg:self-start lg:overflow-y-auto">
         {/* A drawer on phones; always open beside the lesson on wide screens. */}
-        <details className="group rounded-xl border border-slate-200 lg:border-0 lg:[&::details-content]:[content-visibility:visible] dark:border-slate-800">
+        <details ref={contents} className="group rounded-xl border border-slate-200 lg:border-0 lg:[&::details-content]:[content-visibility:visible] dark:border-slate-800">
           <summary className="cursor-pointer list-none px-4 py-3 font-semibold text-slate-950 lg:hidden dark:text-white">
             Course contents <span aria-hidden="true">▾</span>
           </summary>
@@ -201,7 +204,7 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
                   </button>
                 </p>
               ) : (
-                <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-emerald-600 px-5 py-2.5 font-semibold text-white hover:bg-emerald-700">
+                <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-emerald-700 px-5 py-2.5 font-semibold text-white hover:bg-emerald-800">
                   <CheckIcon className="size-5" /> Mark complete
                 </button>
               )}

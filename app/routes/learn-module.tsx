@@ -40,7 +40,7 @@ export default function ModulePage({ loaderData }: Route.ComponentProps) {
         </section>
         <section aria-labelledby="lessons-heading">
           <h2 id="lessons-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
-            Lessons <span className="text-sm font-normal text-slate-500">({mod.completed} of {mod.lessons.length} done)</span>
+            Lessons <span className="text-sm font-normal text-slate-500 dark:text-slate-400">({mod.completed} of {mod.lessons.length} done)</span>
           </h2>
           <div className="mt-3">
             <LessonList courseId={course.id} mod={mod} />

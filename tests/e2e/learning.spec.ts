@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { seriousViolations } from "./axe.ts";
 import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
 
@@ -31,6 +32,16 @@ test("every player URL of the front-end course renders for an enrolled learner",
   await expect(page.locator("article .prose h2").first()).toBeVisible();
   expect((await page.goto(`/courses/${course}/module/7`))?.status()).toBe(404);
   expect((await page.goto(`/courses/${course}/submodule/9-9`))?.status()).toBe(404);
+
+  const violations: string[] = [];
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const path of ["MainPage", "modules", "module/1", "submodule/1-1"]) {
+      await page.goto(`/courses/${course}/${path}`);
+      violations.push(...(await seriousViolations(page, `${path} (${scheme})`)));
+    }
+  }
+  expect(violations).toEqual([]);
 });
 
 test("completing lessons moves progress on the course home and in the account", async ({ page, request }) => {

@@ -40,10 +40,10 @@ export function LessonList({ courseId, mod, currentLessonId }: { courseId: strin
             >
               <StateMark state={lesson.state} />
               <span className="flex-1">
-                <span className="text-slate-500 dark:text-slate-400">{lesson.id}</span> {lesson.title}
+                <span className="text-slate-600 dark:text-slate-400">{lesson.id}</span> {lesson.title}
                 <span className="sr-only"> ({stateLabel[lesson.state]}{lesson.preview ? ", free preview" : ""})</span>
               </span>
-              <span className="shrink-0 text-xs text-slate-500 dark:text-slate-400">{lesson.minutes} min</span>
+              <span className="shrink-0 text-xs text-slate-600 dark:text-slate-400">{lesson.minutes} min</span>
             </Link>
           </li>
         );
