@@ -1,5 +1,5 @@
-import { AxeBuilder } from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { seriousViolations } from "./axe.ts";
 
 const paths = [
   "/",
@@ -32,11 +32,7 @@ for (const scheme of ["light", "dark"] as const) {
       expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(scheme === "dark");
       // Open every disclosure so collapsed content is checked too.
       await page.evaluate(() => document.querySelectorAll("details").forEach((d) => (d.open = true)));
-      const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-      const serious = results.violations
-        .filter((v) => v.impact === "serious" || v.impact === "critical")
-        .map((v) => `${v.id}: ${v.help}\n  ${v.nodes.map((n) => n.target.join(" ")).slice(0, 5).join("\n  ")}`);
-      expect(serious, serious.join("\n")).toEqual([]);
+      expect(await seriousViolations(page, `${path} ${scheme}`)).toEqual([]);
     });
   }
 }
