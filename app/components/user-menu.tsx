@@ -6,6 +6,7 @@ const accountLinks = [
   { to: "/account", label: "My account" },
   { to: "/account/courses", label: "My courses" },
   { to: "/account/orders", label: "Orders" },
+  { to: "/notes", label: "Notes" },
 ];
 
 const settingsLinks = [

@@ -1,9 +1,12 @@
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { data, Link, useFetcher, useNavigate } from "react-router";
+import { appServices } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { lessonView, recordLessonOpened, setLessonComplete } from "../../server/learning/player.ts";
+import { createNote, listLessonNotes, noteLimits, renderNoteMarkdown } from "../../server/notes/index.ts";
 import { CourseProgress } from "../components/account-progress.tsx";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "../components/icons.tsx";
+import { LessonNotesPanel, type AddNoteResult } from "../components/notes/lesson-notes-panel.tsx";
 import { CourseOutline, EnrolBanner, lessonPath, modulePath } from "../components/player/course-outline.tsx";
 import { useOpenWhenWide } from "../components/player/use-open-when-wide.ts";
 import { Prose } from "../components/page-intro.tsx";
@@ -12,10 +15,12 @@ import type { Route } from "./+types/learn-lesson";
 import { loadCourseState, playerSummary } from "./player.server.ts";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { state, catalog } = await loadCourseState(context, params.courseId);
+  const { viewer, state, catalog, db } = await loadCourseState(context, params.courseId);
   const found = await attempt(async () => lessonView(catalog, state, params.lessonId));
   if (!found.ok) throw data(null, { status: 404 });
   const view = found.value;
+  const notes =
+    view.access === "locked" ? [] : await listLessonNotes(db, context.get(appServices).cipher, viewer.id, state.course.id, view.lesson.id);
   const summary = playerSummary(state);
   const page = {
     ...summary,
@@ -28,6 +33,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     done: state.completed.has(view.lesson.id),
     html: view.body?.html ?? null,
     headings: view.body?.headings.filter((h) => h.depth === 2) ?? [],
+    notes: notes.map((n) => ({ id: n.id, title: n.title, html: renderNoteMarkdown(n.body), updatedAt: n.updatedAt.toISOString() })),
+    noteLimits: { title: noteLimits.title, body: noteLimits.body },
   };
   // Locked lessons are refused on the server: no body, and a 403 for anything that reads the status.
   return view.access === "locked" ? data(page, { status: 403 }) : page;
@@ -41,7 +48,16 @@ export const meta: Route.MetaFunction = (args) =>
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const { viewer, catalog, db } = await loadCourseState(context, params.courseId);
-  const intent = (await request.formData()).get("intent");
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent === "add-note") {
+    const { cipher } = context.get(appServices);
+    const lesson = { courseId: params.courseId, lessonId: params.lessonId };
+    const note = { title: String(form.get("title") ?? ""), body: String(form.get("body") ?? ""), lesson };
+    const result = await attempt(() => createNote(db, cipher, catalog, viewer.id, note));
+    if (!result.ok) return data<AddNoteResult>({ ok: false, intent, message: result.message }, { status: result.status });
+    return { ok: true, intent, message: null } satisfies AddNoteResult;
+  }
   if (intent === "opened") {
     await recordLessonOpened(db, catalog, viewer.id, params.courseId, params.lessonId);
     return { ok: true, message: null };
@@ -74,8 +90,8 @@ function useArrowKeys(previous: string | null, next: string | null) {
   }, [navigate]);
 }
 
-export default function LessonPage({ loaderData }: Route.ComponentProps) {
-  const { course, lesson, previous, next, access, done, html, headings, outline, percent, completed, moduleNumber, moduleTitle } = loaderData;
+export default function LessonPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { course, lesson, previous, next, access, done, html, headings, outline, percent, completed, moduleNumber, moduleTitle, notes } = loaderData;
   const progress = useFetcher();
   const opened = useFetcher();
   const end = useRef<HTMLDivElement>(null);
@@ -230,6 +246,14 @@ export default function LessonPage({ loaderData }: Route.ComponentProps) {
           </div>
           <p className="mt-4 hidden text-xs text-slate-500 sm:block dark:text-slate-400">Tip: use the ← and → keys to move between lessons.</p>
         </div>
+        {access !== "locked" && (
+          <LessonNotesPanel
+            lessonTitle={lesson.title}
+            notes={notes}
+            limits={loaderData.noteLimits}
+            fallback={actionData && "intent" in actionData && actionData.intent === "add-note" ? actionData : undefined}
+          />
+        )}
       </article>
     </div>
   );

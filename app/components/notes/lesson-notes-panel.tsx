@@ -1,0 +1,118 @@
+import { useEffect, useId, useRef } from "react";
+import { Link, useFetcher } from "react-router";
+import { formatMoment } from "../../lib/format.ts";
+import { FormAlert } from "../form-controls.tsx";
+import { Prose } from "../page-intro.tsx";
+import { notesHref } from "./notes-href.ts";
+
+export interface LessonNote {
+  id: string;
+  title: string;
+  html: string;
+  updatedAt: string;
+}
+
+export interface AddNoteResult {
+  ok: boolean;
+  intent: "add-note";
+  message: string | null;
+}
+
+const fieldClass =
+  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-950 placeholder:text-slate-500 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:placeholder:text-slate-400";
+
+/**
+ * The learner's notes on this lesson, newest first, and a form to add one. It posts to the lesson's
+ * own action; `fallback` is that action's answer when the form was sent without JavaScript.
+ */
+export function LessonNotesPanel({
+  lessonTitle,
+  notes,
+  limits,
+  fallback,
+}: {
+  lessonTitle: string;
+  notes: LessonNote[];
+  limits: { title: number; body: number };
+  fallback: AddNoteResult | undefined;
+}) {
+  const id = useId();
+  const fetcher = useFetcher<AddNoteResult>();
+  const form = useRef<HTMLFormElement>(null);
+  const result = fetcher.data ?? fallback;
+  const adding = fetcher.state !== "idle";
+
+  // Added: clear the form for the next note.
+  useEffect(() => {
+    if (fetcher.state === "idle" && fetcher.data?.ok) form.current?.reset();
+  }, [fetcher.state, fetcher.data]);
+
+  return (
+    <section aria-labelledby={`${id}-heading`} className="mt-10 max-w-3xl rounded-2xl border border-slate-200 p-4 sm:p-6 dark:border-slate-800">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id={`${id}-heading`} className="text-lg font-semibold text-slate-950 dark:text-white">
+          Your notes on this lesson
+        </h2>
+        <Link to="/notes" className="text-sm font-medium text-brand-700 hover:underline dark:text-brand-300">
+          All notes
+        </Link>
+      </div>
+
+      {notes.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">No notes yet. Only you can see the notes you write here.</p>
+      ) : (
+        <ul className="mt-4 space-y-4">
+          {notes.map((note) => (
+            <li key={note.id} className="rounded-xl bg-slate-50 p-4 dark:bg-slate-900">
+              <article aria-labelledby={`${id}-${note.id}`}>
+                <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+                  <h3 id={`${id}-${note.id}`} className="font-semibold text-slate-950 dark:text-white">
+                    {note.title || "Untitled note"}
+                  </h3>
+                  <time dateTime={note.updatedAt} className="text-xs text-slate-600 dark:text-slate-400">
+                    {formatMoment(note.updatedAt)}
+                  </time>
+                </div>
+                {note.html && <Prose html={note.html} className="mt-2 text-sm" />}
+                <Link to={notesHref({ note: note.id })} className="mt-2 inline-block text-sm font-medium text-brand-700 hover:underline dark:text-brand-300">
+                  Open in Notes<span className="sr-only">: {note.title || "Untitled note"}</span>
+                </Link>
+              </article>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <fetcher.Form ref={form} method="post" className="mt-6 space-y-3" aria-labelledby={`${id}-add`}>
+        <h3 id={`${id}-add`} className="text-sm font-semibold text-slate-950 dark:text-white">
+          Add a note
+        </h3>
+        {result && !result.ok && result.message && <FormAlert>{result.message}</FormAlert>}
+        <div>
+          <label htmlFor={`${id}-title`} className="text-sm font-medium text-slate-800 dark:text-slate-200">
+            Title <span className="font-normal text-slate-600 dark:text-slate-400">(optional)</span>
+          </label>
+          <input id={`${id}-title`} name="title" maxLength={limits.title} placeholder={lessonTitle} autoComplete="off" className={fieldClass} />
+        </div>
+        <div>
+          <label htmlFor={`${id}-body`} className="text-sm font-medium text-slate-800 dark:text-slate-200">
+            Note <span className="font-normal text-slate-600 dark:text-slate-400">(Markdown)</span>
+          </label>
+          <textarea id={`${id}-body`} name="body" required maxLength={limits.body} rows={4} className={`${fieldClass} font-mono`} />
+        </div>
+        <button
+          type="submit"
+          name="intent"
+          value="add-note"
+          disabled={adding}
+          className="rounded-full bg-brand-600 px-5 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+        >
+          {adding ? "Adding…" : "Add note"}
+        </button>
+        <p role="status" className="text-sm text-emerald-700 empty:hidden dark:text-emerald-300">
+          {fetcher.state === "idle" && fetcher.data?.ok ? "Note added." : ""}
+        </p>
+      </fetcher.Form>
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+import type { NoteLesson } from "../../../server/notes/index.ts";
+import { lessonPath } from "../player/course-outline.tsx";
+
+export interface NotesQuery {
+  note?: string | null;
+  q?: string | null;
+  sort?: "newest" | "oldest";
+  view?: "write" | "preview";
+  deleted?: string | null;
+}
+
+/** A /notes address: the selected note, search and sort live in the URL so links and back/forward work. */
+export function notesHref({ note, q, sort, view, deleted }: NotesQuery): string {
+  const params = new URLSearchParams();
+  if (note) params.set("note", note);
+  if (q) params.set("q", q);
+  if (sort === "oldest") params.set("sort", sort);
+  if (view === "preview") params.set("view", view);
+  if (deleted) params.set("deleted", deleted);
+  const search = params.toString();
+  return search ? `/notes?${search}` : "/notes";
+}
+
+/** "Front-End Web Development · 1-2 Document structure" and where it leads. */
+export function noteLessonLink(lesson: NoteLesson): { to: string; label: string } {
+  return { to: lessonPath(lesson.courseId, lesson.lessonId), label: `${lesson.courseTitle} · ${lesson.lessonId} ${lesson.lessonTitle}` };
+}

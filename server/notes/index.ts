@@ -1,0 +1,18 @@
+export { describeNoteLesson, type NoteLesson } from "./attachment.ts";
+export { noteSnippet, renderNoteMarkdown } from "./markdown.ts";
+export {
+  createNote,
+  deleteNote,
+  exportNotes,
+  getNote,
+  isDeletedNote,
+  listLessonNotes,
+  listNotes,
+  matchesSearch,
+  noteLimits,
+  restoreNote,
+  updateNote,
+  type NewNote,
+  type Note,
+  type NoteSort,
+} from "./notes.ts";

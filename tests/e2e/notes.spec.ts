@@ -1,0 +1,175 @@
+import { randomBytes } from "node:crypto";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { buyCourse } from "./shop.ts";
+
+const password = "correct horse battery staple";
+const course = "webdevfrontendcourse";
+const lessonUrl = `/courses/${course}/submodule/1-2`;
+const lessonTitle = "Document structure and semantic elements";
+
+// One enrolled learner per worker; every test writes notes with words of its own, so they do not meet.
+let learner: { state: Awaited<ReturnType<BrowserContext["storageState"]>>; address: string };
+
+test.beforeAll(async ({ browser }) => {
+  test.setTimeout(60_000);
+  const context = await browser.newContext();
+  const address = await useOwnAddress(context);
+  const page = await context.newPage();
+  await signUpVerified(page, context.request, { name: "Nandini", email: uniqueEmail("notes"), password });
+  await buyCourse(page, course);
+  learner = { state: await context.storageState(), address };
+  await context.close();
+});
+
+async function signedIn(browser: Browser): Promise<Page> {
+  const context = await browser.newContext({ storageState: learner.state, extraHTTPHeaders: { "x-forwarded-for": learner.address } });
+  return context.newPage();
+}
+
+const word = (label: string) => `${label}${randomBytes(3).toString("hex")}`;
+
+async function newNote(page: Page, title: string, body: string) {
+  await page.goto("/notes");
+  await page.getByRole("button", { name: "New note" }).click();
+  await expect(page).toHaveURL(/\/notes\?note=[0-9a-f-]{36}$/);
+  await expect(page.getByRole("textbox", { name: "Title", exact: true })).toBeFocused();
+  await page.getByRole("textbox", { name: "Title", exact: true }).fill(title);
+  await page.getByLabel("Note (Markdown)").fill(body);
+  await expect(page.getByRole("status").filter({ hasText: /^Saved/ })).toBeVisible();
+}
+
+test("a note added on a lesson appears in Notes, linked back to its lesson", async ({ browser }) => {
+  const page = await signedIn(browser);
+  const text = word("flexbox");
+  await page.goto(lessonUrl);
+  const panel = page.getByRole("region", { name: "Your notes on this lesson" });
+  await panel.getByLabel("Note (Markdown)").fill(`Remember ${text}`);
+  // Typing in the note does not move between lessons.
+  await panel.getByLabel("Note (Markdown)").press("ArrowRight");
+  await expect(page).toHaveURL(lessonUrl);
+  await panel.getByRole("button", { name: "Add note" }).click();
+  await expect(panel.getByText("Note added.")).toBeVisible();
+  await expect(panel.getByLabel("Note (Markdown)")).toHaveValue("");
+  const added = panel.getByRole("article").filter({ hasText: text });
+  await expect(added.getByRole("heading", { name: lessonTitle })).toBeVisible();
+
+  await added.getByRole("link", { name: /^Open in Notes/ }).click();
+  await expect(page).toHaveURL(/\/notes\?note=/);
+  await expect(page.getByLabel("Note (Markdown)")).toHaveValue(`Remember ${text}`);
+  await page.getByRole("link", { name: `Front-End Web Development · 1-2 ${lessonTitle}` }).click();
+  await expect(page).toHaveURL(lessonUrl);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(lessonTitle);
+});
+
+test("a note written in Notes saves itself, survives a reload and is found by search", async ({ browser }) => {
+  const page = await signedIn(browser);
+  const title = word("Grid areas ");
+  const text = word("subgrid");
+  await newNote(page, title, `Line up items with ${text}.`);
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "Title", exact: true })).toHaveValue(title);
+  await expect(page.getByLabel("Note (Markdown)")).toHaveValue(`Line up items with ${text}.`);
+  const exported = (await (await page.request.get("/settings/my-data.json")).json()) as { notes: { title: string; body: string }[] };
+  expect(exported.notes).toContainEqual(expect.objectContaining({ title, body: `Line up items with ${text}.` }));
+
+  await page.getByRole("searchbox", { name: "Search notes" }).fill(text);
+  await expect(page).toHaveURL(new RegExp(`q=${text}`));
+  const list = page.getByRole("list", { name: /^Notes,/ });
+  await expect(list.getByRole("link")).toHaveCount(1);
+  await expect(list.getByRole("link")).toContainText(title);
+  await page.getByRole("searchbox", { name: "Search notes" }).fill(word("nothing-like-this-"));
+  await expect(page.getByText("No notes match your search.")).toBeVisible();
+});
+
+test("a save that fails says so and can be tried again, keeping the text", async ({ browser }) => {
+  const page = await signedIn(browser);
+  const title = word("Offline ");
+  await newNote(page, title, "first version");
+  await page.route("**/notes.data*", (route) => route.abort("internetdisconnected"));
+  await page.getByLabel("Note (Markdown)").fill("second version");
+  const alert = page.getByRole("alert");
+  await expect(alert).toContainText("Not saved: We could not reach the server.");
+  await expect(page.getByLabel("Note (Markdown)")).toHaveValue("second version");
+  await page.unroute("**/notes.data*");
+  await alert.getByRole("button", { name: "Try again" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Saved/ })).toBeVisible();
+  await expect(alert).toHaveCount(0);
+  await page.reload();
+  await expect(page.getByLabel("Note (Markdown)")).toHaveValue("second version");
+});
+
+test("a deleted note comes back with Undo", async ({ browser }) => {
+  const page = await signedIn(browser);
+  const title = word("Specificity ");
+  await newNote(page, title, "IDs beat classes.");
+  await page.getByRole("button", { name: "Delete note" }).click();
+  const toast = page.getByRole("status").filter({ hasText: "Note deleted" });
+  await expect(toast).toBeVisible();
+  await expect(page.getByRole("link", { name: new RegExp(title) })).toHaveCount(0);
+
+  await toast.getByRole("button", { name: "Undo" }).click();
+  await expect(page).toHaveURL(/\/notes\?note=/);
+  await expect(page.getByRole("textbox", { name: "Title", exact: true })).toHaveValue(title);
+  await expect(page.getByRole("list", { name: /^Notes,/ }).getByRole("link", { name: new RegExp(title) })).toBeVisible();
+});
+
+test("Markdown in a note is rendered, and HTML in it is shown as text, never run", async ({ browser }) => {
+  const page = await signedIn(browser);
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  await newNote(page, word("Unsafe "), "<img src=x onerror=alert(1)> and **bold**");
+  await page.getByRole("link", { name: "Preview" }).click();
+  const preview = page.locator("article .prose");
+  await expect(preview.locator("strong")).toHaveText("bold");
+  await expect(preview).toContainText("<img src=x onerror=alert(1)>");
+  await expect(page.locator("main img")).toHaveCount(0);
+  await page.getByRole("link", { name: "Write" }).click();
+  await expect(page.getByLabel("Note (Markdown)")).toBeVisible();
+  expect(dialogs).toEqual([]);
+});
+
+test("another learner's note is not found, to read or to change", async ({ browser }) => {
+  const owner = await signedIn(browser);
+  const title = word("Private ");
+  await newNote(owner, title, "mine");
+  const noteId = new URL(owner.url()).searchParams.get("note") ?? "";
+
+  const context = await browser.newContext();
+  await useOwnAddress(context);
+  const other = await context.newPage();
+  await signUpVerified(other, context.request, { name: "Someone Else", email: uniqueEmail("notes-other"), password });
+  expect((await other.goto(`/notes?note=${noteId}`))?.status()).toBe(404);
+  const origin = new URL(other.url()).origin;
+  for (const intent of ["save", "delete", "restore"]) {
+    const response = await other.request.post("/notes", { form: { intent, noteId, title: "Changed", body: "changed" }, headers: { origin } });
+    expect(response.status()).toBe(404);
+  }
+  await context.close();
+
+  await owner.reload();
+  await expect(owner.getByRole("textbox", { name: "Title", exact: true })).toHaveValue(title);
+  await expect(owner.getByLabel("Note (Markdown)")).toHaveValue("mine");
+});
+
+test("notes pages have no serious or critical axe violations in either theme", async ({ browser }) => {
+  const { AxeBuilder } = await import("@axe-core/playwright");
+  const page = await signedIn(browser);
+  await newNote(page, word("Axe "), "# Heading\n\n- a list\n- [link](https://example.com)\n\n`code`");
+  const notePath = new URL(page.url()).pathname + new URL(page.url()).search;
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const path of [notePath, `${notePath}&view=preview`, lessonUrl]) {
+      await page.goto(path);
+      const axe = new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]);
+      // The player's course outline (a closed <details> that scrolls on wide screens) is the learning pages' own, outside the notes panel.
+      if (path === lessonUrl) axe.exclude('nav[aria-label="Course contents"]');
+      const results = await axe.analyze();
+      const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${path} ${scheme}: ${v.id}`);
+      expect(serious).toEqual([]);
+    }
+  }
+});
