@@ -1,9 +1,12 @@
 import { data, Link } from "react-router";
 import { coursePlayerPath, isEnrolled } from "../../server/commerce/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
+import { courseRating, listReviews } from "../../server/feedback/index.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { Avatar } from "../components/avatar.tsx";
 import { CheckList } from "../components/check-list.tsx";
+import { ReviewCard } from "../components/feedback/review-card.tsx";
+import { ratingText, reviewCount, Stars } from "../components/feedback/stars.tsx";
 import { BookIcon, ClockIcon, SignalIcon, StarIcon } from "../components/icons.tsx";
 import { Container, Prose } from "../components/page-intro.tsx";
 import { formatDuration, formatMoney, levelLabel } from "../lib/format.ts";
@@ -11,16 +14,19 @@ import { pageMeta, rootData } from "../lib/seo.ts";
 import type { Route } from "./+types/course";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { catalog, db } = context.get(appServices);
+  const { catalog, db, cipher } = context.get(appServices);
   const viewer = context.get(viewerContext);
   const course = catalog.courses.find((c) => c.id === params.courseId);
   if (!course) throw data(null, { status: 404 });
   const instructor = catalog.team.find((m) => m.id === course.instructor);
+  const [rating, reviews] = await Promise.all([courseRating(db, course.id), listReviews(db, cipher, { courseId: course.id, perPage: 3 })]);
   return {
     course,
     instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml },
     refund: catalog.site.refund,
     taxMode: catalog.site.tax.mode,
+    rating: { average: rating.average, count: rating.count },
+    reviews,
     // Only signed-in pages ask; anonymous pages stay cacheable.
     playerPath: viewer && (await isEnrolled(db, viewer.id, course.id)) ? coursePlayerPath(course.id) : null,
   };
@@ -28,7 +34,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) => {
   if (!args.loaderData) return [];
-  const { course, instructor } = args.loaderData;
+  const { course, instructor, rating } = args.loaderData;
   const root = rootData(args.matches);
   return [
     ...pageMeta(args, { title: course.title, description: course.summary }),
@@ -59,13 +65,23 @@ export const meta: Route.MetaFunction = (args) => {
           courseMode: "Online",
           courseWorkload: `PT${course.durationHours}H`,
         },
+        ...(rating.count > 0 && {
+          aggregateRating: {
+            "@type": "AggregateRating",
+            ratingValue: rating.average.toFixed(1),
+            ratingCount: rating.count,
+            reviewCount: rating.count,
+            bestRating: 5,
+            worstRating: 1,
+          },
+        }),
       },
     },
   ];
 };
 
 export default function CoursePage({ loaderData }: Route.ComponentProps) {
-  const { course, instructor, refund, taxMode, playerPath } = loaderData;
+  const { course, instructor, refund, taxMode, playerPath, rating, reviews } = loaderData;
   return (
     <>
       <section className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/50">
@@ -93,7 +109,19 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
                 to={`/course/${course.id}/feedback`}
                 className="inline-flex items-center gap-1.5 underline underline-offset-2 hover:text-slate-950 dark:hover:text-white"
               >
-                <StarIcon className="size-4" /> Learner feedback
+                {rating.count > 0 ? (
+                  <>
+                    <Stars rating={rating.average} />
+                    <span aria-hidden="true">
+                      {rating.average.toFixed(1)} · {reviewCount(rating.count)}
+                    </span>
+                    <span className="sr-only">{ratingText(rating)}</span>
+                  </>
+                ) : (
+                  <>
+                    <StarIcon className="size-4" /> No reviews yet
+                  </>
+                )}
               </Link>
             </li>
           </ul>
@@ -190,6 +218,36 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
                 <p className="mt-3 text-slate-700 dark:text-slate-300">No prior experience needed.</p>
               )}
             </div>
+          </section>
+
+          <section aria-labelledby="course-reviews" className="mt-12">
+            <div className="flex flex-wrap items-baseline justify-between gap-3">
+              <h2 id="course-reviews" className="text-2xl font-bold text-slate-950 dark:text-white">
+                What learners say
+              </h2>
+              {rating.count > 0 && (
+                <Link to={`/course/${course.id}/feedback`} className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                  See all {reviewCount(rating.count)}
+                </Link>
+              )}
+            </div>
+            {reviews.length > 0 ? (
+              <ul className="mt-5 grid gap-4">
+                {reviews.map((review) => (
+                  <li key={review.id}>
+                    <ReviewCard review={review} />
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="mt-3 text-slate-700 dark:text-slate-300">
+                No reviews yet. Learners enrolled in this course can{" "}
+                <Link to={`/course/${course.id}/feedback`} className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300">
+                  share their feedback
+                </Link>
+                .
+              </p>
+            )}
           </section>
 
           {instructor && (

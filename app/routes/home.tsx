@@ -1,6 +1,8 @@
 import { Link } from "react-router";
 import { appServices } from "../../server/context.ts";
+import { topReviews } from "../../server/feedback/index.ts";
 import { CourseCard, toCourseSummary } from "../components/course-card.tsx";
+import { ReviewCard } from "../components/feedback/review-card.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
 import { ArrowRightIcon } from "../components/icons.tsx";
 import { Container } from "../components/page-intro.tsx";
@@ -8,8 +10,10 @@ import { ServiceCard, toServiceSummary } from "../components/service-card.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/home";
 
-export function loader({ url, context }: Route.LoaderArgs) {
-  const { site, courses, services, portfolio } = context.get(appServices).catalog;
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const { catalog, db, cipher } = context.get(appServices);
+  const { site, courses, services, portfolio } = catalog;
+  const reviews = await topReviews(db, cipher, catalog);
   return {
     accountDeleted: url.searchParams.get("deleted") === "1",
     hero: site.hero,
@@ -18,6 +22,7 @@ export function loader({ url, context }: Route.LoaderArgs) {
     description: site.description,
     courses: courses.filter((c) => c.featured).slice(0, 3).map(toCourseSummary),
     courseCount: courses.length,
+    reviews: reviews.map((review) => ({ ...review, course: { id: review.courseId, title: courses.find((c) => c.id === review.courseId)?.title ?? "" } })),
     services: services.slice(0, 3).map(toServiceSummary),
     projects: portfolio.slice(0, 3).map(({ id, title, client, industry, summary }) => ({ id, title, client, industry, summary })),
   };
@@ -49,7 +54,7 @@ function SectionHeading({ id, title, lead, to, linkLabel }: { id: string; title:
 }
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {
-  const { hero, stats, courses, courseCount, services, projects, accountDeleted } = loaderData;
+  const { hero, stats, courses, courseCount, reviews, services, projects, accountDeleted } = loaderData;
   return (
     <>
       {accountDeleted && (
@@ -102,6 +107,24 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
             ))}
           </ul>
         </section>
+
+        {reviews.length > 0 && (
+          <section aria-labelledby="home-reviews" className="mt-20">
+            <div className="max-w-2xl">
+              <h2 id="home-reviews" className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl dark:text-white">
+                What learners say
+              </h2>
+              <p className="mt-2 text-slate-600 dark:text-slate-400">Reviews from learners who took our courses.</p>
+            </div>
+            <ul className="mt-8 grid gap-6 lg:grid-cols-3">
+              {reviews.map((review) => (
+                <li key={review.id}>
+                  <ReviewCard review={review} course={review.course} />
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
 
         <section aria-labelledby="home-services" className="mt-20">
           <SectionHeading

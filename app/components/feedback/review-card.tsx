@@ -1,0 +1,42 @@
+import { Link } from "react-router";
+import { formatDay } from "../../lib/format.ts";
+import { StatusBadge } from "../status-badge.tsx";
+import { Stars } from "./stars.tsx";
+
+export interface ReviewView {
+  id: string;
+  rating: number;
+  comment: string;
+  reviewer: string;
+  verified: boolean;
+  createdAt: string;
+  edited: boolean;
+}
+
+/** One learner's review. The comment is plain text: React escapes it, and its line breaks are kept. */
+export function ReviewCard({ review, course }: { review: ReviewView; course?: { id: string; title: string } }) {
+  return (
+    <article className="flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <Stars rating={review.rating} />
+        <span className="sr-only">{review.rating} out of 5 stars</span>
+        {review.verified && <StatusBadge tone="success">Verified learner</StatusBadge>}
+      </div>
+      <p className="mt-3 flex-1 whitespace-pre-line break-words leading-7 text-slate-800 dark:text-slate-200">{review.comment}</p>
+      <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
+        <span className="font-semibold text-slate-950 dark:text-white">{review.reviewer}</span>
+        {" · "}
+        <time dateTime={review.createdAt}>{formatDay(review.createdAt)}</time>
+        {review.edited && " · edited"}
+      </p>
+      {course && (
+        <Link
+          to={`/course/${course.id}`}
+          className="mt-2 text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300"
+        >
+          {course.title}
+        </Link>
+      )}
+    </article>
+  );
+}
