@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { AxeBuilder } from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { seriousViolations } from "./axe.ts";
 import { signIn, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
 
@@ -11,14 +11,6 @@ const feedbackPath = `/course/${course}/feedback`;
 test.beforeEach(async ({ context }) => {
   await useOwnAddress(context);
 });
-
-async function expectNoSeriousAxeViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${label} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")}`);
-  expect(serious, serious.join("\n")).toEqual([]);
-}
 
 test("a learner who bought the course reviews it, edits the review and deletes it", async ({ page, request }) => {
   test.setTimeout(120_000);
@@ -68,7 +60,7 @@ test("a learner who bought the course reviews it, edits the review and deletes i
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await page.goto(feedbackPath);
-      await expectNoSeriousAxeViolations(page, scheme);
+      expect(await seriousViolations(page, scheme)).toEqual([]);
     }
   });
 
