@@ -49,10 +49,9 @@ test("a learner who completes every lesson gets a certificate that anyone can ve
   await expect(page).toHaveURL(home);
 
   const last = lessons.at(-1) as string;
+  // The last lesson is a text lesson: reading to its end completes it, as in the player.
   await page.goto(`/courses/${courseId}/submodule/${last}`);
-  const markComplete = page.getByRole("button", { name: "Mark complete" });
-  // Reading to the end completes a text lesson by itself; otherwise the button does.
-  if (await markComplete.isVisible()) await markComplete.click();
+  await page.getByText("Tip: use the ← and → keys").scrollIntoViewIfNeeded();
   await expect(page.getByRole("status").filter({ hasText: "Lesson complete" })).toBeVisible();
 
   await page.goto(home);
