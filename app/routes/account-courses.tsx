@@ -1,10 +1,13 @@
 import { Link } from "react-router";
 import { coursePlayerPath, listOwnedCourses } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
+import { issuedCertificateIds } from "../../server/learning/certificates.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
+import { CertificateAction } from "../components/certificate/certificate-action.tsx";
 import { CourseProgress } from "../components/account-progress.tsx";
 import { CourseFacts } from "../components/course-card.tsx";
 import { ArrowRightIcon } from "../components/icons.tsx";
+import { StatusBadge } from "../components/status-badge.tsx";
 import { formatDay } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-courses";
@@ -13,6 +16,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { catalog, db } = context.get(appServices);
   const owned = await listOwnedCourses(db, catalog, viewer.id);
+  const certificates = await issuedCertificateIds(
+    db,
+    viewer.id,
+    owned.filter((o) => o.percent === 100).map((o) => o.course.id),
+  );
   return {
     courses: owned.map((o) => ({
       id: o.course.id,
@@ -26,6 +34,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       percent: o.percent,
       enrolledAt: o.enrolledAt,
       playerPath: coursePlayerPath(o.course.id),
+      certificateId: certificates.get(o.course.id) ?? null,
     })),
   };
 }
@@ -75,15 +84,21 @@ export default function AccountCourses({ loaderData }: Route.ComponentProps) {
                   <CourseProgress title={course.title} percent={course.percent} completed={course.completedLessons} total={course.lessonCount} />
                 </div>
                 <div className="mt-6 flex flex-wrap items-center justify-between gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
-                  <p className="text-sm text-slate-600 dark:text-slate-400">Enrolled on {formatDay(course.enrolledAt)}</p>
-                  <Link
-                    to={course.playerPath}
-                    className="inline-flex items-center gap-1.5 rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
-                  >
-                    Continue
-                    <span className="sr-only"> {course.title}</span>
-                    <ArrowRightIcon className="size-4" />
-                  </Link>
+                  <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
+                    {course.percent === 100 && <StatusBadge tone="success">Completed</StatusBadge>}
+                    Enrolled on {formatDay(course.enrolledAt)}
+                  </p>
+                  <div className="flex flex-wrap gap-3">
+                    {course.percent === 100 && <CertificateAction courseId={course.id} courseTitle={course.title} certificateId={course.certificateId} compact />}
+                    <Link
+                      to={course.playerPath}
+                      className="inline-flex items-center gap-1.5 rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+                    >
+                      {course.percent === 100 ? "Open course" : "Continue"}
+                      <span className="sr-only"> {course.title}</span>
+                      <ArrowRightIcon className="size-4" />
+                    </Link>
+                  </div>
                 </div>
               </article>
             </li>

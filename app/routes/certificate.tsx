@@ -1,9 +1,109 @@
-import { data } from "react-router";
+import { data, isRouteErrorResponse, Link, useParams } from "react-router";
+import { coursePlayerPath } from "../../server/commerce/index.ts";
+import { appServices, viewerContext } from "../../server/context.ts";
+import { attempt } from "../../server/errors.ts";
+import { findCertificate, issuedCertificateIds } from "../../server/learning/certificates.ts";
+import { CertificateDocument } from "../components/certificate/certificate-document.tsx";
+import printStylesheet from "../components/certificate/print.css?url";
+import { ArrowLeftIcon } from "../components/icons.tsx";
+import { Container } from "../components/page-intro.tsx";
+import { StatusBadge } from "../components/status-badge.tsx";
+import { formatDay } from "../lib/format.ts";
+import { pageMeta } from "../lib/seo.ts";
+import type { Route } from "./+types/certificate";
 
-export function loader() {
-  throw data(null, { status: 404 });
+// Only for printing, so it never holds up the first paint.
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet, media: "print" }];
+
+/** Public: the certificate ID is the secret that shows it. Nothing about the holder's account leaves the server. */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { catalog, cipher, db, publicUrl } = context.get(appServices);
+  const found = await attempt(() => findCertificate(db, cipher, params.certificateId));
+  if (!found.ok) throw data(null, { status: found.status });
+  const certificate = found.value;
+  const viewer = context.get(viewerContext);
+  const own = viewer ? (await issuedCertificateIds(db, viewer.id, [certificate.courseId])).get(certificate.courseId) : undefined;
+  const course = catalog.courses.find((c) => c.id === certificate.courseId);
+  const instructor = course && catalog.team.find((m) => m.id === course.instructor);
+  return {
+    certificate: {
+      id: certificate.id,
+      learnerName: certificate.learnerName,
+      courseTitle: certificate.courseTitle,
+      issuedAt: certificate.issuedAt,
+      instructor: instructor ? { name: instructor.name, role: instructor.role } : null,
+      issuer: { name: catalog.site.name, legalName: catalog.site.legalName },
+      verifyUrl: `${publicUrl}/certificates/${certificate.id}`,
+    },
+    // The holder gets a way back to the course; everyone else sees only the certificate.
+    coursePath: own === certificate.id && course ? coursePlayerPath(course.id) : null,
+  };
 }
 
-export default function NotYetAvailable() {
-  return null;
+export const meta: Route.MetaFunction = (args) => {
+  const c = args.loaderData?.certificate;
+  return [
+    ...pageMeta(args, {
+      title: c ? `Certificate: ${c.learnerName} · ${c.courseTitle}` : "Certificate not found",
+      description: c ? `${c.learnerName} completed ${c.courseTitle}. Certificate ${c.id}, issued by ${c.issuer.name}.` : "No certificate has this ID.",
+    }),
+    { name: "robots", content: "noindex" },
+  ];
+};
+
+export default function CertificatePage({ loaderData }: Route.ComponentProps) {
+  const { certificate: c, coursePath } = loaderData;
+  return (
+    <Container className="max-w-5xl py-8 sm:py-12 print:max-w-none print:p-0">
+      <div className="flex flex-wrap items-center justify-between gap-4 print:hidden">
+        <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+          {coursePath && (
+            <Link to={coursePath} className="inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white">
+              <ArrowLeftIcon className="size-4" />
+              Back to the course
+            </Link>
+          )}
+          <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
+            <StatusBadge tone="success">Verified</StatusBadge>
+            Issued by {c.issuer.name} on {formatDay(c.issuedAt)}
+          </p>
+        </div>
+        <button type="button" onClick={() => window.print()} className="rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+          Print or save as PDF
+        </button>
+      </div>
+      <div className="mt-6 print:mt-0">
+        <CertificateDocument certificate={c} />
+      </div>
+    </Container>
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { certificateId } = useParams();
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return (
+    <Container className="max-w-3xl py-16 sm:py-24">
+      <p className="text-sm font-semibold text-brand-700 dark:text-brand-300">{missing ? "404" : "Error"}</p>
+      <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">
+        {missing ? "We couldn't find that certificate" : "We could not show this certificate"}
+      </h1>
+      {missing ? (
+        <div className="mt-4 space-y-4 text-lg text-slate-600 dark:text-slate-300">
+          <p>
+            No certificate has the ID <span className="break-all font-mono font-semibold text-slate-950 dark:text-white">{certificateId}</span>.
+          </p>
+          <p>
+            Check it against the one printed at the foot of the certificate: IDs look like <span className="whitespace-nowrap font-mono">AC-7KQ3-M9XD-2HPV-T4NE</span>, and
+            letters may be typed in either case. If it still does not match, the certificate was not issued by us.
+          </p>
+        </div>
+      ) : (
+        <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">Please try again in a moment; if it keeps happening, write to us from the help page.</p>
+      )}
+      <Link to="/courses" className="mt-8 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+        Browse our courses
+      </Link>
+    </Container>
+  );
 }

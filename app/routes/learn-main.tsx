@@ -1,22 +1,38 @@
 import { Link } from "react-router";
+import { issuedCertificateIds, lastLessonCompletedAt } from "../../server/learning/certificates.ts";
 import { CourseProgress } from "../components/account-progress.tsx";
-import { ArrowRightIcon } from "../components/icons.tsx";
+import { AwardIcon } from "../components/certificate/award-icon.tsx";
+import { CertificateAction, certificatePath } from "../components/certificate/certificate-action.tsx";
+import { ArrowRightIcon, CheckIcon, StarIcon } from "../components/icons.tsx";
 import { EnrolBanner, lessonPath, modulePath } from "../components/player/course-outline.tsx";
 import { Container } from "../components/page-intro.tsx";
+import { formatDay } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/learn-main";
 import { loadCourseState, playerSummary } from "./player.server.ts";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { state } = await loadCourseState(context, params.courseId);
-  return playerSummary(state);
+  const { state, db, viewer } = await loadCourseState(context, params.courseId);
+  const complete = state.enrolled && state.percent === 100;
+  const [certificates, completedAt] = await Promise.all([
+    state.enrolled ? issuedCertificateIds(db, viewer.id, [state.course.id]) : new Map<string, string>(),
+    complete ? lastLessonCompletedAt(db, state.course, viewer.id) : null,
+  ]);
+  return {
+    ...playerSummary(state),
+    certificateId: certificates.get(state.course.id) ?? null,
+    completedAt,
+  };
 }
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: args.loaderData?.course.title ?? "Course", description: "Your progress, where you left off and what comes next." });
 
+const primary = "bg-brand-600 text-white hover:bg-brand-700";
+const secondary = "border border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800";
+
 export default function CourseHome({ loaderData }: Route.ComponentProps) {
-  const { course, enrolled, percent, completed, lastLessonId, nextLessonId, outline } = loaderData;
+  const { course, enrolled, percent, completed, lastLessonId, nextLessonId, outline, certificateId, completedAt } = loaderData;
   const lessons = outline.flatMap((m) => m.lessons);
   const last = lessons.find((l) => l.id === lastLessonId);
   const next = lessons.find((l) => l.id === nextLessonId);
@@ -27,6 +43,26 @@ export default function CourseHome({ loaderData }: Route.ComponentProps) {
       <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_22rem]">
         <div className="space-y-6">
           {!enrolled && <EnrolBanner courseId={course.id} />}
+          {completedAt && (
+            <section
+              aria-labelledby="complete-heading"
+              className="flex flex-col gap-5 rounded-2xl border border-emerald-200 bg-emerald-50 p-6 sm:flex-row sm:items-center dark:border-emerald-900 dark:bg-emerald-950/40"
+            >
+              <span aria-hidden="true" className="flex size-12 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-white dark:bg-emerald-500 dark:text-emerald-950">
+                <CheckIcon className="size-6" />
+              </span>
+              <div className="flex-1">
+                <h2 id="complete-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
+                  Course complete
+                </h2>
+                <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
+                  You completed the last lesson on {formatDay(completedAt)}.{" "}
+                  {certificateId ? "Your certificate is ready to view, print or share." : "Your certificate of completion is waiting for you."}
+                </p>
+              </div>
+              <CertificateAction courseId={course.id} courseTitle={course.title} certificateId={certificateId} />
+            </section>
+          )}
           {enrolled && (
             <section aria-labelledby="progress-heading" className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
               <h2 id="progress-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
@@ -35,22 +71,21 @@ export default function CourseHome({ loaderData }: Route.ComponentProps) {
               <div className="mt-4">
                 <CourseProgress title={course.title} percent={percent} completed={completed} total={course.lessonCount} />
               </div>
-              <div className="mt-6 flex flex-wrap gap-3">
-                {last && (
-                  <Link to={lessonPath(course.id, last.id)} className="inline-flex items-center gap-1.5 rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
-                    Continue where you left off: {last.id} {last.title} <ArrowRightIcon className="size-4" />
-                  </Link>
-                )}
-                {next && next.id !== last?.id && (
-                  <Link
-                    to={lessonPath(course.id, next.id)}
-                    className={`inline-flex items-center gap-1.5 rounded-full px-5 py-2.5 text-sm font-semibold ${last ? "border border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800" : "bg-brand-600 text-white hover:bg-brand-700"}`}
-                  >
-                    {completed === 0 && !last ? "Start the first lesson" : "Next lesson"}: {next.id} {next.title}
-                  </Link>
-                )}
-                {!next && <p className="text-sm font-medium text-emerald-700 dark:text-emerald-300">You have completed every lesson in this course.</p>}
-              </div>
+              {(last || next) && (
+                <div className="mt-6 flex flex-wrap gap-3">
+                  {last && (
+                    // Once the course is complete the certificate is the main action; going back to a lesson is secondary.
+                    <Link to={lessonPath(course.id, last.id)} className={`inline-flex items-center gap-1.5 rounded-full px-5 py-2.5 text-sm font-semibold ${completedAt ? secondary : primary}`}>
+                      Continue where you left off: {last.id} {last.title} <ArrowRightIcon className="size-4" />
+                    </Link>
+                  )}
+                  {next && next.id !== last?.id && (
+                    <Link to={lessonPath(course.id, next.id)} className={`inline-flex items-center gap-1.5 rounded-full px-5 py-2.5 text-sm font-semibold ${last ? secondary : primary}`}>
+                      {completed === 0 && !last ? "Start the first lesson" : "Next lesson"}: {next.id} {next.title}
+                    </Link>
+                  )}
+                </div>
+              )}
             </section>
           )}
           <section aria-labelledby="modules-heading">
@@ -83,9 +118,29 @@ export default function CourseHome({ loaderData }: Route.ComponentProps) {
           <p>
             {course.moduleCount} modules · {course.lessonCount} lessons
           </p>
-          <Link to={`/course/${course.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
-            About this course
-          </Link>
+          <ul className="space-y-3">
+            <li>
+              <Link to={`/course/${course.id}`} className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+                About this course
+              </Link>
+            </li>
+            {enrolled && (
+              <li>
+                <Link to={`/course/${course.id}/feedback#your-review`} className="inline-flex items-center gap-1.5 font-medium text-brand-700 hover:underline dark:text-brand-300">
+                  <StarIcon className="size-4" />
+                  Rate this course
+                </Link>
+              </li>
+            )}
+            {certificateId && !completedAt && (
+              <li>
+                <Link to={certificatePath(certificateId)} className="inline-flex items-center gap-1.5 font-medium text-brand-700 hover:underline dark:text-brand-300">
+                  <AwardIcon className="size-4" />
+                  Your certificate
+                </Link>
+              </li>
+            )}
+          </ul>
         </aside>
       </div>
     </Container>

@@ -1,0 +1,148 @@
+import { randomBytes } from "node:crypto";
+import { and, eq, inArray, max } from "drizzle-orm";
+import type { Catalog, Course } from "../catalog/index.ts";
+import { decryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
+import type { Db } from "../db/client.ts";
+import { certificates, enrolments, lessonProgress, user } from "../db/schema.ts";
+import { Forbidden, NotFound, ValidationError } from "../errors.ts";
+import type { Logger } from "../logger.ts";
+import { readUserDocument } from "../users/user-document.ts";
+import { allLessons, courseState, findCourse } from "./player.ts";
+
+/** What a certificate states, and nothing about its holder's account. */
+export interface Certificate {
+  id: string;
+  courseId: string;
+  courseTitle: string;
+  learnerName: string;
+  issuedAt: Date;
+}
+
+export interface CertificateServices {
+  db: Db;
+  cipher: FieldCipher;
+  logger: Logger;
+  catalog: Catalog;
+}
+
+/** Crockford's base32: no I, L, O or U, so an ID read aloud or retyped survives. */
+const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+const prefix = "AC";
+const codeLength = 16;
+
+function grouped(code: string): string {
+  return `${prefix}-${code.match(/.{4}/g)?.join("-")}`;
+}
+
+/** A new verification code, AC-XXXX-XXXX-XXXX-XXXX: 80 random bits, nothing derived from the learner. */
+export function newCertificateId(): string {
+  // 32 symbols divide 256 evenly, so masking a byte keeps every symbol equally likely.
+  const code = Array.from(randomBytes(codeLength), (byte) => alphabet[byte & 31]).join("");
+  return grouped(code);
+}
+
+/**
+ * The stored form of an ID as someone typed it: any case, with or without dashes and spaces, and
+ * Crockford's look-alikes (O for 0, I and L for 1) read as the digits they resemble. Null when it
+ * cannot be one of ours.
+ */
+export function normaliseCertificateId(input: string): string | null {
+  const compact = input.toUpperCase().replace(/[\s-]/g, "");
+  if (!compact.startsWith(prefix)) return null;
+  const code = compact.slice(prefix.length).replace(/O/g, "0").replace(/[IL]/g, "1");
+  if (code.length !== codeLength || [...code].some((c) => !alphabet.includes(c))) return null;
+  return grouped(code);
+}
+
+function readable(cipher: FieldCipher, row: typeof certificates.$inferSelect): Certificate {
+  const plain = decryptFields(cipher, row, ["learnerName"]);
+  return { id: plain.id, courseId: plain.courseId, courseTitle: plain.courseTitle, learnerName: plain.learnerName, issuedAt: plain.issuedAt };
+}
+
+/** The certificate with this verification code, for anyone who has the code. */
+export async function findCertificate(db: Db, cipher: FieldCipher, certificateId: string): Promise<Certificate> {
+  const id = normaliseCertificateId(certificateId);
+  const [row] = id ? await db.select().from(certificates).where(eq(certificates.id, id)) : [];
+  if (!row) throw new NotFound("We could not find a certificate with that ID.");
+  return readable(cipher, row);
+}
+
+/** The learner's own certificate for a course, if one was issued. */
+async function findOwnCertificate(db: Db, cipher: FieldCipher, userId: string, courseId: string): Promise<Certificate | null> {
+  const [row] = await db
+    .select()
+    .from(certificates)
+    .where(and(eq(certificates.userId, userId), eq(certificates.courseId, courseId)));
+  return row ? readable(cipher, row) : null;
+}
+
+/** The IDs of the learner's certificates among these courses, by course id. */
+export async function issuedCertificateIds(db: Db, userId: string, courseIds: string[]): Promise<Map<string, string>> {
+  if (courseIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: certificates.id, courseId: certificates.courseId })
+    .from(certificates)
+    .where(and(eq(certificates.userId, userId), inArray(certificates.courseId, courseIds)));
+  return new Map(rows.map((r) => [r.courseId, r.id]));
+}
+
+/** When the learner last completed one of the course's lessons: the day they finished, once all are done. */
+export async function lastLessonCompletedAt(db: Db, course: Course, userId: string): Promise<Date | null> {
+  const lessonIds = allLessons(course).map((l) => l.id);
+  if (lessonIds.length === 0) return null;
+  const [row] = await db
+    .select({ at: max(lessonProgress.completedAt) })
+    .from(lessonProgress)
+    .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, course.id), inArray(lessonProgress.lessonId, lessonIds)));
+  return row?.at ?? null;
+}
+
+/** The name printed on the certificate: the profile's, else the account's. */
+async function learnerName(services: CertificateServices, userId: string): Promise<string> {
+  const document = await readUserDocument(services.db, services.cipher, services.logger, userId);
+  if (document?.name.trim()) return document.name.trim();
+  const [account] = await services.db.select({ name: user.name }).from(user).where(eq(user.id, userId));
+  return account?.name.trim() ?? "";
+}
+
+/**
+ * Issues the learner's certificate for a course they are enrolled in and have completed, or returns
+ * the one already issued. The course title and the learner's name are kept as they are now.
+ */
+export async function issueCertificate(services: CertificateServices, userId: string, courseId: string): Promise<Certificate> {
+  const { db, cipher, catalog } = services;
+  const course = findCourse(catalog, courseId);
+  const existing = await findOwnCertificate(db, cipher, userId, course.id);
+  if (existing) return existing;
+
+  const state = await courseState(db, course, userId);
+  if (!state.enrolled) {
+    const [revoked] = await db
+      .select({ id: enrolments.id })
+      .from(enrolments)
+      .where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, course.id), eq(enrolments.status, "revoked")));
+    throw new Forbidden(
+      revoked
+        ? "Your enrolment in this course has ended, so we cannot issue a certificate for it."
+        : "Enrol in this course and complete every lesson to earn its certificate.",
+    );
+  }
+  if (state.percent < 100) {
+    throw new Forbidden(
+      `Complete every lesson to get your certificate: you have completed ${state.completed.size} of ${course.lessonCount} lessons.`,
+    );
+  }
+  const name = await learnerName(services, userId);
+  if (!name) throw new ValidationError("Add your name on your profile first: it is printed on the certificate.");
+
+  const [created] = await db
+    .insert(certificates)
+    .values({ id: newCertificateId(), userId, courseId: course.id, courseTitle: course.title, learnerName: cipher.encrypt(name) })
+    // A second request racing this one finds the learner's row through the unique index.
+    .onConflictDoNothing({ target: [certificates.userId, certificates.courseId] })
+    .returning();
+  if (created) return readable(cipher, created);
+  const raced = await findOwnCertificate(db, cipher, userId, course.id);
+  if (!raced) throw new Error("certificate neither inserted nor found");
+  return raced;
+}

@@ -1,0 +1,174 @@
+import { randomBytes } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientIpHeader } from "../../server/auth/index.ts";
+import type { Catalog, Course } from "../../server/catalog/index.ts";
+import type { Database } from "../../server/db/client.ts";
+import { certificates, enrolments, lessonProgress } from "../../server/db/schema.ts";
+import type { Identity } from "../../server/identity.ts";
+import { createLogger } from "../../server/logger.ts";
+import {
+  findCertificate,
+  issueCertificate,
+  issuedCertificateIds,
+  lastLessonCompletedAt,
+  newCertificateId,
+  normaliseCertificateId,
+  type CertificateServices,
+} from "../../server/learning/certificates.ts";
+import { setLessonComplete } from "../../server/learning/player.ts";
+import { updateUserDocument } from "../../server/users/user-document.ts";
+import { databaseKinds, startTestIdentity } from "./helpers.ts";
+
+const lesson = (id: string) => ({ id, title: `Lesson ${id}`, minutes: 10, preview: false, videoEmbedUrl: null });
+const course = {
+  id: "demo",
+  title: "Demo course",
+  modules: [
+    { title: "One", summary: "First", objectives: ["Learn one"], lessons: [lesson("1-1"), lesson("1-2")] },
+    { title: "Two", summary: "Second", objectives: ["Learn two"], lessons: [lesson("2-1")] },
+  ],
+  lessonCount: 3,
+  totalMinutes: 30,
+} as unknown as Course;
+const catalog = {
+  // What the sign-up mail needs of the site.
+  site: { name: "Academy", legalName: "Academy Learning", email: "support@academy.test", address: { city: "Bengaluru", state: "Karnataka" } },
+  courses: [course],
+  lessonBody: () => undefined,
+} as unknown as Catalog;
+
+describe("certificate IDs", () => {
+  it("are AC- and sixteen Crockford base32 characters in groups of four, different every time", () => {
+    const ids = new Set(Array.from({ length: 200 }, () => newCertificateId()));
+    expect(ids.size).toBe(200);
+    for (const id of ids) expect(id).toMatch(/^AC-[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){3}$/);
+  });
+
+  it("are read in any case, with or without dashes, and with look-alike letters taken as digits", () => {
+    expect(normaliseCertificateId("ac-7kq3-m9xd-2hpv-t4ne")).toBe("AC-7KQ3-M9XD-2HPV-T4NE");
+    expect(normaliseCertificateId(" AC7KQ3M9XD2HPVT4NE ")).toBe("AC-7KQ3-M9XD-2HPV-T4NE");
+    expect(normaliseCertificateId("AC-O0IL-0000-0000-0000")).toBe("AC-0011-0000-0000-0000");
+    for (const bad of ["", "AC-", "AC-7KQ3-M9XD-2HPV", "AC-7KQ3-M9XD-2HPV-T4NEX", "XY-7KQ3-M9XD-2HPV-T4NE", "AC-UUUU-0000-0000-0000", "AC-7KQ3-M9XD-2HPV-T4N!"]) {
+      expect(normaliseCertificateId(bad)).toBeNull();
+    }
+  });
+});
+
+describe.each(databaseKinds)("certificates of completion on $name", ({ open }) => {
+  let database: Database;
+  let identity: Identity;
+  let services: CertificateServices;
+
+  beforeAll(async () => {
+    database = await open();
+    await database.migrate();
+    identity = await startTestIdentity(database.db, catalog);
+    services = { db: database.db, cipher: identity.cipher, logger: createLogger("silent"), catalog };
+  });
+  afterAll(async () => {
+    await identity.mailWorker.stop();
+    await database.close();
+  });
+
+  async function learner(options: { enrolled: "active" | "revoked" | null; done?: string[]; name?: string }): Promise<string> {
+    const { user } = await identity.auth.api.signUpEmail({
+      body: { name: options.name ?? "Lata Mangeshkar", email: `learner-${randomBytes(4).toString("hex")}@example.com`, password: "a good long password" },
+      headers: new Headers({ [clientIpHeader]: `10.5.${randomBytes(2).join(".")}` }),
+    });
+    if (options.enrolled) await database.db.insert(enrolments).values({ userId: user.id, courseId: "demo", status: "active" });
+    for (const lessonId of options.done ?? []) await setLessonComplete(database.db, catalog, user.id, "demo", lessonId, true);
+    if (options.enrolled === "revoked") {
+      await database.db.update(enrolments).set({ status: "revoked" }).where(and(eq(enrolments.userId, user.id), eq(enrolments.courseId, "demo")));
+    }
+    return user.id;
+  }
+
+  const allDone = ["1-1", "1-2", "2-1"];
+  const issue = (userId: string) => issueCertificate(services, userId, "demo");
+  const rowsOf = (userId: string) => database.db.select().from(certificates).where(eq(certificates.userId, userId));
+
+  it("issues nothing below 100 % or without an active enrolment, and says why", async () => {
+    const partly = await learner({ enrolled: "active", done: ["1-1", "1-2"] });
+    await expect(issue(partly)).rejects.toMatchObject({ status: 403, message: "Complete every lesson to get your certificate: you have completed 2 of 3 lessons." });
+    const visitor = await learner({ enrolled: null });
+    await expect(issue(visitor)).rejects.toMatchObject({ status: 403, message: "Enrol in this course and complete every lesson to earn its certificate." });
+    const refunded = await learner({ enrolled: "revoked", done: allDone });
+    await expect(issue(refunded)).rejects.toMatchObject({ status: 403, message: "Your enrolment in this course has ended, so we cannot issue a certificate for it." });
+    await expect(issueCertificate(services, partly, "no-such-course")).rejects.toMatchObject({ status: 404 });
+    for (const userId of [partly, visitor, refunded]) expect(await rowsOf(userId)).toEqual([]);
+  });
+
+  it("issues one certificate per learner and course, however often and however fast it is asked for", async () => {
+    const userId = await learner({ enrolled: "active", done: allDone });
+    const concurrent = await Promise.all([issue(userId), issue(userId), issue(userId), issue(userId)]);
+    const again = await issue(userId);
+    expect(new Set([...concurrent, again].map((c) => c.id)).size).toBe(1);
+    expect(await rowsOf(userId)).toHaveLength(1);
+    expect(again).toMatchObject({ courseId: "demo", courseTitle: "Demo course", learnerName: "Lata Mangeshkar" });
+    expect((await issuedCertificateIds(database.db, userId, ["demo", "other"])).get("demo")).toBe(again.id);
+  });
+
+  it("keeps the learner's name encrypted at rest and as it was at issue time", async () => {
+    const userId = await learner({ enrolled: "active", done: allDone, name: "Asha Bhosle" });
+    await updateUserDocument(database.db, identity.cipher, userId, { name: "Asha B. Bhosle" });
+    const issued = await issue(userId);
+    expect(issued.learnerName).toBe("Asha B. Bhosle");
+    const [row] = await rowsOf(userId);
+    expect(row?.learnerName.startsWith("v1:")).toBe(true);
+    expect(row?.learnerName).not.toContain("Asha");
+    await updateUserDocument(database.db, identity.cipher, userId, { name: "Someone Else" });
+    expect((await findCertificate(database.db, identity.cipher, issued.id)).learnerName).toBe("Asha B. Bhosle");
+  });
+
+  it("falls back to the account's name when the profile has none", async () => {
+    const userId = await learner({ enrolled: "active", done: allDone, name: "Kishore Kumar" });
+    await updateUserDocument(database.db, identity.cipher, userId, { name: "" });
+    expect((await issue(userId)).learnerName).toBe("Kishore Kumar");
+  });
+
+  it("shows a certificate to anyone with its ID, in any case, and only what a certificate states", async () => {
+    const userId = await learner({ enrolled: "active", done: allDone });
+    const issued = await issue(userId);
+    const found = await findCertificate(database.db, identity.cipher, issued.id.toLowerCase().replaceAll("-", ""));
+    expect(found).toEqual({ id: issued.id, courseId: "demo", courseTitle: "Demo course", learnerName: "Lata Mangeshkar", issuedAt: issued.issuedAt });
+    expect(JSON.stringify(found)).not.toContain(userId);
+  });
+
+  it("finds no certificate for an unknown or malformed ID", async () => {
+    await expect(findCertificate(database.db, identity.cipher, newCertificateId())).rejects.toMatchObject({ status: 404 });
+    await expect(findCertificate(database.db, identity.cipher, "not-an-id")).rejects.toMatchObject({ status: 404 });
+    await expect(findCertificate(database.db, identity.cipher, "")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("never gives one learner another's certificate", async () => {
+    const a = await learner({ enrolled: "active", done: allDone });
+    const mine = await issue(a);
+    const notEnrolled = await learner({ enrolled: null });
+    await expect(issue(notEnrolled)).rejects.toMatchObject({ status: 403 });
+    const b = await learner({ enrolled: "active", done: allDone, name: "Bela Shende" });
+    const theirs = await issue(b);
+    expect(theirs.id).not.toBe(mine.id);
+    expect(theirs.learnerName).toBe("Bela Shende");
+    expect((await issuedCertificateIds(database.db, notEnrolled, ["demo"])).size).toBe(0);
+    expect(await rowsOf(a)).toHaveLength(1);
+  });
+
+  it("dates completion by the last lesson completed", async () => {
+    const userId = await learner({ enrolled: "active", done: allDone });
+    const last = new Date("2026-03-14T10:00:00Z");
+    await database.db
+      .update(lessonProgress)
+      .set({ completedAt: last })
+      .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.lessonId, "1-2")));
+    await database.db
+      .update(lessonProgress)
+      .set({ completedAt: new Date("2026-03-01T10:00:00Z") })
+      .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.lessonId, "1-1")));
+    await database.db
+      .update(lessonProgress)
+      .set({ completedAt: new Date("2026-03-02T10:00:00Z") })
+      .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.lessonId, "2-1")));
+    expect(await lastLessonCompletedAt(database.db, course, userId)).toEqual(last);
+  });
+});
