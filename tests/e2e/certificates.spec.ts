@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { AxeBuilder } from "@axe-core/playwright";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { formatDay } from "../../app/lib/format.ts";
+import { seriousViolations } from "./axe.ts";
 import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
 
@@ -18,12 +18,6 @@ const password = "correct horse battery staple";
 test.beforeEach(async ({ context }) => {
   await useOwnAddress(context);
 });
-
-async function expectNoSeriousAxeViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${label}: ${v.id} ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  expect(serious).toEqual([]);
-}
 
 test("a learner who completes every lesson gets a certificate that anyone can verify", async ({ page, request, browser }) => {
   test.setTimeout(120_000);
@@ -74,7 +68,7 @@ test("a learner who completes every lesson gets a certificate that anyone can ve
   await expect(page).toHaveURL(certificateUrl);
   await page.goto(home);
   await expect(page.getByRole("link", { name: "View certificate" })).toHaveAttribute("href", `/certificates/${certificateId}`);
-  await expectNoSeriousAxeViolations(page, "completed course home");
+  expect(await seriousViolations(page, "completed course home")).toEqual([]);
   await page.goto("/account/courses");
   const card = page.getByRole("article", { name: courseTitle });
   await expect(card.getByText("Completed", { exact: true })).toBeVisible();
@@ -97,7 +91,7 @@ test("a learner who completes every lesson gets a certificate that anyone can ve
   for (const scheme of ["light", "dark"] as const) {
     await stranger.emulateMedia({ colorScheme: scheme });
     await stranger.goto(`/certificates/${certificateId}`);
-    await expectNoSeriousAxeViolations(stranger, `certificate (${scheme})`);
+    expect(await seriousViolations(stranger, `certificate (${scheme})`)).toEqual([]);
   }
   await visitor.close();
 });
