@@ -1,11 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientIpHeader } from "../../server/auth/index.ts";
-import type { Catalog, Course } from "../../server/catalog/index.ts";
-import type { Database } from "../../server/db/client.ts";
+import { describe, expect, it } from "vitest";
 import { certificates, enrolments, lessonProgress } from "../../server/db/schema.ts";
-import type { Identity } from "../../server/identity.ts";
 import { createLogger } from "../../server/logger.ts";
 import {
   findCertificate,
@@ -18,25 +13,10 @@ import {
 } from "../../server/learning/certificates.ts";
 import { setLessonComplete } from "../../server/learning/player.ts";
 import { updateUserDocument } from "../../server/users/user-document.ts";
-import { databaseKinds, startTestIdentity } from "./helpers.ts";
+import { databaseKinds, identitySuite, testCatalog, testCourse } from "./helpers.ts";
 
-const lesson = (id: string) => ({ id, title: `Lesson ${id}`, minutes: 10, preview: false, videoEmbedUrl: null });
-const course = {
-  id: "demo",
-  title: "Demo course",
-  modules: [
-    { title: "One", summary: "First", objectives: ["Learn one"], lessons: [lesson("1-1"), lesson("1-2")] },
-    { title: "Two", summary: "Second", objectives: ["Learn two"], lessons: [lesson("2-1")] },
-  ],
-  lessonCount: 3,
-  totalMinutes: 30,
-} as unknown as Course;
-const catalog = {
-  // What the sign-up mail needs of the site.
-  site: { name: "Academy", legalName: "Academy Learning", email: "support@academy.test", address: { city: "Bengaluru", state: "Karnataka" } },
-  courses: [course],
-  lessonBody: () => undefined,
-} as unknown as Catalog;
+const course = testCourse("demo", "Demo course", [["1-1", "1-2"], ["2-1"]]);
+const catalog = testCatalog([course]);
 
 describe("certificate IDs", () => {
   it("are AC- and sixteen Crockford base32 characters in groups of four, different every time", () => {
@@ -56,37 +36,22 @@ describe("certificate IDs", () => {
 });
 
 describe.each(databaseKinds)("certificates of completion on $name", ({ open }) => {
-  let database: Database;
-  let identity: Identity;
-  let services: CertificateServices;
-
-  beforeAll(async () => {
-    database = await open();
-    await database.migrate();
-    identity = await startTestIdentity(database.db, catalog);
-    services = { db: database.db, cipher: identity.cipher, logger: createLogger("silent"), catalog };
-  });
-  afterAll(async () => {
-    await identity.mailWorker.stop();
-    await database.close();
-  });
+  const suite = identitySuite(open, catalog);
+  const services = (): CertificateServices => ({ db: suite.db, cipher: suite.identity.cipher, logger: createLogger("silent"), catalog });
 
   async function learner(options: { enrolled: "active" | "revoked" | null; done?: string[]; name?: string }): Promise<string> {
-    const { user } = await identity.auth.api.signUpEmail({
-      body: { name: options.name ?? "Lata Mangeshkar", email: `learner-${randomBytes(4).toString("hex")}@example.com`, password: "a good long password" },
-      headers: new Headers({ [clientIpHeader]: `10.5.${randomBytes(2).join(".")}` }),
-    });
-    if (options.enrolled) await database.db.insert(enrolments).values({ userId: user.id, courseId: "demo", status: "active" });
-    for (const lessonId of options.done ?? []) await setLessonComplete(database.db, catalog, user.id, "demo", lessonId, true);
+    const { id } = await suite.signUp(options.name ?? "Lata Mangeshkar");
+    if (options.enrolled) await suite.enrol(id, "demo");
+    for (const lessonId of options.done ?? []) await setLessonComplete(suite.db, catalog, id, "demo", lessonId, true);
     if (options.enrolled === "revoked") {
-      await database.db.update(enrolments).set({ status: "revoked" }).where(and(eq(enrolments.userId, user.id), eq(enrolments.courseId, "demo")));
+      await suite.db.update(enrolments).set({ status: "revoked" }).where(and(eq(enrolments.userId, id), eq(enrolments.courseId, "demo")));
     }
-    return user.id;
+    return id;
   }
 
   const allDone = ["1-1", "1-2", "2-1"];
-  const issue = (userId: string) => issueCertificate(services, userId, "demo");
-  const rowsOf = (userId: string) => database.db.select().from(certificates).where(eq(certificates.userId, userId));
+  const issue = (userId: string) => issueCertificate(services(), userId, "demo");
+  const rowsOf = (userId: string) => suite.db.select().from(certificates).where(eq(certificates.userId, userId));
 
   it("issues nothing below 100 % or without an active enrolment, and says why", async () => {
     const partly = await learner({ enrolled: "active", done: ["1-1", "1-2"] });
@@ -95,7 +60,7 @@ describe.each(databaseKinds)("certificates of completion on $name", ({ open }) =
     await expect(issue(visitor)).rejects.toMatchObject({ status: 403, message: "Enrol in this course and complete every lesson to earn its certificate." });
     const refunded = await learner({ enrolled: "revoked", done: allDone });
     await expect(issue(refunded)).rejects.toMatchObject({ status: 403, message: "Your enrolment in this course has ended, so we cannot issue a certificate for it." });
-    await expect(issueCertificate(services, partly, "no-such-course")).rejects.toMatchObject({ status: 404 });
+    await expect(issueCertificate(services(), partly, "no-such-course")).rejects.toMatchObject({ status: 404 });
     for (const userId of [partly, visitor, refunded]) expect(await rowsOf(userId)).toEqual([]);
   });
 
@@ -106,39 +71,39 @@ describe.each(databaseKinds)("certificates of completion on $name", ({ open }) =
     expect(new Set([...concurrent, again].map((c) => c.id)).size).toBe(1);
     expect(await rowsOf(userId)).toHaveLength(1);
     expect(again).toMatchObject({ courseId: "demo", courseTitle: "Demo course", learnerName: "Lata Mangeshkar" });
-    expect((await issuedCertificateIds(database.db, userId, ["demo", "other"])).get("demo")).toBe(again.id);
+    expect((await issuedCertificateIds(suite.db, userId, ["demo", "other"])).get("demo")).toBe(again.id);
   });
 
   it("keeps the learner's name encrypted at rest and as it was at issue time", async () => {
     const userId = await learner({ enrolled: "active", done: allDone, name: "Asha Bhosle" });
-    await updateUserDocument(database.db, identity.cipher, userId, { name: "Asha B. Bhosle" });
+    await updateUserDocument(suite.db, suite.identity.cipher, userId, { name: "Asha B. Bhosle" });
     const issued = await issue(userId);
     expect(issued.learnerName).toBe("Asha B. Bhosle");
     const [row] = await rowsOf(userId);
     expect(row?.learnerName.startsWith("v1:")).toBe(true);
     expect(row?.learnerName).not.toContain("Asha");
-    await updateUserDocument(database.db, identity.cipher, userId, { name: "Someone Else" });
-    expect((await findCertificate(database.db, identity.cipher, issued.id)).learnerName).toBe("Asha B. Bhosle");
+    await updateUserDocument(suite.db, suite.identity.cipher, userId, { name: "Someone Else" });
+    expect((await findCertificate(suite.db, suite.identity.cipher, issued.id)).learnerName).toBe("Asha B. Bhosle");
   });
 
   it("falls back to the account's name when the profile has none", async () => {
     const userId = await learner({ enrolled: "active", done: allDone, name: "Kishore Kumar" });
-    await updateUserDocument(database.db, identity.cipher, userId, { name: "" });
+    await updateUserDocument(suite.db, suite.identity.cipher, userId, { name: "" });
     expect((await issue(userId)).learnerName).toBe("Kishore Kumar");
   });
 
   it("shows a certificate to anyone with its ID, in any case, and only what a certificate states", async () => {
     const userId = await learner({ enrolled: "active", done: allDone });
     const issued = await issue(userId);
-    const found = await findCertificate(database.db, identity.cipher, issued.id.toLowerCase().replaceAll("-", ""));
+    const found = await findCertificate(suite.db, suite.identity.cipher, issued.id.toLowerCase().replaceAll("-", ""));
     expect(found).toEqual({ id: issued.id, courseId: "demo", courseTitle: "Demo course", learnerName: "Lata Mangeshkar", issuedAt: issued.issuedAt });
     expect(JSON.stringify(found)).not.toContain(userId);
   });
 
   it("finds no certificate for an unknown or malformed ID", async () => {
-    await expect(findCertificate(database.db, identity.cipher, newCertificateId())).rejects.toMatchObject({ status: 404 });
-    await expect(findCertificate(database.db, identity.cipher, "not-an-id")).rejects.toMatchObject({ status: 404 });
-    await expect(findCertificate(database.db, identity.cipher, "")).rejects.toMatchObject({ status: 404 });
+    await expect(findCertificate(suite.db, suite.identity.cipher, newCertificateId())).rejects.toMatchObject({ status: 404 });
+    await expect(findCertificate(suite.db, suite.identity.cipher, "not-an-id")).rejects.toMatchObject({ status: 404 });
+    await expect(findCertificate(suite.db, suite.identity.cipher, "")).rejects.toMatchObject({ status: 404 });
   });
 
   it("never gives one learner another's certificate", async () => {
@@ -150,25 +115,25 @@ describe.each(databaseKinds)("certificates of completion on $name", ({ open }) =
     const theirs = await issue(b);
     expect(theirs.id).not.toBe(mine.id);
     expect(theirs.learnerName).toBe("Bela Shende");
-    expect((await issuedCertificateIds(database.db, notEnrolled, ["demo"])).size).toBe(0);
+    expect((await issuedCertificateIds(suite.db, notEnrolled, ["demo"])).size).toBe(0);
     expect(await rowsOf(a)).toHaveLength(1);
   });
 
   it("dates completion by the last lesson completed", async () => {
     const userId = await learner({ enrolled: "active", done: allDone });
     const last = new Date("2026-03-14T10:00:00Z");
-    await database.db
+    await suite.db
       .update(lessonProgress)
       .set({ completedAt: last })
       .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.lessonId, "1-2")));
-    await database.db
+    await suite.db
       .update(lessonProgress)
       .set({ completedAt: new Date("2026-03-01T10:00:00Z") })
       .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.lessonId, "1-1")));
-    await database.db
+    await suite.db
       .update(lessonProgress)
       .set({ completedAt: new Date("2026-03-02T10:00:00Z") })
       .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.lessonId, "2-1")));
-    expect(await lastLessonCompletedAt(database.db, course, userId)).toEqual(last);
+    expect(await lastLessonCompletedAt(suite.db, course, userId)).toEqual(last);
   });
 });

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientIpHeader } from "../../server/auth/index.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import {
   cancelOrder,
@@ -15,13 +14,11 @@ import {
   requestRefund,
   type Order,
 } from "../../server/commerce/index.ts";
-import type { Database } from "../../server/db/client.ts";
 import { enrolments, lessonProgress, mailOutbox, orders, payments, refunds, sandboxWebhooks, user, webhookEvents } from "../../server/db/schema.ts";
-import type { Identity } from "../../server/identity.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
 import { paymentSignature, webhookSignature } from "../../server/payments/signature.ts";
-import { contentDir, databaseKinds, startTestIdentity, startTestPayments, testPaymentSecrets } from "./helpers.ts";
+import { contentDir, databaseKinds, identitySuite, startTestPayments, testPaymentSecrets } from "./helpers.ts";
 
 let catalog: Catalog;
 beforeAll(async () => {
@@ -43,35 +40,19 @@ function signedEvent(event: string, payload: object, eventId = `evt_${key()}`) {
 const course = "react-fundamentals";
 
 describe.each(databaseKinds)("commerce on $name", ({ open }) => {
-  let database: Database;
-  let identity: Identity;
+  const suite = identitySuite(open, () => catalog);
   let payments$: Payments;
   let sandbox: SandboxGateway;
   let clock = new Date();
 
-  beforeAll(async () => {
-    database = await open();
-    await database.migrate();
-    identity = await startTestIdentity(database.db, catalog);
-    payments$ = startTestPayments(database.db, catalog, identity, { now: () => clock });
+  beforeAll(() => {
+    payments$ = startTestPayments(suite.db, catalog, suite.identity, { now: () => clock });
     sandbox = payments$.sandbox as SandboxGateway;
-  });
-  afterAll(async () => {
-    await identity.mailWorker.stop();
-    await database.close();
   });
 
   const shop = () => payments$.shop;
-  const db = () => database.db;
-
-  async function buyer(): Promise<{ id: string; email: string }> {
-    const email = `buyer-${key()}@example.com`;
-    const { user: created } = await identity.auth.api.signUpEmail({
-      body: { name: "Asha Verma", email, password: "a good long password" },
-      headers: new Headers({ [clientIpHeader]: `10.3.${randomBytes(2).join(".")}` }),
-    });
-    return { id: created.id, email };
-  }
+  const db = () => suite.db;
+  const buyer = () => suite.signUp();
 
   async function newOrder(userId: string, courseId = course): Promise<Order & { providerOrderId: string }> {
     const order = await createOrder(shop(), { userId, courseId, idempotencyKey: key() });

@@ -1,9 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientIpHeader } from "../../server/auth/index.ts";
-import type { Catalog, Course } from "../../server/catalog/index.ts";
-import type { Database } from "../../server/db/client.ts";
+import { describe, expect, it } from "vitest";
 import { enrolments, feedback, users } from "../../server/db/schema.ts";
 import {
   courseRating,
@@ -14,48 +10,26 @@ import {
   saveReview,
   topReviews,
 } from "../../server/feedback/index.ts";
-import type { Identity } from "../../server/identity.ts";
-import { databaseKinds, startTestIdentity } from "./helpers.ts";
+import { databaseKinds, identitySuite, testCatalog, testCourse } from "./helpers.ts";
 
-const course = (id: string) => ({ id, title: `Course ${id}`, modules: [], lessonCount: 0, totalMinutes: 0 }) as unknown as Course;
-const catalog = {
-  // What the sign-up mail needs of the site.
-  site: { name: "Academy", legalName: "Academy Learning", email: "support@academy.test", address: { city: "Bengaluru", state: "Karnataka" } },
-  courses: [course("demo"), course("other"), course("quiet")],
-} as unknown as Catalog;
+const catalog = testCatalog([testCourse("demo", "Course demo", []), testCourse("other", "Course other", []), testCourse("quiet", "Course quiet", [])]);
 
 const good = "A clear, practical course: I built a working site by the end of the second week.";
 
 describe.each(databaseKinds)("course feedback on $name", ({ open }) => {
-  let database: Database;
-  let identity: Identity;
-
-  beforeAll(async () => {
-    database = await open();
-    await database.migrate();
-    identity = await startTestIdentity(database.db, catalog);
-  });
-  afterAll(async () => {
-    await identity.mailWorker.stop();
-    await database.close();
-  });
+  const suite = identitySuite(open, catalog);
 
   async function learner(name: string, enrolled: Record<string, "active" | "revoked"> = {}): Promise<string> {
-    const { user } = await identity.auth.api.signUpEmail({
-      body: { name, email: `reviewer-${randomBytes(4).toString("hex")}@example.com`, password: "a good long password" },
-      headers: new Headers({ [clientIpHeader]: `10.7.${randomBytes(2).join(".")}` }),
-    });
-    for (const [courseId, status] of Object.entries(enrolled)) {
-      await database.db.insert(enrolments).values({ userId: user.id, courseId, status });
-    }
-    return user.id;
+    const { id } = await suite.signUp(name);
+    for (const [courseId, status] of Object.entries(enrolled)) await suite.enrol(id, courseId, status);
+    return id;
   }
 
   const save = (userId: string, courseId: string, rating: unknown, comment: unknown) =>
-    saveReview(database.db, catalog, userId, courseId, { rating, comment });
-  const rowsOf = (courseId: string) => database.db.select().from(feedback).where(eq(feedback.courseId, courseId));
+    saveReview(suite.db, catalog, userId, courseId, { rating, comment });
+  const rowsOf = (courseId: string) => suite.db.select().from(feedback).where(eq(feedback.courseId, courseId));
   const page = (courseId: string, options: { rating?: number; page?: number; perPage?: number } = {}) =>
-    listReviews(database.db, identity.cipher, { courseId, ...options });
+    listReviews(suite.db, suite.identity.cipher, { courseId, ...options });
 
   it("lets only learners with an active enrolment write, on the server", async () => {
     const stranger = await learner("Sam Stranger");
@@ -71,7 +45,7 @@ describe.each(databaseKinds)("course feedback on $name", ({ open }) => {
     const enrolled = await learner("Esha Enrolled", { demo: "active" });
     expect(await save(enrolled, "demo", 4, good)).toBe("created");
     expect(await rowsOf("demo")).toHaveLength(1);
-    await database.db.delete(feedback).where(eq(feedback.courseId, "demo"));
+    await suite.db.delete(feedback).where(eq(feedback.courseId, "demo"));
   });
 
   it("keeps one review per learner and course: a second submit updates it, a resubmit changes nothing", async () => {
@@ -85,8 +59,8 @@ describe.each(databaseKinds)("course feedback on $name", ({ open }) => {
     expect(rows[0]).toMatchObject({ userId, rating: 5, comment: "Better on a second look.\nThe projects are the best part." });
     expect(rows[0]?.updatedAt).toEqual(row?.updatedAt);
     expect(await save(userId, "other", 2, good)).toBe("created");
-    expect(await reviewerStanding(database.db, userId, "demo")).toMatchObject({ enrolment: "active", review: { rating: 5 } });
-    await database.db.delete(feedback).where(eq(feedback.userId, userId));
+    expect(await reviewerStanding(suite.db, userId, "demo")).toMatchObject({ enrolment: "active", review: { rating: 5 } });
+    await suite.db.delete(feedback).where(eq(feedback.userId, userId));
   });
 
   it("refuses bad ratings and comments with specific messages and writes nothing", async () => {
@@ -111,11 +85,11 @@ describe.each(databaseKinds)("course feedback on $name", ({ open }) => {
     });
     expect(await save(userId, "demo", "2", `${"y".repeat(2000)}  `)).toBe("updated");
     expect((await rowsOf("demo"))[0]?.comment).toHaveLength(2000);
-    await database.db.delete(feedback).where(eq(feedback.userId, userId));
+    await suite.db.delete(feedback).where(eq(feedback.userId, userId));
   });
 
   it("sums up a course: count, one-decimal average and a per-star histogram; deleting takes a review out", async () => {
-    expect(await courseRating(database.db, "quiet")).toEqual({
+    expect(await courseRating(suite.db, "quiet")).toEqual({
       count: 0,
       average: 0,
       histogram: [5, 4, 3, 2, 1].map((stars) => ({ stars, count: 0 })),
@@ -127,7 +101,7 @@ describe.each(databaseKinds)("course feedback on $name", ({ open }) => {
       await save(userId, "demo", rating, good);
       ids.push(userId);
     }
-    expect(await courseRating(database.db, "demo")).toEqual({
+    expect(await courseRating(suite.db, "demo")).toEqual({
       count: 4,
       average: 4,
       histogram: [
@@ -138,12 +112,12 @@ describe.each(databaseKinds)("course feedback on $name", ({ open }) => {
         { stars: 1, count: 0 },
       ],
     });
-    expect(await deleteReview(database.db, ids[3] as string, "demo")).toBe(true);
-    expect(await deleteReview(database.db, ids[3] as string, "demo")).toBe(false);
-    const after = await courseRating(database.db, "demo");
+    expect(await deleteReview(suite.db, ids[3] as string, "demo")).toBe(true);
+    expect(await deleteReview(suite.db, ids[3] as string, "demo")).toBe(false);
+    const after = await courseRating(suite.db, "demo");
     expect(after).toMatchObject({ count: 3, average: 4.7 });
     expect(after.histogram.find((h) => h.stars === 2)?.count).toBe(0);
-    await database.db.delete(feedback).where(eq(feedback.courseId, "demo"));
+    await suite.db.delete(feedback).where(eq(feedback.courseId, "demo"));
   });
 
   it("lists reviews newest first, ten to a page, filtered by stars, with each reviewer's short name", async () => {
@@ -151,7 +125,7 @@ describe.each(databaseKinds)("course feedback on $name", ({ open }) => {
     for (let i = 0; i < 23; i++) {
       const userId = await learner(i === 0 ? "Priya   van der Berg" : `Reviewer ${String(i).padStart(2, "0")}`, { demo: "active" });
       await save(userId, "demo", (i % 5) + 1, `Review number ${i}`);
-      await database.db
+      await suite.db
         .update(feedback)
         .set({ createdAt: new Date(start + i * 60_000), updatedAt: new Date(start + i * 60_000) })
         .where(eq(feedback.userId, userId));
@@ -169,35 +143,35 @@ describe.each(databaseKinds)("course feedback on $name", ({ open }) => {
     expect(fives.map((r) => r.comment)).toEqual(["Review number 19", "Review number 14", "Review number 9", "Review number 4"]);
     expect(fives.every((r) => r.rating === 5)).toBe(true);
     expect(await page("demo", { rating: 5, page: 2 })).toEqual([]);
-    await database.db.delete(feedback).where(eq(feedback.courseId, "demo"));
+    await suite.db.delete(feedback).where(eq(feedback.courseId, "demo"));
   });
 
   it("names reviewers from their encrypted user document, falling back to the account name", async () => {
     const userId = await learner("Kiran Rao", { demo: "active" });
     await save(userId, "demo", 5, good);
-    const [stored] = await database.db.select({ name: users.name }).from(users).where(eq(users.uid, userId));
+    const [stored] = await suite.db.select({ name: users.name }).from(users).where(eq(users.uid, userId));
     expect(stored?.name).toMatch(/^v1:/);
     expect((await page("demo"))[0]?.reviewer).toBe("Kiran R.");
-    await database.db.update(users).set({ name: "" }).where(eq(users.uid, userId));
+    await suite.db.update(users).set({ name: "" }).where(eq(users.uid, userId));
     expect((await page("demo"))[0]?.reviewer).toBe("Kiran R.");
     expect(reviewerName("  ")).toBe("Academy learner");
     expect(reviewerName("Madhu")).toBe("Madhu");
     expect(reviewerName("anil kumar")).toBe("anil K.");
-    await database.db.delete(feedback).where(eq(feedback.courseId, "demo"));
+    await suite.db.delete(feedback).where(eq(feedback.courseId, "demo"));
   });
 
   it("shows the verified-learner badge only while the reviewer's enrolment is active", async () => {
     const userId = await learner("Neha Verma", { demo: "active" });
     await save(userId, "demo", 4, good);
     expect((await page("demo"))[0]?.verified).toBe(true);
-    await database.db.update(enrolments).set({ status: "revoked" }).where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, "demo")));
+    await suite.db.update(enrolments).set({ status: "revoked" }).where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, "demo")));
     expect((await page("demo"))[0]?.verified).toBe(false);
-    expect(await reviewerStanding(database.db, userId, "demo")).toMatchObject({ enrolment: "revoked", review: { rating: 4 } });
+    expect(await reviewerStanding(suite.db, userId, "demo")).toMatchObject({ enrolment: "revoked", review: { rating: 4 } });
     await expect(save(userId, "demo", 5, good)).rejects.toMatchObject({ status: 403 });
     expect((await rowsOf("demo"))[0]?.rating).toBe(4);
-    await database.db.update(enrolments).set({ status: "active" }).where(eq(enrolments.userId, userId));
+    await suite.db.update(enrolments).set({ status: "active" }).where(eq(enrolments.userId, userId));
     expect((await page("demo"))[0]?.verified).toBe(true);
-    await database.db.delete(feedback).where(eq(feedback.courseId, "demo"));
+    await suite.db.delete(feedback).where(eq(feedback.courseId, "demo"));
   });
 
   it("never lets one learner's edit or delete touch another learner's review", async () => {
@@ -205,22 +179,22 @@ describe.each(databaseKinds)("course feedback on $name", ({ open }) => {
     const b = await learner("Bala B", { demo: "active" });
     await save(a, "demo", 5, "Asha's own words about the course, kept exactly as written.");
     const [original] = await rowsOf("demo");
-    expect(await deleteReview(database.db, b, "demo")).toBe(false);
+    expect(await deleteReview(suite.db, b, "demo")).toBe(false);
     expect(await save(b, "demo", 1, "Bala's review, which must land on Bala's row only.")).toBe("created");
     expect(await save(b, "demo", 2, "Bala changes his mind.")).toBe("updated");
-    expect(await deleteReview(database.db, b, "demo")).toBe(true);
+    expect(await deleteReview(suite.db, b, "demo")).toBe(true);
     const rows = await rowsOf("demo");
     expect(rows).toEqual([original]);
-    expect(await courseRating(database.db, "demo")).toMatchObject({ count: 1, average: 5 });
-    await database.db.delete(feedback).where(eq(feedback.courseId, "demo"));
+    expect(await courseRating(suite.db, "demo")).toMatchObject({ count: 1, average: 5 });
+    await suite.db.delete(feedback).where(eq(feedback.courseId, "demo"));
   });
 
   it("features the best substantial reviews of listed courses: most stars, then newest", async () => {
-    expect(await topReviews(database.db, identity.cipher, catalog)).toEqual([]);
+    expect(await topReviews(suite.db, suite.identity.cipher, catalog)).toEqual([]);
     const reviewer = async (courseId: string, rating: number, comment: string, minutesAgo: number) => {
       const userId = await learner(`Top ${rating}`, { [courseId]: "active" });
       await save(userId, courseId, rating, comment);
-      await database.db
+      await suite.db
         .update(feedback)
         .set({ createdAt: sql`now() - make_interval(mins => ${minutesAgo})` })
         .where(eq(feedback.userId, userId));
@@ -230,13 +204,13 @@ describe.each(databaseKinds)("course feedback on $name", ({ open }) => {
     await reviewer("demo", 5, "Great!", 1);
     await reviewer("other", 4, `A four: ${good}`, 2);
     await reviewer("demo", 3, `A three: ${good}`, 1);
-    const top = await topReviews(database.db, identity.cipher, catalog);
+    const top = await topReviews(suite.db, suite.identity.cipher, catalog);
     expect(top.map((r) => [r.courseId, r.comment.split(":")[0]])).toEqual([
       ["other", "Newer five"],
       ["demo", "Older five"],
       ["other", "A four"],
     ]);
-    const onlyQuiet = { courses: [course("quiet")] };
-    expect(await topReviews(database.db, identity.cipher, onlyQuiet)).toEqual([]);
+    const onlyQuiet = { courses: catalog.courses.filter((c) => c.id === "quiet") };
+    expect(await topReviews(suite.db, suite.identity.cipher, onlyQuiet)).toEqual([]);
   });
 });

@@ -6,8 +6,11 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { Client } from "pg";
 import type { ServerBuild } from "react-router";
-import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
+import { afterAll, beforeAll } from "vitest";
+import { clientIpHeader } from "../../server/auth/index.ts";
+import { loadCatalog, type Catalog, type Course } from "../../server/catalog/index.ts";
 import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
+import { enrolments } from "../../server/db/schema.ts";
 import { startIdentity, type Identity } from "../../server/identity.ts";
 import { createDiskStorage } from "../../server/storage/index.ts";
 import { createHttpApp, type HttpDeps } from "../../server/http/app.ts";
@@ -57,7 +60,7 @@ async function freshPostgres(serverUrl: string): Promise<Database> {
 }
 
 /** Identity (key, mail outbox, Better Auth) over a test database, mail kept in the outbox. */
-export async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://academy.test"): Promise<Identity> {
+async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://academy.test"): Promise<Identity> {
   return startIdentity({
     db,
     logger: createLogger("silent"),
@@ -70,6 +73,91 @@ export async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "h
     mailFrom: "Academy <no-reply@academy.test>",
     mailIntervalMs: 60_000,
   });
+}
+
+/** A migrated database of one kind with identity over it, for one describe block, and people to sign up. */
+export interface IdentitySuite {
+  readonly database: Database;
+  readonly db: Db;
+  readonly identity: Identity;
+  /** A new account through Better Auth, from an address of its own so per-address limits never couple tests. */
+  signUp(name?: string): Promise<{ id: string; email: string }>;
+  enrol(userId: string, courseId: string, status?: "active" | "revoked"): Promise<void>;
+}
+
+function ready<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error("The identity suite is used before its beforeAll ran.");
+  return value;
+}
+
+/** Registers the describe block's beforeAll/afterAll; the catalogue may be given late, as a function. */
+export function identitySuite(open: () => Promise<Database>, catalog: Catalog | (() => Catalog)): IdentitySuite {
+  let database: Database | undefined;
+  let identity: Identity | undefined;
+  beforeAll(async () => {
+    database = await open();
+    await database.migrate();
+    identity = await startTestIdentity(database.db, typeof catalog === "function" ? catalog() : catalog);
+  });
+  afterAll(async () => {
+    await identity?.mailWorker.stop();
+    await database?.close();
+  });
+  return {
+    get database() {
+      return ready(database);
+    },
+    get db() {
+      return ready(database).db;
+    },
+    get identity() {
+      return ready(identity);
+    },
+    async signUp(name = "Asha Verma") {
+      const email = `person-${randomBytes(5).toString("hex")}@example.com`;
+      const { user } = await ready(identity).auth.api.signUpEmail({
+        body: { name, email, password: "a good long password" },
+        headers: new Headers({ [clientIpHeader]: `10.${randomBytes(3).join(".")}` }),
+      });
+      return { id: user.id, email };
+    },
+    async enrol(userId, courseId, status = "active") {
+      await ready(database).db.insert(enrolments).values({ userId, courseId, status });
+    },
+  };
+}
+
+export interface TestLesson {
+  id: string;
+  title?: string;
+  preview?: boolean;
+}
+
+/** A course as the catalogue gives it, for domain tests: each inner list is one module's lessons, 10 minutes each. */
+export function testCourse(id: string, title: string, modules: (string | TestLesson)[][]): Course {
+  const built = modules.map((lessons, index) => ({
+    title: `Module ${index + 1}`,
+    summary: `What module ${index + 1} covers.`,
+    objectives: [`Finish module ${index + 1}`],
+    lessons: lessons.map((given) => {
+      const lesson = typeof given === "string" ? { id: given } : given;
+      return { id: lesson.id, title: lesson.title ?? `Lesson ${lesson.id}`, minutes: 10, preview: lesson.preview ?? false, videoEmbedUrl: null };
+    }),
+  }));
+  const lessonCount = built.reduce((sum, m) => sum + m.lessons.length, 0);
+  return { id, title, modules: built, lessonCount, totalMinutes: lessonCount * 10 } as unknown as Course;
+}
+
+/** A catalogue of these courses with the site details sign-up mail needs; lesson bodies keyed "<course>/<lesson>". */
+export function testCatalog(courses: Course[], bodies: Record<string, string> = {}): Catalog {
+  return {
+    site: { name: "Academy", legalName: "Academy Learning", email: "support@academy.test", address: { city: "Bengaluru", state: "Karnataka" } },
+    courses,
+    lessonBody: (courseId: string, lessonId: string) => {
+      const html = bodies[`${courseId}/${lessonId}`];
+      return html === undefined ? undefined : { html, headings: [] };
+    },
+  } as unknown as Catalog;
 }
 
 export const testPaymentSecrets = { keySecret: "sandbox-key-secret-for-tests", webhookSecret: "sandbox-webhook-secret-for-tests" };

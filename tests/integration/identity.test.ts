@@ -1,19 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { consumeThrottle } from "../../server/auth/throttle.ts";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { createFieldCipher, loadEncryptionKey } from "../../server/crypto/field-encryption.ts";
-import type { Database } from "../../server/db/client.ts";
 import { appRoots, mailOutbox, users } from "../../server/db/schema.ts";
-import type { Identity } from "../../server/identity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { deliverDueMail, enqueueMail, listMailbox, maxAttempts, type MailTransport } from "../../server/mail/outbox.ts";
 import { createMailTransport } from "../../server/mail/transport.ts";
 import { readUserDocument, recordSignIn } from "../../server/users/user-document.ts";
-import { contentDir, databaseKinds, startTestIdentity } from "./helpers.ts";
+import { contentDir, databaseKinds, identitySuite } from "./helpers.ts";
 
 let catalog: Catalog;
 beforeAll(async () => {
@@ -25,26 +23,15 @@ const email = (label: string) => `${label}-${randomBytes(4).toString("hex")}@exa
 const silent = createLogger("silent");
 
 describe.each(databaseKinds)("identity on $name", ({ open }) => {
-  let database: Database;
-  let identity: Identity;
-
-  beforeAll(async () => {
-    database = await open();
-    await database.migrate();
-    identity = await startTestIdentity(database.db, catalog);
-  });
-  afterAll(async () => {
-    await identity.mailWorker.stop();
-    await database.close();
-  });
+  const suite = identitySuite(open, () => catalog);
 
   it("creates an encrypted user document on sign-up, with no plaintext in the database", async () => {
     const address = email("doc");
-    const { user } = await identity.auth.api.signUpEmail({
+    const { user } = await suite.identity.auth.api.signUpEmail({
       body: { name: "Ishaan Mehta", email: address, password: "a good long password" },
       headers: headers(),
     });
-    const raw = (await database.db.select().from(users).where(sql`${users.uid} = ${user.id}`))[0];
+    const raw = (await suite.db.select().from(users).where(sql`${users.uid} = ${user.id}`))[0];
     expect(raw).toBeDefined();
     const stored = JSON.stringify(raw);
     expect(stored).not.toContain("Ishaan");
@@ -53,21 +40,21 @@ describe.each(databaseKinds)("identity on $name", ({ open }) => {
     expect(raw?.email).toMatch(/^v1:/);
     expect(raw?.profilePicUrl).toMatch(/^v1:/);
 
-    const doc = await readUserDocument(database.db, identity.cipher, silent, user.id);
+    const doc = await readUserDocument(suite.db, suite.identity.cipher, silent, user.id);
     expect(doc).toMatchObject({ uid: user.id, name: "Ishaan Mehta", email: address, profilePicUrl: "" });
     expect(doc?.createdAt).toBeInstanceOf(Date);
   });
 
   it("queues a verification mail whose link verifies the address", async () => {
     const address = email("verify");
-    await identity.auth.api.signUpEmail({ body: { name: "Nila", email: address, password: "a good long password" }, headers: headers() });
-    const [mail] = await listMailbox(database.db, address);
+    await suite.identity.auth.api.signUpEmail({ body: { name: "Nila", email: address, password: "a good long password" }, headers: headers() });
+    const [mail] = await listMailbox(suite.db, address);
     expect(mail?.subject).toContain("Confirm your e-mail address");
     expect(mail?.text).toContain(mail?.links[0]);
     expect(mail?.html).toContain("Confirm my e-mail address");
     const token = new URL(mail?.links[0] ?? "").searchParams.get("token") ?? "";
-    await identity.auth.api.verifyEmail({ query: { token } });
-    const verified = await database.db.execute<{ email_verified: boolean }>(
+    await suite.identity.auth.api.verifyEmail({ query: { token } });
+    const verified = await suite.db.execute<{ email_verified: boolean }>(
       sql`select email_verified from "user" where email = ${address}`,
     );
     expect((verified as unknown as { rows: { email_verified: boolean }[] }).rows[0]?.email_verified).toBe(true);
@@ -75,70 +62,70 @@ describe.each(databaseKinds)("identity on $name", ({ open }) => {
 
   it("updates only name, photo and last login on a later sign-in", async () => {
     const address = email("later");
-    const { user } = await identity.auth.api.signUpEmail({ body: { name: "Old Name", email: address, password: "a good long password" }, headers: headers() });
-    const before = await readUserDocument(database.db, identity.cipher, silent, user.id);
+    const { user } = await suite.identity.auth.api.signUpEmail({ body: { name: "Old Name", email: address, password: "a good long password" }, headers: headers() });
+    const before = await readUserDocument(suite.db, suite.identity.cipher, silent, user.id);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    await recordSignIn(database.db, identity.cipher, silent, { id: user.id, name: "New Name", email: "ignored@example.com", image: "https://img.example/p.png" });
-    const after = await readUserDocument(database.db, identity.cipher, silent, user.id);
+    await recordSignIn(suite.db, suite.identity.cipher, silent, { id: user.id, name: "New Name", email: "ignored@example.com", image: "https://img.example/p.png" });
+    const after = await readUserDocument(suite.db, suite.identity.cipher, silent, user.id);
     expect(after).toMatchObject({ name: "New Name", email: address, profilePicUrl: "https://img.example/p.png" });
     expect(after?.createdAt).toEqual(before?.createdAt);
     expect(after?.lastLogin.getTime()).toBeGreaterThan(before?.lastLogin.getTime() ?? 0);
   });
 
   it("returns no data for a missing document and keeps legacy plaintext readable", async () => {
-    expect(await readUserDocument(database.db, identity.cipher, silent, "no-such-user")).toBeNull();
+    expect(await readUserDocument(suite.db, suite.identity.cipher, silent, "no-such-user")).toBeNull();
     const address = email("legacy");
-    const { user } = await identity.auth.api.signUpEmail({ body: { name: "Legacy", email: address, password: "a good long password" }, headers: headers() });
-    await database.db.update(users).set({ name: "Plain Legacy Name" }).where(sql`${users.uid} = ${user.id}`);
-    expect((await readUserDocument(database.db, identity.cipher, silent, user.id))?.name).toBe("Plain Legacy Name");
+    const { user } = await suite.identity.auth.api.signUpEmail({ body: { name: "Legacy", email: address, password: "a good long password" }, headers: headers() });
+    await suite.db.update(users).set({ name: "Plain Legacy Name" }).where(sql`${users.uid} = ${user.id}`);
+    expect((await readUserDocument(suite.db, suite.identity.cipher, silent, user.id))?.name).toBe("Plain Legacy Name");
   });
 
   it("rejects a wrong password and a duplicate sign-up with Better Auth's codes", async () => {
     const address = email("dup");
-    await identity.auth.api.signUpEmail({ body: { name: "Dup", email: address, password: "a good long password" }, headers: headers() });
+    await suite.identity.auth.api.signUpEmail({ body: { name: "Dup", email: address, password: "a good long password" }, headers: headers() });
     await expect(
-      identity.auth.api.signUpEmail({ body: { name: "Dup 2", email: address, password: "another password" }, headers: headers() }),
+      suite.identity.auth.api.signUpEmail({ body: { name: "Dup 2", email: address, password: "another password" }, headers: headers() }),
     ).rejects.toMatchObject({ body: { code: expect.stringMatching(/^USER_ALREADY_EXISTS/) } });
     await expect(
-      identity.auth.api.signInEmail({ body: { email: address, password: "wrong password" }, headers: headers() }),
+      suite.identity.auth.api.signInEmail({ body: { email: address, password: "wrong password" }, headers: headers() }),
     ).rejects.toMatchObject({ body: { code: "INVALID_EMAIL_OR_PASSWORD" } });
     await expect(
-      identity.auth.api.signInEmail({ body: { email: email("nobody"), password: "wrong password" }, headers: headers() }),
+      suite.identity.auth.api.signInEmail({ body: { email: email("nobody"), password: "wrong password" }, headers: headers() }),
     ).rejects.toMatchObject({ body: { code: "INVALID_EMAIL_OR_PASSWORD" } });
   });
 
   it("limits sign-in attempts per account, whatever the address", async () => {
     const address = email("limit");
     for (let i = 0; i < 10; i++) {
-      await expect(identity.auth.api.signInEmail({ body: { email: address, password: `guess ${i}` }, headers: headers() })).rejects.toMatchObject({
+      await expect(suite.identity.auth.api.signInEmail({ body: { email: address, password: `guess ${i}` }, headers: headers() })).rejects.toMatchObject({
         statusCode: 401,
       });
     }
-    await expect(identity.auth.api.signInEmail({ body: { email: address, password: "guess" }, headers: headers() })).rejects.toMatchObject({
+    await expect(suite.identity.auth.api.signInEmail({ body: { email: address, password: "guess" }, headers: headers() })).rejects.toMatchObject({
       statusCode: 429,
     });
   });
 
   it("counts throttle windows atomically and starts a new window when the old one ends", async () => {
     const key = `test:${randomBytes(4).toString("hex")}`;
-    const results = await Promise.all(Array.from({ length: 5 }, () => consumeThrottle(database.db, key, { windowSeconds: 60, max: 3 })));
+    const results = await Promise.all(Array.from({ length: 5 }, () => consumeThrottle(suite.db, key, { windowSeconds: 60, max: 3 })));
     expect(results.filter((r) => r.allowed)).toHaveLength(3);
     expect(results.find((r) => !r.allowed)?.retryAfterSeconds).toBeGreaterThan(0);
-    await database.db.execute(sql`update throttles set window_started_at = now() - interval '2 minutes' where key = ${key}`);
-    expect((await consumeThrottle(database.db, key, { windowSeconds: 60, max: 3 })).allowed).toBe(true);
+    await suite.db.execute(sql`update throttles set window_started_at = now() - interval '2 minutes' where key = ${key}`);
+    expect((await consumeThrottle(suite.db, key, { windowSeconds: 60, max: 3 })).allowed).toBe(true);
   });
 
   it("retries failed mail with back-off and gives up after the last attempt", async () => {
     const to = email("retry");
-    await enqueueMail(database.db, { to, subject: "Retry me", text: "t", html: "<p>t</p>", links: [] });
+    await enqueueMail(suite.db, { to, subject: "Retry me", text: "t", html: "<p>t</p>", links: [] });
     const broken: MailTransport = { kind: "smtp", send: () => Promise.reject(new Error("connection refused")), close: () => {} };
-    await deliverDueMail(database.db, broken);
-    let [row] = await database.db.select().from(mailOutbox).where(sql`${mailOutbox.to} = ${to}`);
+    await deliverDueMail(suite.db, broken);
+    let [row] = await suite.db.select().from(mailOutbox).where(sql`${mailOutbox.to} = ${to}`);
     expect(row).toMatchObject({ status: "pending", attempts: 1, lastError: "connection refused" });
     expect(row?.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 20_000);
-    await database.db.update(mailOutbox).set({ attempts: maxAttempts - 1, nextAttemptAt: new Date(0) }).where(sql`${mailOutbox.to} = ${to}`);
-    await deliverDueMail(database.db, broken);
-    [row] = await database.db.select().from(mailOutbox).where(sql`${mailOutbox.to} = ${to}`);
+    await suite.db.update(mailOutbox).set({ attempts: maxAttempts - 1, nextAttemptAt: new Date(0) }).where(sql`${mailOutbox.to} = ${to}`);
+    await deliverDueMail(suite.db, broken);
+    [row] = await suite.db.select().from(mailOutbox).where(sql`${mailOutbox.to} = ${to}`);
     expect(row?.status).toBe("failed");
   });
 });

@@ -1,57 +1,22 @@
-import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientIpHeader } from "../../server/auth/index.ts";
-import type { Catalog, Course } from "../../server/catalog/index.ts";
-import type { Database } from "../../server/db/client.ts";
+import { describe, expect, it } from "vitest";
 import { enrolments } from "../../server/db/schema.ts";
-import type { Identity } from "../../server/identity.ts";
 import { courseOutline, courseState, lessonView, recordLessonOpened, setLessonComplete } from "../../server/learning/player.ts";
-import { databaseKinds, startTestIdentity } from "./helpers.ts";
+import { databaseKinds, identitySuite, testCatalog, testCourse } from "./helpers.ts";
 
-const lesson = (id: string, preview = false) => ({ id, title: `Lesson ${id}`, minutes: 10, preview, videoEmbedUrl: null });
-const course = {
-  id: "demo",
-  title: "Demo course",
-  modules: [
-    { title: "One", summary: "First", objectives: ["Learn one"], lessons: [lesson("1-1", true), lesson("1-2")] },
-    { title: "Two", summary: "Second", objectives: ["Learn two"], lessons: [lesson("2-1")] },
-  ],
-  lessonCount: 3,
-  totalMinutes: 30,
-} as unknown as Course;
-const catalog = {
-  // What the sign-up mail needs of the site.
-  site: { name: "Academy", legalName: "Academy Learning", email: "support@academy.test", address: { city: "Bengaluru", state: "Karnataka" } },
-  courses: [course],
-  lessonBody: (courseId: string, lessonId: string) =>
-    courseId === "demo" && ["1-1", "1-2", "2-1"].includes(lessonId) ? { html: `<p>Body of ${lessonId}</p>`, headings: [] } : undefined,
-} as unknown as Catalog;
+const course = testCourse("demo", "Demo course", [[{ id: "1-1", preview: true }, "1-2"], ["2-1"]]);
+const catalog = testCatalog([course], { "demo/1-1": "<p>Body of 1-1</p>", "demo/1-2": "<p>Body of 1-2</p>", "demo/2-1": "<p>Body of 2-1</p>" });
 
 describe.each(databaseKinds)("the course player on $name", ({ open }) => {
-  let database: Database;
-  let identity: Identity;
-
-  beforeAll(async () => {
-    database = await open();
-    await database.migrate();
-    identity = await startTestIdentity(database.db, catalog);
-  });
-  afterAll(async () => {
-    await identity.mailWorker.stop();
-    await database.close();
-  });
+  const suite = identitySuite(open, catalog);
 
   async function learner(enrolled: "active" | "revoked" | null): Promise<string> {
-    const { user } = await identity.auth.api.signUpEmail({
-      body: { name: "Lata", email: `learner-${randomBytes(4).toString("hex")}@example.com`, password: "a good long password" },
-      headers: new Headers({ [clientIpHeader]: `10.4.${randomBytes(2).join(".")}` }),
-    });
-    if (enrolled) await database.db.insert(enrolments).values({ userId: user.id, courseId: "demo", status: enrolled });
-    return user.id;
+    const { id } = await suite.signUp("Lata");
+    if (enrolled) await suite.enrol(id, "demo", enrolled);
+    return id;
   }
 
-  const state = (userId: string) => courseState(database.db, course, userId);
+  const state = (userId: string) => courseState(suite.db, course, userId);
 
   it("shows every lesson to an enrolled learner, previews to anyone signed in, and nothing else", async () => {
     const enrolled = await state(await learner("active"));
@@ -74,35 +39,35 @@ describe.each(databaseKinds)("the course player on $name", ({ open }) => {
   it("counts progress, names the next lesson and remembers where the learner was", async () => {
     const userId = await learner("active");
     expect(await state(userId)).toMatchObject({ percent: 0, nextLessonId: "1-1", lastLessonId: null });
-    await setLessonComplete(database.db, catalog, userId, "demo", "1-1", true);
-    await setLessonComplete(database.db, catalog, userId, "demo", "1-1", true);
-    await recordLessonOpened(database.db, catalog, userId, "demo", "1-2");
+    await setLessonComplete(suite.db, catalog, userId, "demo", "1-1", true);
+    await setLessonComplete(suite.db, catalog, userId, "demo", "1-1", true);
+    await recordLessonOpened(suite.db, catalog, userId, "demo", "1-2");
     const after = await state(userId);
     expect(after).toMatchObject({ percent: 33, nextLessonId: "1-2", lastLessonId: "1-2" });
     expect(courseOutline(after).map((m) => m.lessons.map((l) => l.state))).toEqual([["done", "in-progress"], ["todo"]]);
-    await setLessonComplete(database.db, catalog, userId, "demo", "1-2", true);
-    const all = await setLessonComplete(database.db, catalog, userId, "demo", "2-1", true);
+    await setLessonComplete(suite.db, catalog, userId, "demo", "1-2", true);
+    const all = await setLessonComplete(suite.db, catalog, userId, "demo", "2-1", true);
     expect(all).toMatchObject({ percent: 100, nextLessonId: null });
-    expect((await setLessonComplete(database.db, catalog, userId, "demo", "2-1", false)).percent).toBe(66);
+    expect((await setLessonComplete(suite.db, catalog, userId, "demo", "2-1", false)).percent).toBe(66);
   });
 
   it("keeps progress to enrolled learners and to each learner's own record", async () => {
     const visitor = await learner(null);
-    await expect(setLessonComplete(database.db, catalog, visitor, "demo", "1-1", true)).rejects.toMatchObject({ status: 403 });
-    await recordLessonOpened(database.db, catalog, visitor, "demo", "1-1");
+    await expect(setLessonComplete(suite.db, catalog, visitor, "demo", "1-1", true)).rejects.toMatchObject({ status: 403 });
+    await recordLessonOpened(suite.db, catalog, visitor, "demo", "1-1");
     expect(await state(visitor)).toMatchObject({ percent: 0, lastLessonId: null });
     const a = await learner("active");
     const b = await learner("active");
-    await setLessonComplete(database.db, catalog, a, "demo", "1-1", true);
+    await setLessonComplete(suite.db, catalog, a, "demo", "1-1", true);
     expect((await state(b)).percent).toBe(0);
-    await expect(setLessonComplete(database.db, catalog, a, "demo", "7-1", true)).rejects.toMatchObject({ status: 404 });
-    await expect(setLessonComplete(database.db, catalog, a, "no-course", "1-1", true)).rejects.toMatchObject({ status: 404 });
+    await expect(setLessonComplete(suite.db, catalog, a, "demo", "7-1", true)).rejects.toMatchObject({ status: 404 });
+    await expect(setLessonComplete(suite.db, catalog, a, "no-course", "1-1", true)).rejects.toMatchObject({ status: 404 });
   });
 
   it("locks lessons again after a refund, keeping the record of what was done", async () => {
     const userId = await learner("active");
-    await setLessonComplete(database.db, catalog, userId, "demo", "1-1", true);
-    await database.db.update(enrolments).set({ status: "revoked" }).where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, "demo")));
+    await setLessonComplete(suite.db, catalog, userId, "demo", "1-1", true);
+    await suite.db.update(enrolments).set({ status: "revoked" }).where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, "demo")));
     const s = await state(userId);
     expect(s.enrolled).toBe(false);
     expect(courseOutline(s)[0]?.lessons.map((l) => l.state)).toEqual(["done", "locked"]);

@@ -1,12 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientIpHeader } from "../../server/auth/index.ts";
-import type { Catalog, Course } from "../../server/catalog/index.ts";
+import { describe, expect, it } from "vitest";
 import { encryptFields } from "../../server/crypto/field-encryption.ts";
-import type { Database } from "../../server/db/client.ts";
-import { enrolments, notes } from "../../server/db/schema.ts";
-import type { Identity } from "../../server/identity.ts";
+import { notes } from "../../server/db/schema.ts";
 import {
   createNote,
   deleteNote,
@@ -21,49 +16,24 @@ import {
   restoreNote,
   updateNote,
 } from "../../server/notes/index.ts";
-import { databaseKinds, startTestIdentity } from "./helpers.ts";
+import { databaseKinds, identitySuite, testCatalog, testCourse } from "./helpers.ts";
 
-const lesson = (id: string, title: string, preview = false) => ({ id, title, minutes: 10, preview, videoEmbedUrl: null });
-const course = {
-  id: "demo",
-  title: "Demo course",
-  modules: [{ title: "One", summary: "First", objectives: ["Learn one"], lessons: [lesson("1-1", "Getting started", true), lesson("1-2", "The box model")] }],
-  lessonCount: 2,
-  totalMinutes: 20,
-} as unknown as Course;
-const catalog = {
-  site: { name: "Academy", legalName: "Academy Learning", email: "support@academy.test", address: { city: "Bengaluru", state: "Karnataka" } },
-  courses: [course],
-  lessonBody: () => undefined,
-} as unknown as Catalog;
+const course = testCourse("demo", "Demo course", [[{ id: "1-1", title: "Getting started", preview: true }, { id: "1-2", title: "The box model" }]]);
+const catalog = testCatalog([course]);
 
 const hour = 60 * 60 * 1000;
 
 describe.each(databaseKinds)("learner notes on $name", ({ open }) => {
-  let database: Database;
-  let identity: Identity;
-
-  beforeAll(async () => {
-    database = await open();
-    await database.migrate();
-    identity = await startTestIdentity(database.db, catalog);
-  });
-  afterAll(async () => {
-    await identity.mailWorker.stop();
-    await database.close();
-  });
+  const suite = identitySuite(open, catalog);
 
   async function learner(enrolled = false): Promise<string> {
-    const { user } = await identity.auth.api.signUpEmail({
-      body: { name: "Noor", email: `notes-${randomBytes(4).toString("hex")}@example.com`, password: "a good long password" },
-      headers: new Headers({ [clientIpHeader]: `10.5.${randomBytes(2).join(".")}` }),
-    });
-    if (enrolled) await database.db.insert(enrolments).values({ userId: user.id, courseId: "demo", status: "active" });
-    return user.id;
+    const { id } = await suite.signUp("Noor");
+    if (enrolled) await suite.enrol(id, "demo");
+    return id;
   }
 
-  const db = () => database.db;
-  const cipher = () => identity.cipher;
+  const db = () => suite.db;
+  const cipher = () => suite.identity.cipher;
   const rawRow = async (id: string) => (await db().select().from(notes).where(eq(notes.id, id)))[0];
 
   it("creates, reads, updates and lists a learner's notes, stored encrypted", async () => {

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientIpHeader } from "../../server/auth/index.ts";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { completeCheckout } from "../../server/commerce/checkout.ts";
 import { createOrder, type Order } from "../../server/commerce/orders.ts";
@@ -9,16 +8,14 @@ import { priceBreakdown } from "../../server/commerce/pricing.ts";
 import { requestRefund } from "../../server/commerce/refunds.ts";
 import type { Shop } from "../../server/commerce/shop.ts";
 import { handleWebhook } from "../../server/commerce/webhooks.ts";
-import type { Database } from "../../server/db/client.ts";
 import { enrolments, orders, payments, refunds } from "../../server/db/schema.ts";
 import { ServiceUnavailable, ValidationError } from "../../server/errors.ts";
-import type { Identity } from "../../server/identity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { listMailbox } from "../../server/mail/outbox.ts";
 import { createRazorpayProvider } from "../../server/payments/razorpay.ts";
 import { paymentSignature, webhookSignature } from "../../server/payments/signature.ts";
 import { start, type FakeRazorpay } from "../support/razorpay-api.ts";
-import { contentDir, databaseKinds, startTestIdentity } from "./helpers.ts";
+import { contentDir, databaseKinds, identitySuite } from "./helpers.ts";
 
 const keyId = "rzp_test_Ac4dEmyT3stK3y";
 const keySecret = "razorpay-key-secret-for-tests";
@@ -33,13 +30,12 @@ beforeAll(async () => {
 const token = () => randomBytes(12).toString("hex");
 
 describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
-  let database: Database;
-  let identity: Identity;
+  const suite = identitySuite(open, () => catalog);
   let fake: FakeRazorpay;
   let shop: Shop;
 
   const shopWith = (secret: string): Shop => ({
-    db: database.db,
+    db: suite.db,
     provider: createRazorpayProvider({ keyId, keySecret: secret, webhookSecret, apiUrl: fake.url }),
     catalog: () => catalog,
     publicUrl: "http://academy.test",
@@ -49,26 +45,12 @@ describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
   });
 
   beforeAll(async () => {
-    database = await open();
-    await database.migrate();
-    identity = await startTestIdentity(database.db, catalog);
     fake = await start({ keyId, keySecret });
     shop = shopWith(keySecret);
   });
-  afterAll(async () => {
-    await fake.close();
-    await identity.mailWorker.stop();
-    await database.close();
-  });
+  afterAll(() => fake.close());
 
-  async function signUp(): Promise<{ id: string; email: string }> {
-    const email = `buyer-${token()}@example.com`;
-    const { user } = await identity.auth.api.signUpEmail({
-      body: { name: "Meera Iyer", email, password: "a good long password" },
-      headers: new Headers({ [clientIpHeader]: `10.2.${randomBytes(2).join(".")}` }),
-    });
-    return { id: user.id, email };
-  }
+  const signUp = () => suite.signUp("Meera Iyer");
 
   async function newOrder(userId: string, on: Shop = shop): Promise<Order & { providerOrderId: string }> {
     const order = await createOrder(on, { userId, courseId, idempotencyKey: token() });
@@ -84,11 +66,11 @@ describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
     return { order, payment };
   }
 
-  const orderRow = async (id: string) => (await database.db.select().from(orders).where(eq(orders.id, id)))[0];
-  const paymentRows = (orderId: string) => database.db.select().from(payments).where(eq(payments.orderId, orderId));
+  const orderRow = async (id: string) => (await suite.db.select().from(orders).where(eq(orders.id, id)))[0];
+  const paymentRows = (orderId: string) => suite.db.select().from(payments).where(eq(payments.orderId, orderId));
   const enrolmentRows = (userId: string) =>
-    database.db.select().from(enrolments).where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, courseId)));
-  const mailsTo = async (email: string, subject: string) => (await listMailbox(database.db, email)).filter((m) => m.subject.includes(subject));
+    suite.db.select().from(enrolments).where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, courseId)));
+  const mailsTo = async (email: string, subject: string) => (await listMailbox(suite.db, email)).filter((m) => m.subject.includes(subject));
 
   it("creates the Razorpay order with our key, the price from content and our order id as the receipt", async () => {
     const buyer = await signUp();
@@ -116,7 +98,7 @@ describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
     await expect(attempt).rejects.toBeInstanceOf(ServiceUnavailable);
     expect(fake.requests.at(-1)).toMatchObject({ path: "/v1/orders", status: 401 });
 
-    const [order] = await database.db.select().from(orders).where(and(eq(orders.userId, buyer.id), eq(orders.idempotencyKey, idempotencyKey)));
+    const [order] = await suite.db.select().from(orders).where(and(eq(orders.userId, buyer.id), eq(orders.idempotencyKey, idempotencyKey)));
     expect(order).toMatchObject({ status: "failed", providerOrderId: null, failureReason: expect.stringContaining("Nothing was charged") });
     expect(await enrolmentRows(buyer.id)).toEqual([]);
   });
@@ -223,7 +205,7 @@ describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
     expect(answer).toEqual({ status: 200, message: "processed" });
     expect(await orderRow(order.id)).toMatchObject({ status: "refunded", refundedAt: expect.any(Date) });
     expect(await paymentRows(order.id)).toEqual([expect.objectContaining({ status: "refunded", amountRefunded: order.amount })]);
-    expect((await database.db.select().from(refunds).where(eq(refunds.id, refund.id)))[0]).toMatchObject({
+    expect((await suite.db.select().from(refunds).where(eq(refunds.id, refund.id)))[0]).toMatchObject({
       status: "processed",
       processedAt: expect.any(Date),
     });
