@@ -1,12 +1,14 @@
 // `npm run bench`: Lighthouse, first-load bytes and anonymous page throughput beside nginx.
 // Targets (reported, never asserted): Lighthouse 100s; JS ≤ 90 KB gzip (the framework floor alone is
 // ~111 KB, see DESIGN.md) and CSS ≤ 15 KB gzip; cached anonymous pages ≥ 50 % of nginx.
-// Optional, only when BENCH_ONLY names it: payments-fault (kill -9 during 200 sandbox purchases, see payments-fault.ts).
+// Optional, only when BENCH_ONLY names it: payments-fault (kill -9 during 200 sandbox purchases, see payments-fault.ts)
+// and notes (listing and searching 1,000 encrypted notes, see notes.ts).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { measureFirstLoad } from "./first-load.ts";
 import { lighthouse } from "./lighthouse.ts";
+import { notesBench, printNotes } from "./notes.ts";
 import { paymentsFault } from "./payments-fault.ts";
 import { root, startServer } from "./server.ts";
 import { load, startNginx, type Throughput } from "./throughput.ts";
@@ -72,6 +74,12 @@ try {
       );
     }
     console.log(`  server RSS after load: ${results.serverRssMb} MB`);
+  }
+
+  if (only.has("notes")) {
+    const notes = await notesBench();
+    results.notes = notes;
+    printNotes(notes);
   }
 
   if (only.has("payments-fault")) {
