@@ -88,6 +88,15 @@ export const SignalIcon = (p: IconProps) => (
     <path d="M4 20v-4M10 20v-8M16 20V8M22 20V4" />
   </Icon>
 );
+/** A rosette with ribbons: certificates and completion. */
+export const AwardIcon = (p: IconProps) => (
+  <Icon {...p}>
+    <circle cx="12" cy="9" r="6" />
+    <path d="m8.5 13.9-1.5 8.1 5-3 5 3-1.5-8.1" />
+    <path d="m9.5 9 1.7 1.7 3.3-3.4" />
+  </Icon>
+);
+
 export const StarIcon = (p: IconProps) => (
   <Icon {...p}>
     <path d="m12 2 3.1 6.3 6.9 1-5 4.9 1.2 6.8L12 17.8 5.8 21l1.2-6.8-5-4.9 6.9-1Z" />

@@ -1,9 +1,8 @@
 import { Link } from "react-router";
 import { issuedCertificateIds, lastLessonCompletedAt } from "../../server/learning/certificates.ts";
 import { CourseProgress } from "../components/account-progress.tsx";
-import { AwardIcon } from "../components/certificate/award-icon.tsx";
 import { CertificateAction, certificatePath } from "../components/certificate/certificate-action.tsx";
-import { ArrowRightIcon, CheckIcon, StarIcon } from "../components/icons.tsx";
+import { ArrowRightIcon, AwardIcon, CheckIcon, StarIcon } from "../components/icons.tsx";
 import { EnrolBanner, lessonPath, modulePath } from "../components/player/course-outline.tsx";
 import { Container } from "../components/page-intro.tsx";
 import { formatDay } from "../lib/format.ts";

@@ -1,5 +1,5 @@
 import { Form, Link, useNavigation } from "react-router";
-import { AwardIcon } from "./award-icon.tsx";
+import { AwardIcon } from "../icons.tsx";
 
 const certificateIssuePath = (courseId: string) => `/courses/${courseId}/certificate`;
 export const certificatePath = (certificateId: string) => `/certificates/${certificateId}`;

@@ -1,5 +1,5 @@
 import { formatDay } from "../../lib/format.ts";
-import { AwardIcon } from "./award-icon.tsx";
+import { AwardIcon } from "../icons.tsx";
 
 export interface CertificateFace {
   id: string;

@@ -1,17 +1,11 @@
 import { Link } from "react-router";
+import type { Review } from "../../../server/feedback/index.ts";
 import { formatDay } from "../../lib/format.ts";
 import { StatusBadge } from "../status-badge.tsx";
 import { Stars } from "./stars.tsx";
 
-export interface ReviewView {
-  id: string;
-  rating: number;
-  comment: string;
-  reviewer: string;
-  verified: boolean;
-  createdAt: string;
-  edited: boolean;
-}
+/** A review as a page shows it; which course it is about is the page's business. */
+type ReviewView = Omit<Review, "courseId">;
 
 /** One learner's review. The comment is plain text: React escapes it, and its line breaks are kept. */
 export function ReviewCard({ review, course }: { review: ReviewView; course?: { id: string; title: string } }) {

@@ -1,0 +1,92 @@
+import { type ReactNode, useEffect, useId, useRef } from "react";
+import { Form } from "react-router";
+
+// Invoker commands open the dialog before (or without) JavaScript in current browsers; React
+// does not know the attributes yet, so they are passed as plain lowercase ones.
+const invoke = (target: string) => ({ commandfor: target, command: "show-modal" }) as Record<string, string>;
+
+interface ConfirmDialogProps {
+  /** The button that opens the dialog, and its look. */
+  trigger: ReactNode;
+  triggerClassName: string;
+  title: ReactNode;
+  /** What will happen, read out as the dialog's description. */
+  children: ReactNode;
+  /** The fields the confirming POST sends (intent and ids). */
+  fields: Record<string, string>;
+  confirmLabel: string;
+  pendingLabel: string;
+  pending: boolean;
+  preventScrollReset?: boolean;
+}
+
+/**
+ * A destructive action behind a modal confirmation: Escape and Cancel close it and focus returns
+ * to the button; confirming posts `fields` to the page's action, and the dialog closes once that
+ * has been answered, so the page can show the outcome.
+ */
+export function ConfirmDialog({ trigger, triggerClassName, title, children, fields, confirmLabel, pendingLabel, pending, preventScrollReset }: ConfirmDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  const wasPending = useRef(false);
+
+  useEffect(() => {
+    if (pending) wasPending.current = true;
+    else if (wasPending.current) {
+      wasPending.current = false;
+      dialog.current?.close();
+    }
+  }, [pending]);
+
+  return (
+    <>
+      <button
+        type="button"
+        {...invoke(`${id}-dialog`)}
+        onClick={(event) => {
+          event.preventDefault();
+          if (!dialog.current?.open) dialog.current?.showModal();
+        }}
+        className={triggerClassName}
+      >
+        {trigger}
+      </button>
+      <dialog
+        ref={dialog}
+        id={`${id}-dialog`}
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-text`}
+        className="m-auto w-[calc(100%-2rem)] max-w-md rounded-2xl border border-slate-200 bg-white p-6 text-slate-800 shadow-xl backdrop:bg-slate-950/60 backdrop:backdrop-blur-sm dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200"
+      >
+        <h2 id={`${id}-title`} className="text-lg font-semibold text-slate-950 dark:text-white">
+          {title}
+        </h2>
+        <div id={`${id}-text`} className="mt-3 space-y-2 text-sm leading-6">
+          {children}
+        </div>
+        <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <form method="dialog">
+            <button
+              type="submit"
+              className="w-full rounded-full border border-slate-300 px-5 py-2.5 text-sm font-semibold hover:bg-slate-50 sm:w-auto dark:border-slate-700 dark:hover:bg-slate-800"
+            >
+              Cancel
+            </button>
+          </form>
+          <Form method="post" preventScrollReset={preventScrollReset}>
+            {Object.entries(fields).map(([name, value]) => (
+              <input key={name} type="hidden" name={name} value={value} />
+            ))}
+            <button
+              type="submit"
+              disabled={pending}
+              className="w-full rounded-full bg-red-700 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-60 sm:w-auto"
+            >
+              {pending ? pendingLabel : confirmLabel}
+            </button>
+          </Form>
+        </div>
+      </dialog>
+    </>
+  );
+}
