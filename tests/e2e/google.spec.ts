@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { useOwnAddress } from "./identity.ts";
+import { signOut, useOwnAddress } from "./identity.ts";
 
 test.beforeEach(async ({ context }) => {
   await useOwnAddress(context);
@@ -26,8 +26,7 @@ test("Continue with Google opens a popup with the account chooser and signs in",
   expect(exported.signInMethods.map((m) => m.provider)).toEqual(["google"]);
 
   // Signing out and in again shows the account chooser again.
-  await page.locator("summary", { hasText: "Account menu for" }).click();
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await signOut(page);
   await page.goto("/login");
   const again = page.waitForEvent("popup");
   await page.getByRole("link", { name: "Continue with Google" }).click();

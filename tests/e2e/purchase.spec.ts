@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { seriousViolations } from "./axe.ts";
-import { latestMail, signIn, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { latestMail, signIn, signOut, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
 
@@ -18,8 +18,7 @@ async function startPayment(page: Page, courseId: string) {
 test("a visitor signs in from Enrol now, pays in the sandbox and lands enrolled with a receipt", async ({ page, request }) => {
   const email = uniqueEmail("buyer");
   await signUpVerified(page, request, { name: "Meera Pillai", email, password });
-  await page.locator("summary", { hasText: "Account menu" }).click();
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await signOut(page);
 
   await page.goto("/course/react-fundamentals");
   await page.getByRole("link", { name: "Enrol now" }).click();
