@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNotNull, isNull, lt } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { Catalog } from "../catalog/index.ts";
 import { decryptFields, encryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
@@ -131,13 +131,22 @@ export async function createNote(db: Db, cipher: FieldCipher, catalog: Catalog, 
   const courseId = input.lesson?.courseId ?? null;
   const lessonId = input.lesson?.lessonId ?? null;
 
-  const live = await db
+  const liveNotes = and(eq(notes.userId, userId), isNull(notes.deletedAt));
+  // Only two kinds of note can be the one this submission repeats, and SQL can tell them apart
+  // without decrypting: one created within the window, or one never edited and on no lesson (a
+  // blank "New note" stays so until it is typed into). Only those are decrypted and compared.
+  const candidates = await db
     .select()
     .from(notes)
-    .where(and(eq(notes.userId, userId), isNull(notes.deletedAt)))
+    .where(
+      and(
+        liveNotes,
+        or(gt(notes.createdAt, new Date(now.getTime() - duplicateWindowMs)), and(isNull(notes.courseId), eq(notes.updatedAt, notes.createdAt))),
+      ),
+    )
     .orderBy(desc(notes.createdAt));
   const blank = !content.title && !content.body.trim();
-  const same = live
+  const same = candidates
     .map((row) => decrypt(cipher, row))
     .find(
       (note) =>
@@ -148,7 +157,8 @@ export async function createNote(db: Db, cipher: FieldCipher, catalog: Catalog, 
         (blank || now.getTime() - note.createdAt.getTime() < duplicateWindowMs),
     );
   if (same) return same;
-  if (live.length >= noteLimits.perUser) {
+  const [{ live } = { live: 0 }] = await db.select({ live: count() }).from(notes).where(liveNotes);
+  if (live >= noteLimits.perUser) {
     throw new Conflict(`You have ${noteLimits.perUser.toLocaleString("en-IN")} notes, the most we keep. Delete notes you no longer need to add new ones.`);
   }
   const [row] = await db
