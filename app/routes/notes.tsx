@@ -26,6 +26,9 @@ import { notesHref } from "../components/notes/notes-href.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/notes";
 
+/** How many notes the list shows before "Show all": enough for most learners, light for the rest. */
+const listLength = 100;
+
 function readQuery(url: URL) {
   const params = url.searchParams;
   const sort: NoteSort = params.get("sort") === "oldest" ? "oldest" : "newest";
@@ -35,6 +38,7 @@ function readQuery(url: URL) {
     note: params.get("note"),
     view: params.get("view") === "preview" ? ("preview" as const) : ("write" as const),
     deleted: params.get("deleted"),
+    all: params.get("all") === "1",
   };
 }
 
@@ -47,10 +51,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const found = noteId ? await attempt(() => getNote(db, cipher, viewer.id, noteId)) : null;
   if (found && !found.ok) throw data(null, { status: 404 });
   const selected = found?.value;
-  const shown = query.q ? all.filter((n) => matchesSearch(n, query.q)) : all;
+  const matching = query.q ? all.filter((n) => matchesSearch(n, query.q)) : all;
+  const shown = query.all ? matching : matching.slice(0, listLength);
   return {
     ...query,
     total: all.length,
+    matching: matching.length,
     limits: { title: noteLimits.title, body: noteLimits.body },
     deleted: query.deleted && (await isDeletedNote(db, viewer.id, query.deleted)) ? query.deleted : null,
     notes: shown.map((n) => ({
@@ -59,7 +65,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       snippet: noteSnippet(n.body),
       updatedAt: n.updatedAt.toISOString(),
       lesson: describeNoteLesson(catalog, n),
-      href: notesHref({ note: n.id, q: query.q, sort: query.sort, view: query.view }),
+      href: notesHref({ note: n.id, q: query.q, sort: query.sort, view: query.view, all: query.all }),
     })),
     selected: selected
       ? {
@@ -174,7 +180,7 @@ function SearchForm({ q, sort, note }: { q: string; sort: NoteSort; note: string
 }
 
 export default function NotesPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { notes, selected, total, q, sort, view, deleted, limits } = loaderData;
+  const { notes, selected, total, matching, q, sort, view, deleted, limits, all } = loaderData;
   const navigation = useNavigation();
   const creating = navigation.formData?.get("intent") === "create";
   const problem = actionData && !actionData.ok && actionData.intent !== "save" ? actionData.message : null;
@@ -219,7 +225,7 @@ export default function NotesPage({ loaderData, actionData }: Route.ComponentPro
           <div className={selected ? "hidden lg:block" : ""}>
             <SearchForm q={q} sort={sort} note={selected?.id ?? null} />
             <p role="status" className="mt-4 text-sm text-slate-600 dark:text-slate-400">
-              {q ? `${notes.length} of ${total} ${total === 1 ? "note matches" : "notes match"} “${q}”` : `${total} ${total === 1 ? "note" : "notes"}`}
+              {q ? `${matching} of ${total} ${total === 1 ? "note matches" : "notes match"} “${q}”` : `${total} ${total === 1 ? "note" : "notes"}`}
             </p>
             {notes.length === 0 ? (
               <p className="mt-3 rounded-xl border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
@@ -231,6 +237,18 @@ export default function NotesPage({ loaderData, actionData }: Route.ComponentPro
             ) : (
               <div className="mt-3">
                 <NoteList notes={notes} selectedId={selected?.id ?? null} label={sort === "oldest" ? "Notes, oldest updates first" : "Notes, last updated first"} />
+                {notes.length < matching && (
+                  <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
+                    Showing the first {notes.length} of {matching}; search finds any of them.{" "}
+                    <Link
+                      to={notesHref({ note: selected?.id, q, sort, view, all: true })}
+                      preventScrollReset
+                      className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300"
+                    >
+                      Show all {matching}
+                    </Link>
+                  </p>
+                )}
               </div>
             )}
           </div>
@@ -242,9 +260,9 @@ export default function NotesPage({ loaderData, actionData }: Route.ComponentPro
                 view={view}
                 limits={limits}
                 hrefs={{
-                  list: notesHref({ q, sort }),
-                  write: notesHref({ note: selected.id, q, sort }),
-                  preview: notesHref({ note: selected.id, q, sort, view: "preview" }),
+                  list: notesHref({ q, sort, all }),
+                  write: notesHref({ note: selected.id, q, sort, all }),
+                  preview: notesHref({ note: selected.id, q, sort, view: "preview", all }),
                 }}
               />
             ) : (

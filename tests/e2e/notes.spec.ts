@@ -156,6 +156,42 @@ test("another learner's note is not found, to read or to change", async ({ brows
   await expect(owner.getByLabel("Note (Markdown)")).toHaveValue("mine");
 });
 
+test("a long list shows its first hundred notes, with the rest one link or a search away", async ({ browser }) => {
+  test.setTimeout(90_000);
+  // A learner of its own: a hundred notes would push the shared learner's notes off the first page.
+  const context = await browser.newContext();
+  await useOwnAddress(context);
+  const page = await context.newPage();
+  await signUpVerified(page, context.request, { name: "Prolific", email: uniqueEmail("many-notes"), password });
+  const origin = new URL(page.url()).origin;
+  const oldest = word("earliest");
+  for (let i = 1; i <= 101; i++) {
+    const created = await page.request.post("/notes", { form: { intent: "create" }, headers: { origin } });
+    const noteId = new URL(created.url()).searchParams.get("note") ?? "";
+    const saved = await page.request.post("/notes", { form: { intent: "save", noteId, title: `Note ${i}`, body: i === 1 ? oldest : `Body ${i}` }, headers: { origin } });
+    expect(saved.ok()).toBe(true);
+  }
+
+  await page.goto("/notes");
+  const list = page.getByRole("list", { name: "Notes, last updated first" });
+  await expect(page.getByRole("status").filter({ hasText: "101 notes" })).toBeVisible();
+  await expect(list.getByRole("listitem")).toHaveCount(100);
+  await expect(list.getByText("Note 101", { exact: true })).toBeVisible();
+  await expect(list.getByText("Note 1", { exact: true })).toHaveCount(0);
+  await expect(page.getByText("Showing the first 100 of 101; search finds any of them.")).toBeVisible();
+
+  await page.getByRole("link", { name: "Show all 101" }).click();
+  await expect(list.getByRole("listitem")).toHaveCount(101);
+  await list.getByText("Note 1", { exact: true }).click();
+  await expect(page.getByLabel("Note (Markdown)")).toHaveValue(oldest);
+  await expect(list.getByRole("listitem")).toHaveCount(101);
+
+  await page.goto(`/notes?q=${oldest}`);
+  await expect(page.getByRole("status").filter({ hasText: `1 of 101 notes match “${oldest}”` })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Notes, last updated first" }).getByRole("listitem")).toHaveCount(1);
+  await context.close();
+});
+
 test("notes pages have no serious or critical axe violations in either theme", async ({ browser }) => {
   const page = await signedIn(browser);
   await newNote(page, word("Axe "), "# Heading\n\n- a list\n- [link](https://example.com)\n\n`code`");
