@@ -40,7 +40,7 @@ export default defineConfig({
         PUBLIC_URL: baseURL,
         DATA_DIR: mkdtempSync(path.join(tmpdir(), "academy-e2e-")),
         LOG_LEVEL: "warn",
-        // Tests give each browser its own X-Forwarded-For address, so per-address rate limits stay real.
+        // Tests give each browser its own X-Forwarded-For address (one proxy hop: the entry is taken as written), so per-address rate limits stay real.
         TRUST_PROXY: "true",
         GOOGLE_CLIENT_ID: "academy-test-client",
         GOOGLE_CLIENT_SECRET: "academy-test-secret",

@@ -10,7 +10,7 @@ const flag = z
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  HOST: z.string().min(1).optional(),
   DATA_DIR: z.string().min(1).default("./data"),
   CONTENT_DIR: z.string().min(1).default("./content"),
   PUBLIC_URL: z.url().optional(),
@@ -29,7 +29,11 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
-  TRUST_PROXY: flag.default(false),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|[0-9])$/, "must be true, false or the number of proxies in front (0-9)")
+    .transform((v) => (v === "true" ? 1 : v === "false" ? 0 : Number(v)))
+    .default(0),
   LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
@@ -45,6 +49,8 @@ export interface Config {
   dataDir: string;
   contentDir: string;
   publicUrl: string;
+  /** The origins a browser may send forms from: PUBLIC_URL's, and outside production its loopback aliases. */
+  siteOrigins: string[];
   databaseUrl: string | undefined;
   authSecret: string;
   encryptionKey: string | undefined;
@@ -55,7 +61,8 @@ export interface Config {
     | { provider: "razorpay"; keyId: string; keySecret: string; webhookSecret: string; apiUrl: string };
   /** Google sign-in, when both credentials are set; the issuer is Google's unless a test points it elsewhere. */
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
-  trustProxy: boolean;
+  /** How many proxies of ours sit in front, each appending to X-Forwarded-For; 0 trusts none. */
+  proxyHops: number;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   pageCacheSeconds: number;
   shutdownTimeoutMs: number;
@@ -69,9 +76,19 @@ const razorpayNames = ["RAZORPAY_KEY_ID", "RAZORPAY_KEY_SECRET", "RAZORPAY_WEBHO
 
 /** Names that must be set: DESIGN.md "Configuration" in production, Razorpay's keys whenever it is the provider. */
 function missingNames(env: z.infer<typeof envSchema>, provider: "razorpay" | "sandbox"): string[] {
-  const required: (keyof typeof env)[] = env.NODE_ENV === "production" ? ["PUBLIC_URL", "AUTH_SECRET", "SMTP_URL"] : [];
+  const required: (keyof typeof env)[] = env.NODE_ENV === "production" ? ["PUBLIC_URL", "AUTH_SECRET", "ENCRYPTION_KEY", "SMTP_URL"] : [];
   if (provider === "razorpay") required.push(...razorpayNames);
   return required.filter((name) => env[name] === undefined);
+}
+
+const loopbackHosts = ["localhost", "127.0.0.1", "[::1]"];
+
+/** DESIGN.md "Modes": development treats localhost, 127.0.0.1 and [::1] as one origin. */
+function siteOriginsOf(publicUrl: string, isProduction: boolean): string[] {
+  const url = new URL(publicUrl);
+  if (isProduction || !loopbackHosts.includes(url.hostname)) return [url.origin];
+  const aliases = loopbackHosts.map((host) => `${url.protocol}//${host}${url.port ? `:${url.port}` : ""}`);
+  return [url.origin, ...aliases.filter((origin) => origin !== url.origin)];
 }
 
 const generatedNames = ["authSecret", "sandboxKeySecret", "sandboxWebhookSecret"] as const;
@@ -139,14 +156,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         }
       : { provider: "sandbox", keySecret: generated().sandboxKeySecret, webhookSecret: generated().sandboxWebhookSecret };
   const port = env.PORT;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
   return {
     env: env.NODE_ENV,
     isProduction,
     port,
-    host: env.HOST,
+    // Outside production the development mailbox and sandbox are served, so nothing but this machine may reach them.
+    host: env.HOST ?? (isProduction ? "0.0.0.0" : "127.0.0.1"),
     dataDir,
     contentDir: path.resolve(env.CONTENT_DIR),
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ""),
+    publicUrl,
+    siteOrigins: siteOriginsOf(publicUrl, isProduction),
     databaseUrl: env.DATABASE_URL,
     authSecret: env.AUTH_SECRET ?? generated().authSecret,
     encryptionKey: env.ENCRYPTION_KEY,
@@ -157,7 +177,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER }
         : undefined,
-    trustProxy: env.TRUST_PROXY,
+    proxyHops: env.TRUST_PROXY,
     logLevel: env.LOG_LEVEL,
     pageCacheSeconds: env.PAGE_CACHE_SECONDS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -20,6 +20,8 @@ export interface IdentityOptions {
   catalog: () => Catalog;
   production: boolean;
   publicUrl: string;
+  /** Origins Better Auth accepts requests from; PUBLIC_URL's alone unless given. */
+  trustedOrigins?: string[];
   authSecret: string;
   encryptionKey: string | undefined;
   smtpUrl: string | undefined;
@@ -38,6 +40,7 @@ export async function startIdentity(options: IdentityOptions): Promise<Identity>
   const auth = createAuth({
     db,
     publicUrl: options.publicUrl,
+    trustedOrigins: options.trustedOrigins ?? [options.publicUrl],
     secret: options.authSecret,
     catalog: options.catalog,
     cipher,

@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import { type Catalog, ContentError, loadCatalog } from "./catalog/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
@@ -35,6 +36,8 @@ export async function startServices(): Promise<Services> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  // A production first start may point DATA_DIR at a folder nobody made yet.
+  mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase(config);
   await database.migrate();
   logger.info({ database: database.kind }, "database ready");
@@ -47,6 +50,7 @@ export async function startServices(): Promise<Services> {
       catalog: () => catalogRef.current,
       production: config.isProduction,
       publicUrl: config.publicUrl,
+      trustedOrigins: config.siteOrigins,
       authSecret: config.authSecret,
       encryptionKey: config.encryptionKey,
       smtpUrl: config.smtpUrl,

@@ -1,6 +1,6 @@
 import { redirect } from "react-router";
 import { safeRedirectTarget } from "../../server/auth/access.ts";
-import { callAuth } from "../../server/auth/forms.ts";
+import { postToAuth } from "../../server/auth/forms.ts";
 import { appServices } from "../../server/context.ts";
 import type { Route } from "./+types/auth-google";
 
@@ -16,18 +16,12 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   if (!googleEnabled) throw back("google-unavailable");
   const popup = url.searchParams.get("popup") === "1";
   const done = popup ? `/auth/popup-complete?redirectTo=${encodeURIComponent(redirectTo)}` : redirectTo;
-  const result = await callAuth(
-    auth.api.signInSocial({
-      body: {
-        provider: "google",
-        callbackURL: done,
-        errorCallbackURL: `/login?error=google${popup ? "&popup=1" : ""}`,
-        disableRedirect: true,
-      },
-      headers: request.headers,
-      asResponse: true,
-    }),
-  );
+  const result = await postToAuth(auth, request, "/sign-in/social", {
+    provider: "google",
+    callbackURL: done,
+    errorCallbackURL: `/login?error=google${popup ? "&popup=1" : ""}`,
+    disableRedirect: true,
+  });
   if (!result.ok) throw back(result.status === 429 ? "google-rate" : "google");
   const target = (result.body as { url?: string } | null)?.url;
   if (!target) throw back("google");

@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
-import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
 import { appServices } from "../../server/context.ts";
 import { AuthCard, FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
 import { pageMeta } from "../lib/seo.ts";
@@ -14,13 +14,10 @@ const form = z.object({ email: z.string().trim().toLowerCase().email("Enter a va
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = form.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ sent: false, error: parsed.error.issues[0]?.message ?? "Enter your e-mail." }, { status: 400 });
-  const result = await callAuth(
-    context.get(appServices).auth.api.requestPasswordReset({
-      body: { email: parsed.data.email, redirectTo: "/reset-password" },
-      headers: request.headers,
-      asResponse: true,
-    }),
-  );
+  const result = await postToAuth(context.get(appServices).auth, request, "/request-password-reset", {
+    email: parsed.data.email,
+    redirectTo: "/reset-password",
+  });
   if (!result.ok && result.status === 429) {
     return data({ sent: false, error: authErrorMessage("reset-request", result) }, { status: 429 });
   }

@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { safeRedirectTarget } from "../../server/auth/access.ts";
-import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "../components/form-controls.tsx";
 import { GoogleButton } from "../components/google-button.tsx";
@@ -59,20 +59,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const result =
     mode === "signup"
-      ? await callAuth(
-          auth.api.signUpEmail({
-            body: { ...(parsed.data as z.infer<typeof signUpForm>), callbackURL: "/" },
-            headers: request.headers,
-            asResponse: true,
-          }),
-        )
-      : await callAuth(
-          auth.api.signInEmail({
-            body: { ...parsed.data, rememberMe: form.remember === "on" },
-            headers: request.headers,
-            asResponse: true,
-          }),
-        );
+      ? await postToAuth(auth, request, "/sign-up/email", { ...(parsed.data as z.infer<typeof signUpForm>), callbackURL: "/" })
+      : await postToAuth(auth, request, "/sign-in/email", { ...parsed.data, rememberMe: form.remember === "on" });
   if (!result.ok) {
     const error = authErrorMessage(mode === "signup" ? "sign-up" : "sign-in", result);
     return data({ mode, values, fieldErrors: {} as FieldErrors, error }, { status: result.status });

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
 import { appServices } from "../../server/context.ts";
 import { AuthCard, FormAlert, PasswordField, SubmitButton } from "../components/form-controls.tsx";
 import { pageMeta } from "../lib/seo.ts";
@@ -21,13 +21,10 @@ const form = z.object({
 export async function action({ request, context }: Route.ActionArgs) {
   const parsed = form.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ error: parsed.error.issues[0]?.message ?? "Check the form." }, { status: 400 });
-  const result = await callAuth(
-    context.get(appServices).auth.api.resetPassword({
-      body: { newPassword: parsed.data.password, token: parsed.data.token },
-      headers: request.headers,
-      asResponse: true,
-    }),
-  );
+  const result = await postToAuth(context.get(appServices).auth, request, "/reset-password", {
+    newPassword: parsed.data.password,
+    token: parsed.data.token,
+  });
   if (!result.ok) return data({ error: authErrorMessage("reset", result) }, { status: result.status });
   // Every session of the account was revoked with the reset; sign in again with the new password.
   throw redirect("/login?reset=1");

@@ -36,4 +36,15 @@ describe("access redirects", () => {
     expect(safeRedirectTarget("/\\evil.example")).toBe("/");
     expect(safeRedirectTarget(null, "/profile")).toBe("/profile");
   });
+
+  it("does not follow whitespace, backslash or encoded tricks off the site", () => {
+    for (const value of ["/\t/evil.example", "/\n/evil.example", "/\r\n/evil.example", "\\\\evil.example", "/\\/evil.example", "\\/evil.example", " //evil.example", "\t//evil.example", "javascript:alert(1)", "https:evil.example", "http://academy.invalid@evil.example/"]) {
+      expect(safeRedirectTarget(value), JSON.stringify(value)).toBe("/");
+    }
+  });
+
+  it("returns a clean path with no line breaks for a header", () => {
+    expect(safeRedirectTarget("/account\r\nSet-Cookie: x=1")).toBe("/accountSet-Cookie:%20x=1");
+    expect(safeRedirectTarget("/courses?q=a b#top")).toBe("/courses?q=a%20b#top");
+  });
 });

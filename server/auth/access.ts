@@ -30,8 +30,20 @@ export function accessRedirect(pathname: string, search: string, viewer: Viewer 
   return null;
 }
 
-/** A redirectTo value we will follow: a path on this site, never another origin. */
+const siteBase = new URL("http://academy.invalid/");
+
+/**
+ * A redirectTo value we will follow: resolved the way a browser resolves it (tabs and line breaks
+ * dropped, backslashes as slashes), kept only when it stays on this site, and returned as a clean path.
+ */
 export function safeRedirectTarget(value: string | null | undefined, fallback = "/"): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  return value;
+  if (!value) return fallback;
+  let target: URL;
+  try {
+    target = new URL(value, siteBase);
+  } catch {
+    return fallback;
+  }
+  if (target.origin !== siteBase.origin) return fallback;
+  return target.pathname + target.search + target.hash;
 }

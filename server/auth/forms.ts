@@ -1,4 +1,5 @@
 import { APIError } from "better-auth/api";
+import { clientIpHeader, type Auth } from "./index.ts";
 
 /** The outcome of calling a Better Auth endpoint from a route action. */
 export type AuthResult =
@@ -25,6 +26,26 @@ export async function callAuth(call: Promise<Response>): Promise<AuthResult> {
   const headers = new Headers();
   for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
   return { ok: true, headers, body };
+}
+
+/** What a form passes on from the browser's request: who it is, and where the form was sent from. */
+const forwardedHeaders = ["cookie", "user-agent", "accept-language", clientIpHeader];
+
+/**
+ * Posts a form's values to a Better Auth endpoint through its HTTP handler, as the JSON API is
+ * reached, so forms and API share one set of per-address rate limits and origin checks (calling
+ * `auth.api.*` in process skips both). `request` is the form's request as the HTTP layer handed
+ * it on: on our own origin, with the client's address.
+ */
+export function postToAuth(auth: Auth, request: Request, endpoint: `/${string}`, body: object): Promise<AuthResult> {
+  const url = new URL(request.url);
+  const headers = new Headers({ "content-type": "application/json", origin: url.origin });
+  for (const name of forwardedHeaders) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  const call = auth.handler(new Request(new URL(`/api/auth${endpoint}`, url), { method: "POST", headers, body: JSON.stringify(body) }));
+  return callAuth(call);
 }
 
 export type AuthAction = "sign-in" | "sign-up" | "google" | "reset-request" | "reset" | "verification-resend";

@@ -28,6 +28,7 @@ const accountLimits = {
 export interface AuthDeps {
   db: Db;
   publicUrl: string;
+  trustedOrigins: string[];
   secret: string;
   catalog: () => Catalog;
   cipher: FieldCipher;
@@ -61,7 +62,7 @@ export function createAuth(deps: AuthDeps) {
     ...authOptions,
     baseURL: deps.publicUrl,
     secret: deps.secret,
-    trustedOrigins: [deps.publicUrl],
+    trustedOrigins: deps.trustedOrigins,
     plugins: deps.google ? [googlePlugin(deps.google)] : [],
     database: drizzleAdapter(db, { provider: "pg", schema }),
     emailAndPassword: {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { clientIpHeader } from "../auth/index.ts";
 import type { Catalog } from "../catalog/index.ts";
@@ -15,12 +15,14 @@ import { UserError } from "../errors.ts";
 import { callbackPath, webhookPath, type Payments } from "../payments/index.ts";
 import { ProviderError } from "../payments/provider.ts";
 import { uploadsPath, type FileStorage } from "../storage/index.ts";
+import { clientAddress, isLoopback } from "./client-address.ts";
 import { compressOnce, compressStream, isCompressible, negotiateEncoding, type Encoding } from "./compression.ts";
 import { hasSession, PageCache, type CachedPage } from "./page-cache.ts";
 import { mountDevMailbox } from "./dev-mailbox.ts";
 import type { HttpEnv } from "./env.ts";
 import { robotsTxt, sitemapXml } from "./seo.ts";
 import { createNonce, razorpayFrameOrigins, securityHeaders } from "./security-headers.ts";
+import { isSafeMethod, writeOrigin } from "./site-origin.ts";
 import { stylesheetText, type StaticFile } from "./static-assets.ts";
 
 export interface HttpDeps {
@@ -29,8 +31,10 @@ export interface HttpDeps {
   dev: boolean;
   publicUrl: string;
   pageCacheSeconds: number;
-  /** Take the client address from X-Forwarded-For (only behind our own proxy). */
-  trustProxy: boolean;
+  /** The origins forms may be sent from (config.siteOrigins); the first is PUBLIC_URL's. */
+  siteOrigins: string[];
+  /** Proxies of ours in front, each appending to X-Forwarded-For (config.proxyHops). */
+  proxyHops: number;
   logger: Logger;
   /** A function so the dev server can swap in edited content without a restart. */
   catalog: () => Catalog;
@@ -66,23 +70,27 @@ function sendEncoded(
 }
 
 /**
- * The request as the app sees it: the client's address in one header of our own, taken from the
- * socket, or from X-Forwarded-For when we sit behind a trusted proxy. Better Auth's rate limits key on it.
+ * The request as the app sees it: on `origin` (one of ours, so React Router's action-origin check
+ * holds behind a TLS-terminating proxy), with the client's address in one header of our own that
+ * replaces anything a client sent in it. Better Auth's rate limits key on that address.
  */
-function withClientIp(c: Context<Env>, trustProxy: boolean): Request {
-  const forwarded = trustProxy ? c.req.header("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
-  const address = forwarded || c.env?.incoming?.socket.remoteAddress || "unknown";
+function appRequest(c: Context<Env>, origin: string, proxyHops: number): Request {
   const headers = new Headers(c.req.raw.headers);
-  headers.set(clientIpHeader, address);
+  headers.set(clientIpHeader, requestAddress(c, proxyHops));
   const raw = c.req.raw;
+  const url = new URL(raw.url);
   const hasBody = raw.method !== "GET" && raw.method !== "HEAD";
-  return new Request(raw.url, {
+  return new Request(origin + url.pathname + url.search, {
     method: raw.method,
     headers,
     body: hasBody ? raw.body : undefined,
     signal: raw.signal,
     ...(hasBody ? { duplex: "half" } : {}),
   } as RequestInit);
+}
+
+function requestAddress(c: Context<Env>, proxyHops: number): string {
+  return clientAddress(c.req.header("x-forwarded-for"), c.env?.incoming?.socket.remoteAddress, proxyHops);
 }
 
 /** Razorpay's redirect-mode callback fields: a signed success, or an error with its payment in `error[metadata]`. */
@@ -110,6 +118,13 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   const handleRequest = createRequestHandler(deps.build, deps.dev ? "development" : "production");
   const pageCache = new PageCache({ ttlSeconds: deps.dev ? 0 : deps.pageCacheSeconds });
   const paymentFrames = deps.payments.shop.provider.kind === "razorpay" ? razorpayFrameOrigins : [];
+  const [publicOrigin = new URL(deps.publicUrl).origin] = deps.siteOrigins;
+  const loopbackOnly: MiddlewareHandler<Env> = async (c, next) => {
+    if (!isLoopback(requestAddress(c, deps.proxyHops))) {
+      return c.text("This development page is only served to the machine the server runs on.", 403);
+    }
+    await next();
+  };
 
   app.use("*", async (c, next) => {
     const started = performance.now();
@@ -156,7 +171,13 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   app.get("/readyz", async (c) =>
     (await deps.database.ready()) ? c.json({ status: "ready" }) : c.json({ status: "not ready" }, 503),
   );
-  app.on(["GET", "POST"], "/api/auth/*", (c) => deps.identity.auth.handler(withClientIp(c, deps.trustProxy)));
+  app.on(["GET", "POST"], "/api/auth/*", (c) => deps.identity.auth.handler(appRequest(c, publicOrigin, deps.proxyHops)));
+
+  // Outside production the mailbox shows everyone's sign-in links and the sandbox pays for free: this machine only.
+  if (!deps.production) {
+    app.use("/dev/*", loopbackOnly);
+    app.use("/sandbox/*", loopbackOnly);
+  }
   if (!deps.production && deps.identity.mailTransport.kind === "outbox") mountDevMailbox(app, deps.database.db);
 
   app.post(webhookPath, async (c) => {
@@ -227,7 +248,11 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       if (hit) return servePage(c, hit);
     }
 
-    const request = withClientIp(c, deps.trustProxy);
+    const origin = isSafeMethod(c.req.method)
+      ? publicOrigin
+      : writeOrigin({ origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") }, deps.siteOrigins);
+    if (!origin) return c.text("This form was sent from another site, so nothing was changed. Go back to the page and send it again.", 403);
+    const request = appRequest(c, origin, deps.proxyHops);
     const nonce = c.get("nonce");
     const build = typeof deps.build === "function" ? await deps.build() : deps.build;
     const keys = build.entry.module as unknown as ContextKeys;

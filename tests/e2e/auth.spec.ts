@@ -128,7 +128,7 @@ test("forgot password answers the same for any address and the mailed link sets 
   await signUpVerified(page, request, { name: "Lakshmi", email, password });
 
   // A second device stays signed in until the reset.
-  const other = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "10.200.0.1" } });
+  const other = await browser.newContext({ extraHTTPHeaders: { "x-forwarded-for": "127.200.0.1" } });
   const otherPage = await other.newPage();
   await otherPage.goto("/login");
   await signIn(otherPage, email, password);

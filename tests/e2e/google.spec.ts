@@ -50,7 +50,7 @@ test("when popups are blocked, Continue with Google falls back to a redirect", a
 });
 
 test("Continue with Google works without JavaScript, as a plain redirect", async ({ browser }) => {
-  const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": "10.77.0.3" } });
+  const context = await browser.newContext({ javaScriptEnabled: false, extraHTTPHeaders: { "x-forwarded-for": "127.77.0.3" } });
   const page = await context.newPage();
   await page.goto("/login");
   await page.getByRole("link", { name: "Continue with Google" }).click();

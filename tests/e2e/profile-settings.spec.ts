@@ -75,7 +75,7 @@ test("settings: see signed-in devices and sign out the others", async ({ page, r
   await signUpVerified(page, request, { name: "Two Devices", email, password });
   const phone = await browser.newContext({
     userAgent: "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36",
-    extraHTTPHeaders: { "x-forwarded-for": "10.99.0.7" },
+    extraHTTPHeaders: { "x-forwarded-for": "127.99.0.7" },
   });
   const phonePage = await phone.newPage();
   await phonePage.goto("/login");

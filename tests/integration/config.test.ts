@@ -8,6 +8,7 @@ const productionEnv = {
   NODE_ENV: "production",
   PUBLIC_URL: "https://academy.example",
   AUTH_SECRET: "x".repeat(40),
+  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
   SMTP_URL: "smtp://mail.example:587",
   RAZORPAY_KEY_ID: "rzp_live_abc",
   RAZORPAY_KEY_SECRET: "secret",
@@ -23,7 +24,7 @@ describe("configuration", () => {
     const dataDir = await tempDir();
     const config = loadConfig({ DATA_DIR: dataDir });
     expect(config.port).toBe(3000);
-    expect(config.host).toBe("0.0.0.0");
+    expect(config.host).toBe("127.0.0.1");
     expect(config.dataDir).toBe(dataDir);
     expect(config.publicUrl).toBe("http://localhost:3000");
     expect(config.databaseUrl).toBeUndefined();
@@ -58,10 +59,36 @@ describe("configuration", () => {
 
   it("names every missing required variable in production", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(
-      "Missing required environment variables: PUBLIC_URL, AUTH_SECRET, SMTP_URL, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET",
+      "Missing required environment variables: PUBLIC_URL, AUTH_SECRET, ENCRYPTION_KEY, SMTP_URL, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET",
     );
     const { SMTP_URL: _smtp, RAZORPAY_KEY_SECRET: _secret, ...partial } = productionEnv;
     expect(() => loadConfig(partial)).toThrow("Missing required environment variables: SMTP_URL, RAZORPAY_KEY_SECRET");
+  });
+
+  it("listens on loopback only, unless HOST says otherwise or it runs in production", async () => {
+    expect(loadConfig({ DATA_DIR: await tempDir(), HOST: "0.0.0.0" }).host).toBe("0.0.0.0");
+    expect(loadConfig(productionEnv).host).toBe("0.0.0.0");
+  });
+
+  it("treats localhost, 127.0.0.1 and [::1] as one site outside production, and only PUBLIC_URL in production", async () => {
+    expect(loadConfig({ DATA_DIR: await tempDir(), PORT: "4000" }).siteOrigins).toEqual([
+      "http://localhost:4000",
+      "http://127.0.0.1:4000",
+      "http://[::1]:4000",
+    ]);
+    expect(loadConfig({ DATA_DIR: await tempDir(), PUBLIC_URL: "https://staging.academy.example/" }).siteOrigins).toEqual([
+      "https://staging.academy.example",
+    ]);
+    expect(loadConfig({ ...productionEnv, PUBLIC_URL: "https://localhost:8443" }).siteOrigins).toEqual(["https://localhost:8443"]);
+  });
+
+  it("counts trusted proxy hops: off by default, true is one, a number is that many", async () => {
+    const dataDir = await tempDir();
+    expect(loadConfig({ DATA_DIR: dataDir }).proxyHops).toBe(0);
+    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: "true" }).proxyHops).toBe(1);
+    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: "2" }).proxyHops).toBe(2);
+    expect(loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: "false" }).proxyHops).toBe(0);
+    expect(() => loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: "yes" })).toThrow(/TRUST_PROXY: /);
   });
 
   it("treats empty values as missing", () => {

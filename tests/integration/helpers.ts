@@ -192,7 +192,7 @@ export interface TestApp {
 }
 
 /** The whole HTTP app over the production build and an in-memory database, as the server runs it. */
-export async function startTestApp(): Promise<TestApp> {
+export async function startTestApp({ publicUrl = "http://academy.test" } = {}): Promise<TestApp> {
   const buildDir = path.join(projectRoot, "build");
   if (!existsSync(path.join(buildDir, "server/index.js"))) {
     throw new Error("No build: run `npm run build` before the HTTP integration tests (npm test does).");
@@ -200,13 +200,14 @@ export async function startTestApp(): Promise<TestApp> {
   const database = fromPglite(await PGlite.create());
   await database.migrate();
   const catalog = await loadCatalog(contentDir);
-  const identity = await startTestIdentity(database.db, catalog);
+  const identity = await startTestIdentity(database.db, catalog, publicUrl);
   const payments = startTestPayments(database.db, catalog, identity);
   const deps = {
     dev: false,
-    publicUrl: "http://academy.test",
+    publicUrl,
     pageCacheSeconds: 60,
-    trustProxy: false,
+    siteOrigins: [publicUrl],
+    proxyHops: 0,
     identity,
     payments,
     storage: createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-"))),

@@ -51,7 +51,7 @@ describe("start-up failures", { timeout: 60_000 }, () => {
     const server = start({ NODE_ENV: "production", DATA_DIR: await tempDir() });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain(
-      "Missing required environment variables: PUBLIC_URL, AUTH_SECRET, SMTP_URL, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET",
+      "Missing required environment variables: PUBLIC_URL, AUTH_SECRET, ENCRYPTION_KEY, SMTP_URL, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET",
     );
   });
 
@@ -77,6 +77,32 @@ describe("a running server", { timeout: 90_000 }, () => {
     expect(existsSync(path.join(dirA, "db"))).toBe(true);
     expect(existsSync(path.join(dirB, "db"))).toBe(true);
     expect(await readSecrets(dirA)).not.toEqual(await readSecrets(dirB));
+  });
+
+  it("listens on loopback only when HOST is not set", async () => {
+    const server = start({ PORT: "0", HOST: "", DATA_DIR: await tempDir() });
+    running.push(server);
+    await listeningUrl(server);
+    const listening = server.output().split("\n").find((l) => l.includes('"msg":"listening"')) ?? "{}";
+    expect(JSON.parse(listening)).toMatchObject({ host: "127.0.0.1" });
+  });
+
+  it("creates DATA_DIR on a production first start", async () => {
+    const dataDir = path.join(await tempDir(), "not", "made", "yet");
+    const server = start({
+      PORT: "0",
+      DATA_DIR: dataDir,
+      NODE_ENV: "production",
+      PUBLIC_URL: "https://academy.example",
+      AUTH_SECRET: "p".repeat(40),
+      ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
+      SMTP_URL: "smtp://127.0.0.1:1",
+      PAYMENT_PROVIDER: "sandbox",
+      PAYMENT_ALLOW_SANDBOX: "true",
+    });
+    running.push(server);
+    expect((await fetch(`${await listeningUrl(server)}/readyz`)).status).toBe(200);
+    expect(existsSync(path.join(dataDir, "db"))).toBe(true);
   });
 
   it("logs JSON lines with a request id", async () => {

@@ -1,0 +1,142 @@
+import { randomBytes } from "node:crypto";
+import { count } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { user } from "../../server/db/schema.ts";
+import { createHttpApp } from "../../server/http/app.ts";
+import { startTestApp, type TestApp } from "./helpers.ts";
+
+/** The production configuration as deployed: nginx terminates TLS and forwards plain http to 127.0.0.1. */
+const publicOrigin = "https://academy.example";
+const internalOrigin = "http://127.0.0.1:3000";
+
+let t: TestApp;
+let behindProxy: ReturnType<typeof createHttpApp>;
+beforeAll(async () => {
+  t = await startTestApp({ publicUrl: publicOrigin });
+  behindProxy = createHttpApp({ ...t.deps, production: true, proxyHops: 1 });
+});
+afterAll(() => t.close());
+
+const socket = (remoteAddress: string) => ({ incoming: { socket: { remoteAddress } } });
+const freshAddress = () => `203.0.${randomBytes(2).join(".")}`;
+
+/** A form post as the browser sends it through the proxy: its own https origin, the proxy's http URL. */
+function postForm(
+  path: string,
+  fields: Record<string, string>,
+  { origin = publicOrigin as string | null, secFetchSite = "same-origin" as string | null, address = freshAddress() } = {},
+) {
+  const headers = new Headers({ "content-type": "application/x-www-form-urlencoded", "x-forwarded-for": `6.6.6.6, ${address}` });
+  if (origin) headers.set("origin", origin);
+  if (secFetchSite) headers.set("sec-fetch-site", secFetchSite);
+  return behindProxy.fetch(
+    new Request(`${internalOrigin}${path}`, { method: "POST", headers, body: new URLSearchParams(fields), redirect: "manual" }),
+    socket("127.0.0.1"),
+  );
+}
+
+function postJson(path: string, body: object, address: string) {
+  return behindProxy.fetch(
+    new Request(`${internalOrigin}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: publicOrigin, "x-forwarded-for": address },
+      body: JSON.stringify(body),
+    }),
+    socket("127.0.0.1"),
+  );
+}
+
+const userCount = async () => (await t.database.db.select({ n: count() }).from(user))[0]?.n ?? 0;
+const email = () => `origin-${randomBytes(4).toString("hex")}@example.com`;
+
+describe("forms behind a TLS-terminating proxy", () => {
+  it("signs up through the form when the browser's https origin is PUBLIC_URL and the server sees http", async () => {
+    const response = await postForm("/login", { intent: "signup", name: "Asha Rao", email: email(), password: "a good long password" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/verify-email");
+    expect(response.headers.getSetCookie().join()).toMatch(/__Secure-/);
+  });
+
+  it("refuses, with 403 and no change, a form sent from another site or with no origin at all", async () => {
+    const before = await userCount();
+    const fields = { intent: "signup", name: "Mallory", email: email(), password: "a good long password" };
+    for (const attempt of [
+      { origin: "https://evil.example", secFetchSite: "cross-site" },
+      { origin: "http://academy.example", secFetchSite: "cross-site" },
+      { origin: "null", secFetchSite: "cross-site" },
+      { origin: null, secFetchSite: "cross-site" },
+      { origin: null, secFetchSite: null },
+    ]) {
+      const response = await postForm("/login", fields, attempt);
+      expect(response.status, JSON.stringify(attempt)).toBe(403);
+      expect(await response.text()).toContain("sent from another site");
+    }
+    expect(await userCount()).toBe(before);
+  });
+
+  it("accepts a form with no Origin header when the browser marks it same-origin", async () => {
+    const response = await postForm("/forgot-password", { email: email() }, { origin: null, secFetchSite: "same-origin" });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("If an account uses that address");
+  });
+});
+
+describe("per-address limits reach the forms", () => {
+  it("shows the spec's sign-up message once the address used up its sign-ups through the JSON API", async () => {
+    const address = freshAddress();
+    for (let i = 0; i < 10; i++) {
+      expect((await postJson("/api/auth/sign-up/email", { name: "Bulk", email: email(), password: "a good long password" }, address)).status).toBe(200);
+    }
+    expect((await postJson("/api/auth/sign-up/email", { name: "Bulk", email: email(), password: "a good long password" }, address)).status).toBe(429);
+    const before = await userCount();
+    const response = await postForm("/login", { intent: "signup", name: "Bulk", email: email(), password: "a good long password" }, { address });
+    expect(response.status).toBe(429);
+    expect(await response.text()).toContain("Too many requests. Please wait a few minutes before trying again.");
+    expect(await userCount()).toBe(before);
+  });
+
+  it("shows the spec's sign-in message after as many failed sign-ins through the form as the API allows", async () => {
+    const address = freshAddress();
+    for (let i = 0; i < 20; i++) {
+      const response = await postForm("/login", { intent: "signin", email: email(), password: "not the password" }, { address });
+      expect(response.status).toBe(401);
+    }
+    const response = await postForm("/login", { intent: "signin", email: email(), password: "not the password" }, { address });
+    expect(response.status).toBe(429);
+    expect(await response.text()).toContain("Too many failed attempts. Please wait a few minutes or reset your password.");
+    expect((await postJson("/api/auth/sign-in/email", { email: email(), password: "not the password" }, address)).status).toBe(429);
+  });
+
+  it("shows the spec's reset message once the address asked for too many reset links", async () => {
+    const address = freshAddress();
+    for (let i = 0; i < 10; i++) expect((await postForm("/forgot-password", { email: email() }, { address })).status).toBe(200);
+    const response = await postForm("/forgot-password", { email: email() }, { address });
+    expect(response.status).toBe(429);
+    expect(await response.text()).toContain("Too many password reset requests. Please wait before trying again.");
+  });
+
+  it("counts the address the proxy appended, not the one the client wrote", async () => {
+    const address = freshAddress();
+    for (let i = 0; i < 10; i++) expect((await postForm("/forgot-password", { email: email() }, { address })).status).toBe(200);
+    // Same client, a new made-up left-most entry each time: still the same client.
+    const headers = { "content-type": "application/x-www-form-urlencoded", origin: publicOrigin, "x-forwarded-for": `${freshAddress()}, ${address}` };
+    const response = await behindProxy.fetch(
+      new Request(`${internalOrigin}/forgot-password`, { method: "POST", headers, body: new URLSearchParams({ email: email() }) }),
+      socket("127.0.0.1"),
+    );
+    expect(response.status).toBe(429);
+  });
+});
+
+const getDirect = (path: string, remoteAddress: string) => t.app.fetch(new Request(`${internalOrigin}${path}`), socket(remoteAddress));
+
+describe("development pages", () => {
+  it("serves the mailbox and the sandbox only to this machine", async () => {
+    expect((await getDirect("/dev/mailbox", "127.0.0.1")).status).toBe(200);
+    expect((await getDirect("/dev/mailbox.json", "::1")).status).toBe(200);
+    for (const path of ["/dev/mailbox", "/dev/mailbox.json", "/sandbox/checkout/order_anything"]) {
+      const response = await getDirect(path, "192.168.1.20");
+      expect(response.status, path).toBe(403);
+    }
+  });
+});
