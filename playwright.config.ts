@@ -3,7 +3,18 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumFlags, chromiumPath } from "./tests/chromium.ts";
-import { appUrl as baseURL, oidcIssuer, razorpayApiUrl, razorpayAppUrl, razorpayKeys } from "./tests/e2e/servers.ts";
+import {
+  appUrl as baseURL,
+  mailSinkSmtpPort,
+  mailSinkUrl,
+  oidcIssuer,
+  productionAppUrl,
+  productionHost,
+  productionUrl,
+  razorpayApiUrl,
+  razorpayAppUrl,
+  razorpayKeys,
+} from "./tests/e2e/servers.ts";
 
 const portOf = (url: string) => new URL(url).port;
 
@@ -13,14 +24,30 @@ export default defineConfig({
   workers: process.env.CI ? 2 : undefined,
   retries: process.env.CI ? 1 : 0,
   reporter: "list",
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  // Budgets for one loaded core (CI machines are shared): a sign-up, verification and purchase
+  // takes ~10 s there. Tests that do more set their own (see scanBudget for axe scans).
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   use: {
     baseURL,
     trace: "retain-on-failure",
     launchOptions: { executablePath: chromiumPath, args: chromiumFlags },
   },
-  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } }],
+  projects: [
+    { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } },
+    {
+      // The production build behind nginx terminating TLS, at a host name that is not localhost.
+      name: "production-tls",
+      testDir: "tests/e2e-production",
+      use: {
+        ...devices["Desktop Chrome"],
+        channel: undefined,
+        baseURL: productionUrl,
+        ignoreHTTPSErrors: true,
+        launchOptions: { executablePath: chromiumPath, args: [...chromiumFlags, `--host-resolver-rules=MAP ${productionHost} 127.0.0.1`] },
+      },
+    },
+  ],
   webServer: [
     {
       // Stands in for Google's OpenID Connect endpoints.
@@ -71,6 +98,43 @@ export default defineConfig({
         RAZORPAY_API_URL: razorpayApiUrl,
         ...razorpayKeys,
       },
+    },
+    {
+      // Receives the production app's mail over SMTP; tests read it as JSON.
+      command: "node tests/support/mail-sink.ts",
+      url: `${mailSinkUrl}/mail.json`,
+      reuseExistingServer: false,
+      env: { MAIL_SINK_SMTP_PORT: String(mailSinkSmtpPort), MAIL_SINK_HTTP_PORT: portOf(mailSinkUrl) },
+    },
+    {
+      // The production configuration, reached only through the TLS proxy below.
+      command: "node server/main.ts",
+      url: `${productionAppUrl}/readyz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        NODE_ENV: "production",
+        PORT: portOf(productionAppUrl),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: productionUrl,
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), "academy-e2e-production-")),
+        LOG_LEVEL: "warn",
+        AUTH_SECRET: "e2e-production-auth-secret-of-at-least-32-characters",
+        ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+        SMTP_URL: `smtp://127.0.0.1:${mailSinkSmtpPort}`,
+        MAIL_FROM: "Academy <no-reply@academy.test>",
+        PAYMENT_PROVIDER: "sandbox",
+        PAYMENT_ALLOW_SANDBOX: "true",
+        // A CDN in front of nginx: tests play the CDN by writing X-Forwarded-For, nginx appends its peer.
+        TRUST_PROXY: "2",
+      },
+    },
+    {
+      command: "node tests/support/tls-proxy.ts",
+      url: `https://127.0.0.1:${portOf(productionUrl)}/readyz`,
+      ignoreHTTPSErrors: true,
+      reuseExistingServer: false,
+      env: { TLS_PROXY_PORT: portOf(productionUrl), TLS_PROXY_UPSTREAM: productionAppUrl, TLS_PROXY_SERVER_NAME: productionHost },
     },
   ],
 });

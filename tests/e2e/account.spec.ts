@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { seriousViolations } from "./axe.ts";
+import { scanBudget, seriousViolations } from "./axe.ts";
 import { buyCourse } from "./shop.ts";
 import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 
@@ -115,7 +115,6 @@ test("a declined payment shows as failed, with the bank's reason, and asks for a
 });
 
 test("a refund is confirmed in a dialog, shows in progress, then refunded, and the course is gone", async ({ page, request }) => {
-  test.setTimeout(60_000);
   await signUpVerified(page, request, { name: "Refund Seeker", email: uniqueEmail("account-refund"), password });
   await buyCourse(page, courseId);
 
@@ -180,7 +179,7 @@ test("another user's receipt is not found", async ({ page, request, browser }) =
 });
 
 test("account pages have no serious or critical axe violations in either theme", async ({ page, request }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(scanBudget(10));
   await signUpVerified(page, request, { name: "Axe Buyer", email: uniqueEmail("account-axe"), password });
   await buyCourse(page, courseId);
   await page.goto("/account/orders");

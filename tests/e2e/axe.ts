@@ -8,3 +8,9 @@ export async function seriousViolations(page: Page, label = page.url()): Promise
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${label}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
 }
+
+/**
+ * A test's time budget for `scans` axe scans on top of its other work: a scan of a long page takes
+ * several seconds on one loaded core, so each gets 12 s beside the 60 s the rest of a test may use.
+ */
+export const scanBudget = (scans: number, rest = 60_000) => rest + scans * 12_000;

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { seriousViolations } from "./axe.ts";
+import { scanBudget, seriousViolations } from "./axe.ts";
 import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
 
@@ -11,7 +11,7 @@ test.beforeEach(async ({ context }) => {
 });
 
 test("every player URL of the front-end course renders for an enrolled learner", async ({ page, request }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(scanBudget(8));
   await signUpVerified(page, request, { name: "Ritu", email: uniqueEmail("player"), password });
   await buyCourse(page, course);
   await page.getByRole("link", { name: "Start learning" }).click();
