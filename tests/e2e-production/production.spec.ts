@@ -77,6 +77,26 @@ async function refund(page: Page) {
   await expect(page.getByText(/Your refund of ₹[\d,]+ has been requested\./)).toBeVisible();
 }
 
+async function editProfileAndNotes(page: Page) {
+  await page.goto("/profile");
+  await page.getByLabel("Name", { exact: true }).fill("Prod Learner Renamed");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("Your name was saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Prod Learner Renamed");
+
+  await page.goto("/notes");
+  await page.getByRole("button", { name: "New note" }).click();
+  await expect(page).toHaveURL(/\/notes\?note=[0-9a-f-]{36}$/);
+  const title = `Over TLS ${randomBytes(3).toString("hex")}`;
+  await page.getByRole("textbox", { name: "Title", exact: true }).fill(title);
+  await page.getByLabel("Note (Markdown)").fill("Written behind nginx.");
+  await page.getByRole("button", { name: "Save", exact: true }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Saved/ })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "Title", exact: true })).toHaveValue(title);
+}
+
 async function signOut(page: Page) {
   await page.goto("/logout");
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -86,11 +106,12 @@ async function signOut(page: Page) {
 }
 
 for (const javaScriptEnabled of [true, false]) {
-  test(`${javaScriptEnabled ? "with" : "without"} JavaScript, a new learner signs up, verifies, buys, refunds and signs out over https`, async ({ browser }) => {
+  test(`${javaScriptEnabled ? "with" : "without"} JavaScript, a new learner signs up, verifies, edits the profile, writes a note, buys, refunds and signs out over https`, async ({ browser }) => {
     test.setTimeout(120_000);
     const page = await newVisitor(browser, javaScriptEnabled);
     const email = `prod-${randomBytes(4).toString("hex")}@example.com`;
     await signUpAndVerify(page, email);
+    await editProfileAndNotes(page);
     await buy(page, javaScriptEnabled);
     await refund(page);
     await signOut(page);
