@@ -156,6 +156,11 @@ export const enrolments = pgTable(
     courseId: text("course_id").notNull(),
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
     status: text("status", { enum: ["active", "revoked"] }).notNull().default("active"),
+    /**
+     * The highest share of the course's lessons ever completed, in whole per cent: it only rises,
+     * in the transaction that marks a lesson complete, so un-marking lessons cannot lower it.
+     */
+    furthestProgressPercent: integer("furthest_progress_percent").notNull().default(0),
     createdAt: at("created_at").notNull().defaultNow(),
     revokedAt: at("revoked_at"),
   },
@@ -306,7 +311,8 @@ export const notes = pgTable(
 
 /**
  * A certificate of completion, issued once per learner and course. The id is the public,
- * unguessable verification code; the learner's name is kept as issued, encrypted.
+ * unguessable verification code; the learner's name is kept as issued, encrypted. A refund revokes
+ * it: the row stays, so its public page says it was revoked, and a later purchase may earn a new one.
  */
 export const certificates = pgTable(
   "certificates",
@@ -319,6 +325,7 @@ export const certificates = pgTable(
     courseTitle: text("course_title").notNull(),
     learnerName: text("learner_name").notNull(),
     issuedAt: at("issued_at").notNull().defaultNow(),
+    revokedAt: at("revoked_at"),
   },
-  (table) => [uniqueIndex("certificates_user_course_idx").on(table.userId, table.courseId)],
+  (table) => [uniqueIndex("certificates_user_course_idx").on(table.userId, table.courseId).where(sql`${table.revokedAt} is null`)],
 );
