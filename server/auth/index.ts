@@ -9,6 +9,8 @@ import * as schema from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { MailMessage } from "../mail/outbox.ts";
 import { passwordResetMail, verificationMail } from "../mail/templates.ts";
+import type { FileStorage } from "../storage/index.ts";
+import { eraseAccountData } from "../users/delete-account.ts";
 import { parseAccountUpdate } from "../users/profile.ts";
 import { createUserDocument, recordSignIn, updateUserDocument } from "../users/user-document.ts";
 import { authOptions } from "./options.ts";
@@ -34,6 +36,8 @@ export interface AuthDeps {
   catalog: () => Catalog;
   cipher: FieldCipher;
   logger: Logger;
+  /** Where profile photos are kept, so deleting an account deletes its photo. */
+  storage: FileStorage;
   sendMail: (message: MailMessage) => Promise<void>;
   /** Google's OpenID Connect client, when configured. */
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
@@ -82,7 +86,13 @@ export function createAuth(deps: AuthDeps) {
       sendVerificationEmail: ({ user, url }) => deps.sendMail(verificationMail(deps.catalog().site, user, url)),
     },
     user: {
-      deleteUser: { enabled: true },
+      deleteUser: {
+        enabled: true,
+        // The one way an account is deleted: the settings page calls this endpoint too, after its own confirmation.
+        beforeDelete: async (account) => {
+          await eraseAccountData({ db, cipher, logger, storage: deps.storage }, account);
+        },
+      },
     },
     session: {
       expiresIn: 30 * 24 * 60 * 60,

@@ -54,7 +54,7 @@ export async function listOrders(db: Db, catalog: Catalog, userId: string, now: 
       const refund = refundRows.find((r) => r.orderId === order.id) ?? null;
       const eligibility =
         order.status === "paid" && !refund
-          ? refundEligibility(order, { now, use: await courseUse(db, catalog, order, { lock: false }), policy: catalog.site.refund })
+          ? refundEligibility(order, { now, use: await courseUse(db, catalog, { ...order, userId }, { lock: false }), policy: catalog.site.refund })
           : null;
       return { ...order, refund, refundEligibility: eligibility };
     }),

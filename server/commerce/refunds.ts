@@ -55,8 +55,11 @@ export function refundEligibility(
   return { eligible: true, until };
 }
 
+/** An order whose buyer still has an account. */
+type BuyersOrder = Pick<Order, "id" | "courseId"> & { userId: string };
+
 /** Whether the buyer was refunded for an earlier order of this course. */
-async function refundedBefore(tx: Tx | Shop["db"], order: Pick<Order, "id" | "userId" | "courseId">): Promise<boolean> {
+async function refundedBefore(tx: Tx | Shop["db"], order: BuyersOrder): Promise<boolean> {
   const [earlier] = await tx
     .select({ id: refunds.id })
     .from(refunds)
@@ -70,7 +73,7 @@ async function refundedBefore(tx: Tx | Shop["db"], order: Pick<Order, "id" | "us
 export async function courseUse(
   tx: Tx | Shop["db"],
   catalog: Catalog,
-  order: Pick<Order, "id" | "userId" | "courseId">,
+  order: BuyersOrder,
   options: { lock: boolean },
 ): Promise<CourseUse> {
   const course = catalog.courses.find((c) => c.id === order.courseId);
@@ -101,7 +104,7 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
     // A retry after the provider failed keeps the time of the first request, but not a course finished since.
     const eligibility = refundEligibility(locked, {
       now: existing?.createdAt ?? shop.now(),
-      use: await courseUse(tx, shop.catalog(), locked, { lock: true }),
+      use: await courseUse(tx, shop.catalog(), { ...locked, userId }, { lock: true }),
       policy: shop.catalog().site.refund,
     });
     if (!eligibility.eligible) throw new ValidationError(eligibility.reason);
@@ -116,7 +119,7 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
           .insert(refunds)
           .values({ orderId: order.id, paymentId: payment.id, userId, amount: locked.amount, currency: locked.currency })
           .returning();
-    await revokeAccess(tx, locked, shop.now());
+    await revokeAccess(tx, { ...locked, userId }, shop.now());
     if (!existing) {
       await mailBuyer(tx, shop, userId, (site, to) =>
         refundRequestedMail(site, to, {
@@ -143,7 +146,7 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
     const reason = "We could not reach the payment provider. Your course access is unchanged; please try again in a few minutes.";
     await shop.db.transaction(async (tx) => {
       await tx.update(refunds).set({ status: "failed", failureReason: reason }).where(eq(refunds.id, prepared.refund.id));
-      await restoreAccess(tx, order);
+      await restoreAccess(tx, { ...order, userId });
     });
     throw new ServiceUnavailable(reason);
   }
@@ -153,14 +156,14 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
   return current ?? prepared.refund;
 }
 
-async function revokeAccess(tx: Tx, order: Pick<Order, "id" | "userId" | "courseId">, now: Date) {
+async function revokeAccess(tx: Tx, order: BuyersOrder, now: Date) {
   await tx
     .update(enrolments)
     .set({ status: "revoked", revokedAt: now })
     .where(and(eq(enrolments.userId, order.userId), eq(enrolments.courseId, order.courseId), eq(enrolments.orderId, order.id)));
 }
 
-async function restoreAccess(tx: Tx, order: Pick<Order, "id" | "userId" | "courseId">) {
+async function restoreAccess(tx: Tx, order: BuyersOrder) {
   await tx
     .update(enrolments)
     .set({ status: "active", revokedAt: null })
@@ -212,12 +215,14 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
   }
   const [order] = await tx.select().from(orders).where(eq(orders.id, refund.orderId)).for("update");
   if (!order) return "unknown-refund";
+  // Null once the buyer deleted their account: the books still change, but no access, certificate or mail is left.
+  const bought = order.userId ? { ...order, userId: order.userId } : null;
   if (providerRefund.status === "failed") {
     await tx
       .update(refunds)
       .set({ status: "failed", providerRefundId: providerRefund.id, failureReason: "The payment provider could not complete this refund." })
       .where(eq(refunds.id, refund.id));
-    await restoreAccess(tx, order);
+    if (bought) await restoreAccess(tx, bought);
     return "failed";
   }
   await tx
@@ -225,8 +230,10 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
     .set({ status: "processed", providerRefundId: providerRefund.id, processedAt: now, failureReason: null })
     .where(eq(refunds.id, refund.id));
   await tx.update(orders).set({ status: "refunded", refundedAt: now, updatedAt: now }).where(eq(orders.id, order.id));
-  await revokeAccess(tx, order, now);
-  await revokeCertificates(tx, order.userId, order.courseId, now);
+  if (bought) {
+    await revokeAccess(tx, bought, now);
+    await revokeCertificates(tx, bought.userId, bought.courseId, now);
+  }
   await tx
     .update(payments)
     .set({ status: "refunded", amountRefunded: providerRefund.amount, updatedAt: now })

@@ -63,9 +63,8 @@ export const orders = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** Consecutive number printed on receipts and invoices. */
     number: bigserial("number", { mode: "number" }).notNull().unique(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    /** Null once the buyer deleted their account: the invoice is kept (tax law), its link to a person is not. */
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     courseId: text("course_id").notNull(),
     courseTitle: text("course_title").notNull(),
     currency: text("currency").notNull(),
@@ -103,7 +102,8 @@ export const payments = pgTable(
     orderId: uuid("order_id")
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull(),
+    /** Null once the payer deleted their account, as for the order. */
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     providerPaymentId: text("provider_payment_id").notNull().unique(),
     amount: money("amount"),
     currency: text("currency").notNull(),
@@ -133,7 +133,8 @@ export const refunds = pgTable(
     paymentId: uuid("payment_id")
       .notNull()
       .references(() => payments.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull(),
+    /** Null once the buyer deleted their account, as for the order. */
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     amount: money("amount"),
     currency: text("currency").notNull(),
     status: text("status", { enum: refundStatuses }).notNull().default("requested"),

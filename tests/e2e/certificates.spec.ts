@@ -109,15 +109,15 @@ test("an unknown or malformed certificate ID is not found, with a way forward", 
   }
 });
 
+/** Razorpay's webhook for one event, signed as Razorpay signs it. */
+function webhook(event: string, entities: Record<string, object>) {
+  const payload = Object.fromEntries(Object.entries(entities).map(([name, entity]) => [name, { entity }]));
+  const body = JSON.stringify({ entity: "event", account_id: "acc_e2e", event, contains: Object.keys(entities), payload, created_at: Math.floor(Date.now() / 1000) });
+  return { data: body, headers: { "content-type": "application/json", "x-razorpay-signature": webhookSignature(razorpayKeys.RAZORPAY_WEBHOOK_SECRET, body) } };
+}
+
 test.describe("with Razorpay as the provider", () => {
   test.use({ baseURL: razorpayAppUrl });
-
-  /** Razorpay's webhook for one event, signed as Razorpay signs it. */
-  function webhook(event: string, entities: Record<string, object>) {
-    const payload = Object.fromEntries(Object.entries(entities).map(([name, entity]) => [name, { entity }]));
-    const body = JSON.stringify({ entity: "event", account_id: "acc_e2e", event, contains: Object.keys(entities), payload, created_at: Math.floor(Date.now() / 1000) });
-    return { data: body, headers: { "content-type": "application/json", "x-razorpay-signature": webhookSignature(razorpayKeys.RAZORPAY_WEBHOOK_SECRET, body) } };
-  }
 
   test("a refund made at Razorpay's dashboard revokes the certificate, and its public page says so", async ({ page, request, browser }) => {
     test.setTimeout(120_000);

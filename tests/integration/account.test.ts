@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
-import { user } from "../../server/db/schema.ts";
+import { lessonProgress, mailOutbox, notes, orders, payments, session, throttles, user, users } from "../../server/db/schema.ts";
+import type { SandboxGateway } from "../../server/payments/sandbox.ts";
 import { readUserDocument } from "../../server/users/user-document.ts";
 import { createLogger } from "../../server/logger.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
@@ -117,5 +118,85 @@ describe("Better Auth's update-user endpoint", () => {
     expect((await send(first)).status).toBe(404);
     expect((await send(second)).status).toBe(200);
     expect((await documentOf(id))?.profilePicUrl).toBe(second);
+  });
+});
+
+/** A paid order for a course, bought through the confirmation form and the sandbox's signed callback. */
+async function paidOrder(cookie: string) {
+  const started = await send("/courses/react-fundamentals/confirm", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "pay", idempotencyKey: randomBytes(12).toString("hex") }).toString(),
+    cookie,
+  });
+  const providerOrderId = /^\/sandbox\/checkout\/(order_\w+)$/.exec(started.headers.get("location") ?? "")?.[1] as string;
+  const fields = await (t.payments.sandbox as SandboxGateway).pay(providerOrderId, { outcome: "pay", method: "upi" });
+  const paid = await send("/api/payments/callback", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+  expect(paid.status).toBe(303);
+  const [order] = await t.database.db.select().from(orders).where(eq(orders.providerOrderId, providerOrderId));
+  expect(order?.status).toBe("paid");
+  return order as typeof orders.$inferSelect;
+}
+
+const mailTo = async (email: string) => (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(eq(mailOutbox.to, email)))[0]?.n;
+const rowsOf = async (table: typeof notes | typeof lessonProgress | typeof session, userId: string) =>
+  (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.userId, userId)))[0]?.n;
+
+/** Someone with everything an account gathers: a photo, mail, notes, progress, a paid order and a throttle. */
+async function established() {
+  const person = await signedIn("Nandini Iyer");
+  const photo = await uploadPhoto(person.cookie, person.id);
+  const order = await paidOrder(person.cookie);
+  const { db } = t.database;
+  await db.insert(notes).values({ userId: person.id, title: "v1:private", body: "v1:private" });
+  await db.insert(lessonProgress).values({ userId: person.id, courseId: "react-fundamentals", lessonId: "1-1" });
+  await db.insert(throttles).values({ key: `/sign-in/email:${person.email}`, count: 1, windowStartedAt: new Date() });
+  expect(await mailTo(person.email)).toBeGreaterThan(0);
+  return { ...person, photo, order };
+}
+
+async function expectErased(person: Awaited<ReturnType<typeof established>>) {
+  const { db } = t.database;
+  expect((await send(person.photo)).status).toBe(404);
+  expect(await mailTo(person.email)).toBe(0);
+  expect(await account(person.id)).toBeUndefined();
+  expect(await db.select().from(users).where(eq(users.uid, person.id))).toEqual([]);
+  for (const table of [notes, lessonProgress, session]) expect(await rowsOf(table, person.id)).toBe(0);
+  expect(await db.select().from(throttles).where(sql`${throttles.key} like ${`%${person.email}`}`)).toEqual([]);
+  // The invoice and the payment stay, for the tax authorities, with nothing that leads to the person.
+  const [order] = await db.select().from(orders).where(eq(orders.id, person.order.id));
+  expect(order).toMatchObject({ status: "paid", amount: 699_900, taxAmount: 106_764, number: person.order.number, userId: null });
+  const [payment] = await db.select().from(payments).where(eq(payments.orderId, person.order.id));
+  expect(payment).toMatchObject({ status: "captured", amount: 699_900, userId: null });
+  const kept = JSON.stringify([order, payment]);
+  for (const personal of [person.id, person.email, "Nandini"]) expect(kept).not.toContain(personal);
+}
+
+describe("deleting an account", () => {
+  it("through Better Auth's delete-user endpoint erases the photo, mail, notes and progress and keeps the invoice without the person", async () => {
+    const person = await established();
+    const response = await postJson("/api/auth/delete-user", {}, person.cookie);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ success: true });
+    await expectErased(person);
+  });
+
+  it("through the settings page does the same, once the e-mail address is typed", async () => {
+    const person = await established();
+    const form = (confirmation: string) =>
+      send("/settings", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "delete-account", confirmation }).toString(),
+        cookie: person.cookie,
+      });
+    expect((await form("someone-else@example.com")).status).toBe(400);
+    expect((await send(person.photo)).status).toBe(200);
+    expect(await account(person.id)).toBeDefined();
+
+    const deleted = await form(person.email.toUpperCase());
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get("location")).toBe("/?deleted=1");
+    await expectErased(person);
   });
 });
