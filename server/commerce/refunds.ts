@@ -88,10 +88,10 @@ function ordersUrl(shop: Shop) {
 /**
  * The buyer asks for their money back. The order row, then the enrolment row, is locked while the
  * policy is checked, so lessons completed or a certificate issued at the same moment are either
- * counted or refused. Access ends at once and the request is mailed; the
- * provider is then asked to refund, and the order becomes "refunded" when the provider reports the
- * refund processed (at once, or later by webhook). Asking again while a refund is under way returns
- * it; asking again after the provider could not be reached tries the provider again.
+ * counted or refused. Access ends at once and the request is mailed; the provider is then asked to
+ * refund, and the order becomes "refunded" when the provider reports the refund processed (at once,
+ * or later by webhook). Asking again while a refund is under way returns it; asking again after the
+ * provider could not be reached tries the provider again.
  */
 export async function requestRefund(shop: Shop, userId: string, orderId: string): Promise<Refund> {
   const order = await findOrder(shop, userId, orderId);
