@@ -1,4 +1,3 @@
-import path from "node:path";
 import { watch } from "node:fs";
 import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
@@ -6,7 +5,6 @@ import { createServer as createViteServer } from "vite";
 import { loadCatalog } from "./catalog/index.ts";
 import { createHttpApp } from "./http/app.ts";
 import { listen, startServices } from "./runtime.ts";
-import { createDiskStorage } from "./storage/index.ts";
 
 const services = await startServices();
 const vite = await createViteServer({ server: { middlewareMode: true }, appType: "custom" });
@@ -33,7 +31,7 @@ const app = createHttpApp({
   database: services.database,
   identity: services.identity,
   payments: services.payments,
-  storage: createDiskStorage(path.join(services.config.dataDir, "uploads")),
+  storage: services.storage,
   googleEnabled: services.config.google !== undefined,
   build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   assets: new Map(),

@@ -3,6 +3,7 @@ import type { Catalog } from "./catalog/index.ts";
 import { createFieldCipher, loadEncryptionKey, type FieldCipher } from "./crypto/field-encryption.ts";
 import type { Db } from "./db/client.ts";
 import type { Logger } from "./logger.ts";
+import type { FileStorage } from "./storage/index.ts";
 import { enqueueMail, type MailTransport } from "./mail/outbox.ts";
 import { createMailTransport } from "./mail/transport.ts";
 import { startMailWorker, type MailWorker } from "./mail/worker.ts";
@@ -27,6 +28,7 @@ export interface IdentityOptions {
   smtpUrl: string | undefined;
   mailFrom: string;
   mailIntervalMs?: number;
+  storage: FileStorage;
   google?: { clientId: string; clientSecret: string; issuer: string };
 }
 
@@ -45,6 +47,7 @@ export async function startIdentity(options: IdentityOptions): Promise<Identity>
     catalog: options.catalog,
     cipher,
     logger,
+    storage: options.storage,
     google: options.google,
     sendMail: async (message) => {
       await enqueueMail(db, message);

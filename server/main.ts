@@ -5,7 +5,6 @@ import type { ServerBuild } from "react-router";
 import { createHttpApp } from "./http/app.ts";
 import { loadStaticAssets } from "./http/static-assets.ts";
 import { listen, startServices } from "./runtime.ts";
-import { createDiskStorage } from "./storage/index.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const services = await startServices();
@@ -24,7 +23,7 @@ const app = createHttpApp({
   database: services.database,
   identity: services.identity,
   payments: services.payments,
-  storage: createDiskStorage(path.join(services.config.dataDir, "uploads")),
+  storage: services.storage,
   googleEnabled: services.config.google !== undefined,
   build,
   assets,

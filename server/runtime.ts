@@ -1,12 +1,14 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
+import path from "node:path";
 import { type Catalog, ContentError, loadCatalog } from "./catalog/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { startIdentity, type Identity } from "./identity.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createPayments, type Payments } from "./payments/index.ts";
+import { createDiskStorage, type FileStorage } from "./storage/index.ts";
 
 export interface Services {
   config: Config;
@@ -16,6 +18,7 @@ export interface Services {
   database: Database;
   identity: Identity;
   payments: Payments;
+  storage: FileStorage;
 }
 
 /**
@@ -42,6 +45,7 @@ export async function startServices(): Promise<Services> {
   await database.migrate();
   logger.info({ database: database.kind }, "database ready");
   const catalogRef = { current: catalog };
+  const storage = createDiskStorage(path.join(config.dataDir, "uploads"));
   let identity: Identity;
   try {
     identity = await startIdentity({
@@ -55,6 +59,7 @@ export async function startServices(): Promise<Services> {
       encryptionKey: config.encryptionKey,
       smtpUrl: config.smtpUrl,
       mailFrom: config.mailFrom,
+      storage,
       google: config.google,
     });
   } catch (error) {
@@ -72,7 +77,7 @@ export async function startServices(): Promise<Services> {
     mailQueued: identity.mailWorker.nudge,
   });
   logger.info({ provider: payments.shop.provider.kind }, "payments ready");
-  return { config, logger, catalog: catalogRef, database, identity, payments };
+  return { config, logger, catalog: catalogRef, database, identity, payments, storage };
 }
 
 /**

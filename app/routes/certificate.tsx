@@ -21,18 +21,28 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const found = await attempt(() => findCertificate(db, cipher, params.certificateId));
   if (!found.ok) throw data(null, { status: found.status });
   const certificate = found.value;
+  const issuer = { name: catalog.site.name, legalName: catalog.site.legalName };
+  // A revoked certificate certifies nothing, so its page names no one: only what was revoked, and when.
+  if (certificate.revokedAt) {
+    return {
+      revoked: { id: certificate.id, courseTitle: certificate.courseTitle, issuedAt: certificate.issuedAt, revokedAt: certificate.revokedAt, issuer },
+      certificate: null,
+      coursePath: null,
+    };
+  }
   const viewer = context.get(viewerContext);
   const own = viewer ? (await issuedCertificateIds(db, viewer.id, [certificate.courseId])).get(certificate.courseId) : undefined;
   const course = catalog.courses.find((c) => c.id === certificate.courseId);
   const instructor = course && catalog.team.find((m) => m.id === course.instructor);
   return {
+    revoked: null,
     certificate: {
       id: certificate.id,
       learnerName: certificate.learnerName,
       courseTitle: certificate.courseTitle,
       issuedAt: certificate.issuedAt,
       instructor: instructor ? { name: instructor.name, role: instructor.role } : null,
-      issuer: { name: catalog.site.name, legalName: catalog.site.legalName },
+      issuer,
       verifyUrl: `${publicUrl}/certificates/${certificate.id}`,
     },
     // The holder gets a way back to the course; everyone else sees only the certificate.
@@ -41,18 +51,20 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = (args) => {
-  const c = args.loaderData?.certificate;
-  return [
-    ...pageMeta(args, {
-      title: c ? `Certificate: ${c.learnerName} · ${c.courseTitle}` : "Certificate not found",
-      description: c ? `${c.learnerName} completed ${c.courseTitle}. Certificate ${c.id}, issued by ${c.issuer.name}.` : "No certificate has this ID.",
-    }),
-    { name: "robots", content: "noindex" },
-  ];
+  const { certificate: c, revoked: r } = args.loaderData ?? { certificate: null, revoked: null };
+  const page = c
+    ? { title: `Certificate: ${c.learnerName} · ${c.courseTitle}`, description: `${c.learnerName} completed ${c.courseTitle}. Certificate ${c.id}, issued by ${c.issuer.name}.` }
+    : r
+      ? { title: `Revoked certificate · ${r.courseTitle}`, description: `Certificate ${r.id} for ${r.courseTitle} was revoked by ${r.issuer.name}.` }
+      : { title: "Certificate not found", description: "No certificate has this ID." };
+  return [...pageMeta(args, page), { name: "robots", content: "noindex" }];
 };
 
 export default function CertificatePage({ loaderData }: Route.ComponentProps) {
-  const { certificate: c, coursePath } = loaderData;
+  const { certificate: c, revoked, coursePath } = loaderData;
+  if (!c) {
+    return revoked && <RevokedCertificate certificate={revoked} />;
+  }
   return (
     <Container className="max-w-5xl py-8 sm:py-12 print:max-w-none print:p-0">
       <div className="flex flex-wrap items-center justify-between gap-4 print:hidden">
@@ -75,6 +87,33 @@ export default function CertificatePage({ loaderData }: Route.ComponentProps) {
       <div className="mt-6 print:mt-0">
         <CertificateDocument certificate={c} />
       </div>
+    </Container>
+  );
+}
+
+interface RevokedFace {
+  id: string;
+  courseTitle: string;
+  issuedAt: Date;
+  revokedAt: Date;
+  issuer: { name: string };
+}
+
+function RevokedCertificate({ certificate: r }: { certificate: RevokedFace }) {
+  return (
+    <Container className="max-w-3xl py-16 sm:py-24">
+      <StatusBadge tone="danger">Revoked</StatusBadge>
+      <h1 className="mt-4 text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">This certificate was revoked</h1>
+      <div className="mt-4 space-y-4 text-lg text-slate-600 dark:text-slate-300">
+        <p>
+          Certificate <span className="break-all font-mono font-semibold text-slate-950 dark:text-white">{r.id}</span> for {r.courseTitle} was issued by {r.issuer.name} on{" "}
+          {formatDay(r.issuedAt)} and revoked on {formatDay(r.revokedAt)}, when the course was refunded.
+        </p>
+        <p>It no longer certifies that anyone completed the course.</p>
+      </div>
+      <Link to="/courses" className="mt-8 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+        Browse our courses
+      </Link>
     </Container>
   );
 }

@@ -2,8 +2,9 @@ import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
-import { PhotoError, processProfilePhoto } from "../../server/users/profile-photo.ts";
-import { readUserDocument, updateUserDocument } from "../../server/users/user-document.ts";
+import { profileName, setProfilePhoto } from "../../server/users/profile.ts";
+import { PhotoError } from "../../server/users/profile-photo.ts";
+import { readUserDocument } from "../../server/users/user-document.ts";
 import { SettingsSection } from "../components/settings-section.tsx";
 import { FormAlert, PasswordField, TextField } from "../components/form-controls.tsx";
 import { Container, PageIntro } from "../components/page-intro.tsx";
@@ -36,7 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Your profile", description: "Your name, photo, e-mail and password." });
 
-const nameForm = z.object({ name: z.string().trim().min(1, "Tell us your name.").max(100, "Keep your name under 100 characters.") });
+const nameForm = z.object({ name: profileName });
 const passwordForm = z.object({
   currentPassword: z.string().min(1, "Enter your current password."),
   newPassword: z.string().min(8, "Your new password needs at least 8 characters.").max(128, "Your new password can have at most 128 characters."),
@@ -55,27 +56,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "name") {
     const parsed = nameForm.safeParse(Object.fromEntries(form));
     if (!parsed.success) return reply({ section: "name", ok: false, message: parsed.error.issues[0]?.message ?? "" }, 400);
+    // Better Auth's hooks check it again and copy it to the user document, as for every caller.
     await auth.api.updateUser({ body: { name: parsed.data.name }, headers: request.headers });
-    await updateUserDocument(db, cipher, viewer.id, { name: parsed.data.name });
     return reply({ section: "name", ok: true, message: "Your name was saved." });
   }
 
   if (intent === "photo" || intent === "remove-photo") {
-    let url = "";
-    if (intent === "photo") {
-      const file = form.get("photo");
-      try {
-        const bytes = file instanceof File ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0);
-        url = await storage.put("avatars", await processProfilePhoto(bytes), "webp");
-      } catch (error) {
-        if (error instanceof PhotoError) return reply({ section: "photo", ok: false, message: error.message }, 400);
-        throw error;
-      }
+    const file = form.get("photo");
+    const upload = intent === "remove-photo" ? null : file instanceof File ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0);
+    try {
+      const url = await setProfilePhoto({ db, cipher, storage }, viewer.id, upload);
+      return reply({ section: "photo", ok: true, message: url ? "Your new photo is in place." : "Your photo was removed." });
+    } catch (error) {
+      if (error instanceof PhotoError) return reply({ section: "photo", ok: false, message: error.message }, 400);
+      throw error;
     }
-    await auth.api.updateUser({ body: { image: url || null }, headers: request.headers });
-    await updateUserDocument(db, cipher, viewer.id, { profilePicUrl: url });
-    if (viewer.image) await storage.remove(viewer.image);
-    return reply({ section: "photo", ok: true, message: url ? "Your new photo is in place." : "Your photo was removed." });
   }
 
   if (intent === "password") {

@@ -1,6 +1,6 @@
 import { betterAuth } from "better-auth";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware } from "better-auth/api";
+import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Catalog } from "../catalog/index.ts";
 import type { FieldCipher } from "../crypto/field-encryption.ts";
@@ -9,7 +9,10 @@ import * as schema from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { MailMessage } from "../mail/outbox.ts";
 import { passwordResetMail, verificationMail } from "../mail/templates.ts";
-import { createUserDocument, recordSignIn } from "../users/user-document.ts";
+import type { FileStorage } from "../storage/index.ts";
+import { eraseAccountData } from "../users/delete-account.ts";
+import { parseAccountUpdate } from "../users/profile.ts";
+import { createUserDocument, recordSignIn, updateUserDocument } from "../users/user-document.ts";
 import { authOptions } from "./options.ts";
 import { consumeThrottle } from "./throttle.ts";
 
@@ -33,6 +36,8 @@ export interface AuthDeps {
   catalog: () => Catalog;
   cipher: FieldCipher;
   logger: Logger;
+  /** Where profile photos are kept, so deleting an account deletes its photo. */
+  storage: FileStorage;
   sendMail: (message: MailMessage) => Promise<void>;
   /** Google's OpenID Connect client, when configured. */
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
@@ -81,7 +86,13 @@ export function createAuth(deps: AuthDeps) {
       sendVerificationEmail: ({ user, url }) => deps.sendMail(verificationMail(deps.catalog().site, user, url)),
     },
     user: {
-      deleteUser: { enabled: true },
+      deleteUser: {
+        enabled: true,
+        // The one way an account is deleted: the settings page calls this endpoint too, after its own confirmation.
+        beforeDelete: async (account) => {
+          await eraseAccountData({ db, cipher, logger, storage: deps.storage }, account);
+        },
+      },
     },
     session: {
       expiresIn: 30 * 24 * 60 * 60,
@@ -124,6 +135,12 @@ export function createAuth(deps: AuthDeps) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/update-user") {
+          // The form's own rules, for every caller: a bad field is refused and nothing changes.
+          const update = parseAccountUpdate(ctx.body);
+          if (!update.ok) throw new APIError("BAD_REQUEST", { message: update.message, code: "INVALID_PROFILE" });
+          return { context: { body: { name: update.name } } };
+        }
         const limit = accountLimits[ctx.path as keyof typeof accountLimits];
         const email = (ctx.body as { email?: unknown } | undefined)?.email;
         if (!limit || typeof email !== "string") return;
@@ -132,6 +149,12 @@ export function createAuth(deps: AuthDeps) {
           ctx.setHeader("Retry-After", String(retryAfterSeconds));
           throw new APIError("TOO_MANY_REQUESTS", { message: "Too many requests", code: "RATE_LIMITED" });
         }
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        // The certificate prints the user document's name, so a new name reaches it however it was changed.
+        const session = ctx.context.session;
+        if (ctx.path !== "/update-user" || !session || isAPIError(ctx.context.returned)) return;
+        await updateUserDocument(db, cipher, session.user.id, { name: (ctx.body as { name: string }).name });
       }),
     },
   });

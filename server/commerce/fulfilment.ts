@@ -88,7 +88,11 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
 
   // Money was taken: a capture completes the order even after a failed attempt or a closed window.
   await tx.update(orders).set({ status: "paid", paidAt: now, failureReason: null, updatedAt: now }).where(eq(orders.id, order.id));
-  await grantAccess(tx, order, now);
+  if (order.userId) {
+    await grantAccess(tx, { ...order, userId: order.userId }, now);
+  } else {
+    shop.logger.error({ orderId: order.id, paymentId: payment.id }, "a payment was captured after the buyer deleted their account; refund it by hand");
+  }
   await mailBuyer(tx, shop, order.userId, (site, to) =>
     receiptMail(site, to, {
         orderNumber: formatOrderNumber(order.number),

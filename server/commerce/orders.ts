@@ -77,7 +77,7 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
         .onConflictDoNothing()
         .returning();
       if (!order) throw new Conflict("This enrolment is already being processed.");
-      await grantAccess(tx, order, now);
+      await grantAccess(tx, { ...order, userId: input.userId }, now);
       return order;
     });
   }

@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { enrolments, orders, payments, refunds } from "../db/schema.ts";
 import { completedLessons, progressPercent } from "../learning/progress.ts";
 import { findOrder, type Order } from "./orders.ts";
-import { refundEligibility, type Refund, type RefundEligibility } from "./refunds.ts";
+import { courseUse, refundEligibility, type Refund, type RefundEligibility } from "./refunds.ts";
 
 export type Payment = typeof payments.$inferSelect;
 
@@ -49,21 +49,16 @@ export async function listOrders(db: Db, catalog: Catalog, userId: string, now: 
   const rows = limit ? await query.limit(limit) : await query;
   const ids = rows.map((o) => o.id);
   const refundRows = ids.length ? await db.select().from(refunds).where(inArray(refunds.orderId, ids)) : [];
-  const paidCourses = catalog.courses.filter((c) => rows.some((o) => o.status === "paid" && o.courseId === c.id));
-  const done = await completedLessons(db, userId, paidCourses);
-  return rows.map((order) => {
-    const refund = refundRows.find((r) => r.orderId === order.id) ?? null;
-    const course = paidCourses.find((c) => c.id === order.courseId);
-    const eligibility =
-      order.status === "paid" && !refund
-        ? refundEligibility(order, {
-            now,
-            progressPercent: course ? progressPercent(done.get(course.id) ?? 0, course) : 0,
-            policy: catalog.site.refund,
-          })
-        : null;
-    return { ...order, refund, refundEligibility: eligibility };
-  });
+  return Promise.all(
+    rows.map(async (order) => {
+      const refund = refundRows.find((r) => r.orderId === order.id) ?? null;
+      const eligibility =
+        order.status === "paid" && !refund
+          ? refundEligibility(order, { now, use: await courseUse(db, catalog, { ...order, userId }, { lock: false }), policy: catalog.site.refund })
+          : null;
+      return { ...order, refund, refundEligibility: eligibility };
+    }),
+  );
 }
 
 export interface PaymentSummary extends Payment {

@@ -1,9 +1,10 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import { formatDay, formatPaise, formatOrderNumber } from "../../app/lib/format.ts";
-import type { Site } from "../catalog/index.ts";
+import type { Catalog, Site } from "../catalog/index.ts";
 import { enrolments, orders, payments, refunds } from "../db/schema.ts";
 import { Conflict, ServiceUnavailable, ValidationError } from "../errors.ts";
-import { courseProgressPercent } from "../learning/progress.ts";
+import { revokeCertificates } from "../learning/certificates.ts";
+import { refundStanding, type RefundStanding } from "../learning/progress.ts";
 import { refundProcessedMail, refundRequestedMail } from "../mail/templates.ts";
 import type { ProviderRefund } from "../payments/provider.ts";
 import { findOrder, type Order } from "./orders.ts";
@@ -15,12 +16,21 @@ export type RefundEligibility = { eligible: true; until: Date } | { eligible: fa
 
 const dayMs = 24 * 60 * 60 * 1000;
 
-/** The cancellation & refund policy (site config): within the window, and under the progress limit. */
+/** What the policy weighs about the buyer's use of the course, whatever they have un-marked since. */
+export interface CourseUse extends RefundStanding {
+  /** Whether an earlier order of this course by this buyer was refunded. */
+  refundedBefore: boolean;
+}
+
+/**
+ * The cancellation & refund policy (site config): a course's first purchase, within the window,
+ * under the progress limit by the furthest progress ever reached, and with no certificate issued.
+ */
 export function refundEligibility(
   order: Pick<Order, "status" | "paidAt" | "amount">,
-  options: { now: Date; progressPercent: number; policy: Site["refund"] },
+  options: { now: Date; use: CourseUse; policy: Site["refund"] },
 ): RefundEligibility {
-  const { policy } = options;
+  const { policy, use } = options;
   if (order.status !== "paid" || !order.paidAt) return { eligible: false, reason: "Only paid orders can be refunded." };
   if (order.amount === 0) return { eligible: false, reason: "This course was free, so there is nothing to refund." };
   const until = new Date(order.paidAt.getTime() + policy.windowDays * dayMs);
@@ -30,13 +40,45 @@ export function refundEligibility(
       reason: `Refunds are available for ${policy.windowDays} days after purchase; the window for this order closed on ${formatDay(until)}.`,
     };
   }
-  if (options.progressPercent >= policy.maxProgressPercent) {
+  if (use.refundedBefore) {
+    return { eligible: false, reason: "You were refunded for this course before, so buying it again is not refundable." };
+  }
+  if (use.certificateIssued) {
+    return { eligible: false, reason: "You have been issued a certificate for this course, so it can no longer be refunded." };
+  }
+  if (use.furthestPercent >= policy.maxProgressPercent) {
     return {
       eligible: false,
-      reason: `You have completed ${options.progressPercent}% of this course; refunds are available until ${policy.maxProgressPercent}%.`,
+      reason: `You have completed ${use.furthestPercent}% of this course (lessons marked complete count even if you un-mark them later); refunds are available until ${policy.maxProgressPercent}%.`,
     };
   }
   return { eligible: true, until };
+}
+
+/** An order whose buyer still has an account. */
+type BuyersOrder = Pick<Order, "id" | "courseId"> & { userId: string };
+
+/** Whether the buyer was refunded for an earlier order of this course. */
+async function refundedBefore(tx: Tx | Shop["db"], order: BuyersOrder): Promise<boolean> {
+  const [earlier] = await tx
+    .select({ id: refunds.id })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(and(eq(orders.userId, order.userId), eq(orders.courseId, order.courseId), ne(orders.id, order.id), eq(refunds.status, "processed")))
+    .limit(1);
+  return earlier !== undefined;
+}
+
+/** The buyer's use of the order's course; `lock` inside a refund's transaction (see refundStanding). */
+export async function courseUse(
+  tx: Tx | Shop["db"],
+  catalog: Catalog,
+  order: BuyersOrder,
+  options: { lock: boolean },
+): Promise<CourseUse> {
+  const course = catalog.courses.find((c) => c.id === order.courseId);
+  const standing = course ? await refundStanding(tx, order.userId, course, options) : { furthestPercent: 0, certificateIssued: false };
+  return { ...standing, refundedBefore: await refundedBefore(tx, order) };
 }
 
 function ordersUrl(shop: Shop) {
@@ -44,27 +86,28 @@ function ordersUrl(shop: Shop) {
 }
 
 /**
- * The buyer asks for their money back. Access ends at once and the request is mailed; the
- * provider is then asked to refund, and the order becomes "refunded" when the provider reports the
- * refund processed (at once, or later by webhook). Asking again while a refund is under way returns
- * it; asking again after the provider could not be reached tries the provider again.
+ * The buyer asks for their money back. The order row, then the enrolment row, is locked while the
+ * policy is checked, so lessons completed or a certificate issued at the same moment are either
+ * counted or refused. Access ends at once and the request is mailed; the provider is then asked to
+ * refund, and the order becomes "refunded" when the provider reports the refund processed (at once,
+ * or later by webhook). Asking again while a refund is under way returns it; asking again after the
+ * provider could not be reached tries the provider again.
  */
 export async function requestRefund(shop: Shop, userId: string, orderId: string): Promise<Refund> {
   const order = await findOrder(shop, userId, orderId);
-  const course = shop.catalog().courses.find((c) => c.id === order.courseId);
-  const progress = course ? await courseProgressPercent(shop.db, userId, course) : 0;
 
   const prepared = await shop.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for("update");
     if (!locked) throw new Conflict("This order cannot be refunded.");
     const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, order.id));
     if (existing && existing.status !== "requested" && existing.status !== "failed") return { refund: existing, providerPaymentId: null };
-    if (!existing) {
-      const eligibility = refundEligibility(locked, { now: shop.now(), progressPercent: progress, policy: shop.catalog().site.refund });
-      if (!eligibility.eligible) throw new ValidationError(eligibility.reason);
-    } else if (locked.status !== "paid") {
-      throw new Conflict("This order cannot be refunded.");
-    }
+    // A retry after the provider failed keeps the time of the first request, but not a course finished since.
+    const eligibility = refundEligibility(locked, {
+      now: existing?.createdAt ?? shop.now(),
+      use: await courseUse(tx, shop.catalog(), { ...locked, userId }, { lock: true }),
+      policy: shop.catalog().site.refund,
+    });
+    if (!eligibility.eligible) throw new ValidationError(eligibility.reason);
     const [payment] = await tx
       .select()
       .from(payments)
@@ -76,10 +119,7 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
           .insert(refunds)
           .values({ orderId: order.id, paymentId: payment.id, userId, amount: locked.amount, currency: locked.currency })
           .returning();
-    await tx
-      .update(enrolments)
-      .set({ status: "revoked", revokedAt: shop.now() })
-      .where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, order.courseId), eq(enrolments.orderId, order.id)));
+    await revokeAccess(tx, { ...locked, userId }, shop.now());
     if (!existing) {
       await mailBuyer(tx, shop, userId, (site, to) =>
         refundRequestedMail(site, to, {
@@ -106,7 +146,7 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
     const reason = "We could not reach the payment provider. Your course access is unchanged; please try again in a few minutes.";
     await shop.db.transaction(async (tx) => {
       await tx.update(refunds).set({ status: "failed", failureReason: reason }).where(eq(refunds.id, prepared.refund.id));
-      await restoreAccess(tx, order);
+      await restoreAccess(tx, { ...order, userId });
     });
     throw new ServiceUnavailable(reason);
   }
@@ -116,7 +156,14 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
   return current ?? prepared.refund;
 }
 
-async function restoreAccess(tx: Tx, order: Pick<Order, "id" | "userId" | "courseId">) {
+async function revokeAccess(tx: Tx, order: BuyersOrder, now: Date) {
+  await tx
+    .update(enrolments)
+    .set({ status: "revoked", revokedAt: now })
+    .where(and(eq(enrolments.userId, order.userId), eq(enrolments.courseId, order.courseId), eq(enrolments.orderId, order.id)));
+}
+
+async function restoreAccess(tx: Tx, order: BuyersOrder) {
   await tx
     .update(enrolments)
     .set({ status: "active", revokedAt: null })
@@ -126,13 +173,38 @@ async function restoreAccess(tx: Tx, order: Pick<Order, "id" | "userId" | "cours
 export type RefundOutcome = "processed" | "pending" | "failed" | "already" | "unknown-refund";
 
 /**
+ * A full refund made at the provider (from its dashboard, for a refund outside the normal rules),
+ * recorded against the order its payment paid. Null when the payment is not ours, the order is not
+ * paid or already has a refund, or the refund is partial (logged for a person to handle).
+ */
+async function recordProviderRefund(tx: Tx, shop: Shop, providerRefund: ProviderRefund): Promise<Refund | null> {
+  const [payment] = await tx.select().from(payments).where(eq(payments.providerPaymentId, providerRefund.payment_id));
+  if (!payment) return null;
+  const [order] = await tx.select().from(orders).where(eq(orders.id, payment.orderId)).for("update");
+  if (!order || order.status !== "paid") return null;
+  if (providerRefund.amount !== order.amount) {
+    shop.logger.warn({ orderId: order.id, refundId: providerRefund.id }, "a partial refund was made at the provider; the order is unchanged");
+    return null;
+  }
+  const [refund] = await tx
+    .insert(refunds)
+    .values({ orderId: order.id, paymentId: payment.id, userId: order.userId, amount: providerRefund.amount, currency: providerRefund.currency })
+    .onConflictDoNothing({ target: refunds.orderId })
+    .returning();
+  return refund ?? null;
+}
+
+/**
  * Applies the provider's word on a refund, from its API answer or a webhook, whichever comes
  * first; the refund is found by our id in its notes, so a webhook that beats the API answer works.
+ * A processed refund ends access and revokes the course's certificate, whenever and however it was
+ * made, even if access came back after the provider seemed to have failed.
  */
 export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRefund): Promise<RefundOutcome> {
   const ourId = providerRefund.notes.refund_id;
   const where = ourId && /^[0-9a-f-]{36}$/i.test(ourId) ? eq(refunds.id, ourId) : eq(refunds.providerRefundId, providerRefund.id);
-  const [refund] = await tx.select().from(refunds).where(where).for("update");
+  const [found] = await tx.select().from(refunds).where(where).for("update");
+  const refund = found ?? (providerRefund.status === "processed" ? await recordProviderRefund(tx, shop, providerRefund) : null);
   if (!refund) return "unknown-refund";
   if (refund.status === "processed") return "already";
   const now = shop.now();
@@ -143,12 +215,14 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
   }
   const [order] = await tx.select().from(orders).where(eq(orders.id, refund.orderId)).for("update");
   if (!order) return "unknown-refund";
+  // Null once the buyer deleted their account: the books still change, but no access, certificate or mail is left.
+  const bought = order.userId ? { ...order, userId: order.userId } : null;
   if (providerRefund.status === "failed") {
     await tx
       .update(refunds)
       .set({ status: "failed", providerRefundId: providerRefund.id, failureReason: "The payment provider could not complete this refund." })
       .where(eq(refunds.id, refund.id));
-    await restoreAccess(tx, order);
+    if (bought) await restoreAccess(tx, bought);
     return "failed";
   }
   await tx
@@ -156,6 +230,10 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
     .set({ status: "processed", providerRefundId: providerRefund.id, processedAt: now, failureReason: null })
     .where(eq(refunds.id, refund.id));
   await tx.update(orders).set({ status: "refunded", refundedAt: now, updatedAt: now }).where(eq(orders.id, order.id));
+  if (bought) {
+    await revokeAccess(tx, bought, now);
+    await revokeCertificates(tx, bought.userId, bought.courseId, now);
+  }
   await tx
     .update(payments)
     .set({ status: "refunded", amountRefunded: providerRefund.amount, updatedAt: now })

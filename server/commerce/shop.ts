@@ -25,13 +25,17 @@ export function coursePlayerPath(courseId: string): string {
   return `/courses/${courseId}/MainPage`;
 }
 
-/** Queues a mail to the buyer inside the caller's transaction, so it goes out only if the change commits. */
+/**
+ * Queues a mail to the buyer inside the caller's transaction, so it goes out only if the change
+ * commits. A buyer who deleted their account (no user id) gets no mail.
+ */
 export async function mailBuyer(
   tx: Tx,
   shop: Shop,
-  userId: string,
+  userId: string | null,
   letter: (site: Site, to: { email: string; name: string }) => MailMessage,
 ): Promise<void> {
+  if (!userId) return;
   const [to] = await tx.select({ email: user.email, name: user.name }).from(user).where(eq(user.id, userId));
   if (to) await enqueueMail(tx, letter(shop.catalog().site, to));
 }

@@ -63,9 +63,8 @@ export const orders = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     /** Consecutive number printed on receipts and invoices. */
     number: bigserial("number", { mode: "number" }).notNull().unique(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => user.id, { onDelete: "cascade" }),
+    /** Null once the buyer deleted their account: the invoice is kept (tax law), its link to a person is not. */
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     courseId: text("course_id").notNull(),
     courseTitle: text("course_title").notNull(),
     currency: text("currency").notNull(),
@@ -103,7 +102,8 @@ export const payments = pgTable(
     orderId: uuid("order_id")
       .notNull()
       .references(() => orders.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull(),
+    /** Null once the payer deleted their account, as for the order. */
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     providerPaymentId: text("provider_payment_id").notNull().unique(),
     amount: money("amount"),
     currency: text("currency").notNull(),
@@ -133,7 +133,8 @@ export const refunds = pgTable(
     paymentId: uuid("payment_id")
       .notNull()
       .references(() => payments.id, { onDelete: "cascade" }),
-    userId: text("user_id").notNull(),
+    /** Null once the buyer deleted their account, as for the order. */
+    userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     amount: money("amount"),
     currency: text("currency").notNull(),
     status: text("status", { enum: refundStatuses }).notNull().default("requested"),
@@ -156,6 +157,11 @@ export const enrolments = pgTable(
     courseId: text("course_id").notNull(),
     orderId: uuid("order_id").references(() => orders.id, { onDelete: "set null" }),
     status: text("status", { enum: ["active", "revoked"] }).notNull().default("active"),
+    /**
+     * The highest share of the course's lessons ever completed, in whole per cent: it only rises,
+     * in the transaction that marks a lesson complete, so un-marking lessons cannot lower it.
+     */
+    furthestProgressPercent: integer("furthest_progress_percent").notNull().default(0),
     createdAt: at("created_at").notNull().defaultNow(),
     revokedAt: at("revoked_at"),
   },
@@ -306,7 +312,8 @@ export const notes = pgTable(
 
 /**
  * A certificate of completion, issued once per learner and course. The id is the public,
- * unguessable verification code; the learner's name is kept as issued, encrypted.
+ * unguessable verification code; the learner's name is kept as issued, encrypted. A refund revokes
+ * it: the row stays, so its public page says it was revoked, and a later purchase may earn a new one.
  */
 export const certificates = pgTable(
   "certificates",
@@ -319,6 +326,7 @@ export const certificates = pgTable(
     courseTitle: text("course_title").notNull(),
     learnerName: text("learner_name").notNull(),
     issuedAt: at("issued_at").notNull().defaultNow(),
+    revokedAt: at("revoked_at"),
   },
-  (table) => [uniqueIndex("certificates_user_course_idx").on(table.userId, table.courseId)],
+  (table) => [uniqueIndex("certificates_user_course_idx").on(table.userId, table.courseId).where(sql`${table.revokedAt} is null`)],
 );

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, inArray, max } from "drizzle-orm";
+import { and, eq, inArray, isNull, max } from "drizzle-orm";
 import type { Catalog, Course } from "../catalog/index.ts";
 import { decryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
@@ -16,6 +16,8 @@ export interface Certificate {
   courseTitle: string;
   learnerName: string;
   issuedAt: Date;
+  /** When a refund of the course revoked it; null while it stands. */
+  revokedAt: Date | null;
 }
 
 export interface CertificateServices {
@@ -56,10 +58,17 @@ export function normaliseCertificateId(input: string): string | null {
 
 function readable(cipher: FieldCipher, row: typeof certificates.$inferSelect): Certificate {
   const plain = decryptFields(cipher, row, ["learnerName"]);
-  return { id: plain.id, courseId: plain.courseId, courseTitle: plain.courseTitle, learnerName: plain.learnerName, issuedAt: plain.issuedAt };
+  return {
+    id: plain.id,
+    courseId: plain.courseId,
+    courseTitle: plain.courseTitle,
+    learnerName: plain.learnerName,
+    issuedAt: plain.issuedAt,
+    revokedAt: plain.revokedAt,
+  };
 }
 
-/** The certificate with this verification code, for anyone who has the code. */
+/** The certificate with this verification code, for anyone who has the code; a revoked one says when it was revoked. */
 export async function findCertificate(db: Db, cipher: FieldCipher, certificateId: string): Promise<Certificate> {
   const id = normaliseCertificateId(certificateId);
   const [row] = id ? await db.select().from(certificates).where(eq(certificates.id, id)) : [];
@@ -67,22 +76,22 @@ export async function findCertificate(db: Db, cipher: FieldCipher, certificateId
   return readable(cipher, row);
 }
 
-/** The learner's own certificate for a course, if one was issued. */
+/** The learner's standing certificate for a course, if one was issued and not revoked. */
 async function findOwnCertificate(db: Db, cipher: FieldCipher, userId: string, courseId: string): Promise<Certificate | null> {
   const [row] = await db
     .select()
     .from(certificates)
-    .where(and(eq(certificates.userId, userId), eq(certificates.courseId, courseId)));
+    .where(and(eq(certificates.userId, userId), eq(certificates.courseId, courseId), isNull(certificates.revokedAt)));
   return row ? readable(cipher, row) : null;
 }
 
-/** The IDs of the learner's certificates among these courses, by course id. */
+/** The IDs of the learner's standing (not revoked) certificates among these courses, by course id. */
 export async function issuedCertificateIds(db: Db, userId: string, courseIds: string[]): Promise<Map<string, string>> {
   if (courseIds.length === 0) return new Map();
   const rows = await db
     .select({ id: certificates.id, courseId: certificates.courseId })
     .from(certificates)
-    .where(and(eq(certificates.userId, userId), inArray(certificates.courseId, courseIds)));
+    .where(and(eq(certificates.userId, userId), inArray(certificates.courseId, courseIds), isNull(certificates.revokedAt)));
   return new Map(rows.map((r) => [r.courseId, r.id]));
 }
 
@@ -107,42 +116,55 @@ async function learnerName(services: CertificateServices, userId: string): Promi
 
 /**
  * Issues the learner's certificate for a course they are enrolled in and have completed, or returns
- * the one already issued. The course title and the learner's name are kept as they are now.
+ * the one already issued. The course title and the learner's name are kept as they are now. The
+ * enrolment row is locked while the certificate is written, so a refund asked for at the same
+ * moment either sees the certificate (and is refused) or revokes access first (and this is refused).
  */
 export async function issueCertificate(services: CertificateServices, userId: string, courseId: string): Promise<Certificate> {
   const { db, cipher, catalog } = services;
   const course = findCourse(catalog, courseId);
   const existing = await findOwnCertificate(db, cipher, userId, course.id);
   if (existing) return existing;
-
-  const state = await courseState(db, course, userId);
-  if (!state.enrolled) {
-    const [revoked] = await db
-      .select({ id: enrolments.id })
-      .from(enrolments)
-      .where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, course.id), eq(enrolments.status, "revoked")));
-    throw new Forbidden(
-      revoked
-        ? "Your enrolment in this course has ended, so we cannot issue a certificate for it."
-        : "Enrol in this course and complete every lesson to earn its certificate.",
-    );
-  }
-  if (state.percent < 100) {
-    throw new Forbidden(
-      `Complete every lesson to get your certificate: you have completed ${state.completed.size} of ${course.lessonCount} lessons.`,
-    );
-  }
   const name = await learnerName(services, userId);
-  if (!name) throw new ValidationError("Add your name on your profile first: it is printed on the certificate.");
 
-  const [created] = await db
-    .insert(certificates)
-    .values({ id: newCertificateId(), userId, courseId: course.id, courseTitle: course.title, learnerName: cipher.encrypt(name) })
-    // A second request racing this one finds the learner's row through the unique index.
-    .onConflictDoNothing({ target: [certificates.userId, certificates.courseId] })
-    .returning();
+  const created = await db.transaction(async (tx) => {
+    const [enrolment] = await tx
+      .select({ status: enrolments.status })
+      .from(enrolments)
+      .where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, course.id)))
+      .for("update");
+    if (enrolment?.status !== "active") {
+      throw new Forbidden(
+        enrolment
+          ? "Your enrolment in this course has ended, so we cannot issue a certificate for it."
+          : "Enrol in this course and complete every lesson to earn its certificate.",
+      );
+    }
+    const state = await courseState(tx, course, userId);
+    if (state.percent < 100) {
+      throw new Forbidden(
+        `Complete every lesson to get your certificate: you have completed ${state.completed.size} of ${course.lessonCount} lessons.`,
+      );
+    }
+    if (!name) throw new ValidationError("Add your name on your profile first: it is printed on the certificate.");
+    const [row] = await tx
+      .insert(certificates)
+      .values({ id: newCertificateId(), userId, courseId: course.id, courseTitle: course.title, learnerName: cipher.encrypt(name) })
+      // A second request racing this one finds the learner's row through the unique index.
+      .onConflictDoNothing({ target: [certificates.userId, certificates.courseId], where: isNull(certificates.revokedAt) })
+      .returning();
+    return row;
+  });
   if (created) return readable(cipher, created);
   const raced = await findOwnCertificate(db, cipher, userId, course.id);
   if (!raced) throw new Error("certificate neither inserted nor found");
   return raced;
+}
+
+/** Revokes the learner's standing certificate for a course, in the caller's transaction (a refund's). */
+export async function revokeCertificates(tx: Db, userId: string, courseId: string, now: Date): Promise<void> {
+  await tx
+    .update(certificates)
+    .set({ revokedAt: now })
+    .where(and(eq(certificates.userId, userId), eq(certificates.courseId, courseId), isNull(certificates.revokedAt)));
 }

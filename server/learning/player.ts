@@ -1,10 +1,10 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Catalog, Course, Lesson } from "../catalog/index.ts";
 import type { RenderedLesson } from "../catalog/markdown.ts";
 import type { Db } from "../db/client.ts";
 import { coursePositions, enrolments, lessonProgress } from "../db/schema.ts";
 import { Forbidden, NotFound } from "../errors.ts";
-import { progressPercent } from "./progress.ts";
+import { courseProgressPercent, progressPercent } from "./progress.ts";
 
 export type LessonAccess = "enrolled" | "preview" | "locked";
 
@@ -99,7 +99,12 @@ export async function recordLessonOpened(db: Db, catalog: Catalog, userId: strin
     .onConflictDoUpdate({ target: [coursePositions.userId, coursePositions.courseId], set: { lessonId, updatedAt: new Date() } });
 }
 
-/** Marks a lesson done, or not done; only an enrolled learner's progress counts. Returns the new state. */
+/**
+ * Marks a lesson done, or not done; only an enrolled learner's progress counts. Returns the new state.
+ * The enrolment row is locked, so a refund asked for at the same moment sees this lesson or revokes
+ * access first; completing a lesson raises the enrolment's furthest progress, which un-marking
+ * never lowers.
+ */
 export async function setLessonComplete(
   db: Db,
   catalog: Catalog,
@@ -112,13 +117,26 @@ export async function setLessonComplete(
   const state = await courseState(db, course, userId);
   const view = lessonView(catalog, state, lessonId);
   if (view.access !== "enrolled") throw new Forbidden("Enrol in this course to keep track of your progress.");
-  if (complete) {
-    await db.insert(lessonProgress).values({ userId, courseId, lessonId }).onConflictDoNothing();
-  } else {
-    await db
-      .delete(lessonProgress)
-      .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, courseId), eq(lessonProgress.lessonId, lessonId)));
-  }
+  await db.transaction(async (tx) => {
+    const [enrolment] = await tx
+      .select({ id: enrolments.id })
+      .from(enrolments)
+      .where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, course.id), eq(enrolments.status, "active")))
+      .for("update");
+    if (!enrolment) throw new Forbidden("Enrol in this course to keep track of your progress.");
+    if (!complete) {
+      await tx
+        .delete(lessonProgress)
+        .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, course.id), eq(lessonProgress.lessonId, lessonId)));
+      return;
+    }
+    await tx.insert(lessonProgress).values({ userId, courseId: course.id, lessonId }).onConflictDoNothing();
+    const percent = await courseProgressPercent(tx, userId, course);
+    await tx
+      .update(enrolments)
+      .set({ furthestProgressPercent: sql`greatest(${enrolments.furthestProgressPercent}, ${percent})` })
+      .where(eq(enrolments.id, enrolment.id));
+  });
   return courseState(db, course, userId);
 }
 

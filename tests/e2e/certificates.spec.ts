@@ -2,8 +2,12 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { formatDay } from "../../app/lib/format.ts";
+import { webhookPath } from "../../server/payments/index.ts";
+import { webhookSignature } from "../../server/payments/signature.ts";
+import { testPayPath } from "../support/razorpay-api.ts";
 import { seriousViolations } from "./axe.ts";
 import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { razorpayApiUrl, razorpayAppUrl, razorpayKeys } from "./servers.ts";
 import { buyCourse } from "./shop.ts";
 
 // The course with the fewest lessons keeps completing it quick.
@@ -103,4 +107,61 @@ test("an unknown or malformed certificate ID is not found, with a way forward", 
     await expect(page.getByRole("heading", { name: "We couldn't find that certificate" })).toBeVisible();
     await expect(page.getByText(`No certificate has the ID ${id}.`)).toBeVisible();
   }
+});
+
+/** Razorpay's webhook for one event, signed as Razorpay signs it. */
+function webhook(event: string, entities: Record<string, object>) {
+  const payload = Object.fromEntries(Object.entries(entities).map(([name, entity]) => [name, { entity }]));
+  const body = JSON.stringify({ entity: "event", account_id: "acc_e2e", event, contains: Object.keys(entities), payload, created_at: Math.floor(Date.now() / 1000) });
+  return { data: body, headers: { "content-type": "application/json", "x-razorpay-signature": webhookSignature(razorpayKeys.RAZORPAY_WEBHOOK_SECRET, body) } };
+}
+
+test.describe("with Razorpay as the provider", () => {
+  test.use({ baseURL: razorpayAppUrl });
+
+  test("a refund made at Razorpay's dashboard revokes the certificate, and its public page says so", async ({ page, request, browser }) => {
+    test.setTimeout(120_000);
+    await page.route("https://checkout.razorpay.com/v1/checkout.js", (route) =>
+      route.fulfill({ contentType: "application/javascript", body: "window.Razorpay = function (options) { this.open = function () { window.razorpayOrderId = options.order_id; }; };" }),
+    );
+    await signUpVerified(page, request, { name: "Farhan Qureshi", email: uniqueEmail("certificate-revoked"), password });
+    await page.goto(`/courses/${courseId}/confirm`);
+    await page.getByRole("button", { name: /^Pay ₹/ }).click();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { razorpayOrderId?: string }).razorpayOrderId)).toMatch(/^order_/);
+    const orderId = await page.evaluate(() => (window as unknown as { razorpayOrderId: string }).razorpayOrderId);
+    const payment = (await (await request.post(`${razorpayApiUrl}${testPayPath}`, { data: { order_id: orderId, method: "upi", outcome: "captured" } })).json()) as {
+      id: string;
+      amount: number;
+    };
+    expect((await request.post(webhookPath, webhook("payment.captured", { payment }))).status()).toBe(200);
+
+    const origin = new URL(page.url()).origin;
+    for (const lessonId of lessons) {
+      const done = await page.request.post(`/courses/${courseId}/submodule/${lessonId}`, { form: { intent: "complete" }, headers: { origin } });
+      expect(done.ok()).toBe(true);
+    }
+    const issued = await page.request.post(`/courses/${courseId}/certificate`, { headers: { origin }, maxRedirects: 0 });
+    const certificatePath = issued.headers().location as string;
+    expect(certificatePath).toMatch(/^\/certificates\/AC-/);
+
+    // Someone at the company refunds the payment from Razorpay's dashboard; Razorpay reports it by webhook.
+    const basic = `Basic ${Buffer.from(`${razorpayKeys.RAZORPAY_KEY_ID}:${razorpayKeys.RAZORPAY_KEY_SECRET}`).toString("base64")}`;
+    const refund = (await (await request.post(`${razorpayApiUrl}/v1/payments/${payment.id}/refund`, { data: {}, headers: { authorization: basic } })).json()) as object;
+    expect((await request.post(webhookPath, webhook("refund.processed", { refund: { ...refund, status: "processed" } }))).status()).toBe(200);
+
+    const visitor = await browser.newContext();
+    const stranger = await visitor.newPage();
+    const response = await stranger.goto(certificatePath);
+    expect(response?.status()).toBe(200);
+    await expect(stranger.getByRole("heading", { name: "This certificate was revoked", level: 1 })).toBeVisible();
+    await expect(stranger.getByText(`revoked on ${formatDay(new Date())}, when the course was refunded`)).toBeVisible();
+    await expect(stranger.getByText("Verified")).toHaveCount(0);
+    await expect(stranger.getByText("Farhan Qureshi")).toHaveCount(0);
+    await expect(stranger.getByRole("button", { name: "Print or save as PDF" })).toHaveCount(0);
+    expect(await seriousViolations(stranger, "revoked certificate")).toEqual([]);
+    await visitor.close();
+
+    await page.goto(`/courses/${courseId}/certificate`);
+    await expect(page).toHaveURL(home);
+  });
 });

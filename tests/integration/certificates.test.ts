@@ -9,6 +9,7 @@ import {
   lastLessonCompletedAt,
   newCertificateId,
   normaliseCertificateId,
+  revokeCertificates,
   type CertificateServices,
 } from "../../server/learning/certificates.ts";
 import { setLessonComplete } from "../../server/learning/player.ts";
@@ -96,8 +97,27 @@ describe.each(databaseKinds)("certificates of completion on $name", ({ open }) =
     const userId = await learner({ enrolled: "active", done: allDone });
     const issued = await issue(userId);
     const found = await findCertificate(suite.db, suite.identity.cipher, issued.id.toLowerCase().replaceAll("-", ""));
-    expect(found).toEqual({ id: issued.id, courseId: "demo", courseTitle: "Demo course", learnerName: "Lata Mangeshkar", issuedAt: issued.issuedAt });
+    expect(found).toEqual({ id: issued.id, courseId: "demo", courseTitle: "Demo course", learnerName: "Lata Mangeshkar", issuedAt: issued.issuedAt, revokedAt: null });
     expect(JSON.stringify(found)).not.toContain(userId);
+  });
+
+  it("keeps a revoked certificate findable with its revocation date, no longer the learner's; buying again earns a new one", async () => {
+    const userId = await learner({ enrolled: "active", done: allDone });
+    const first = await issue(userId);
+    const revokedAt = new Date("2026-11-20T08:00:00Z");
+    await suite.db.update(enrolments).set({ status: "revoked" }).where(eq(enrolments.userId, userId));
+    await revokeCertificates(suite.db, userId, "demo", revokedAt);
+
+    expect(await findCertificate(suite.db, suite.identity.cipher, first.id)).toMatchObject({ id: first.id, revokedAt });
+    expect((await issuedCertificateIds(suite.db, userId, ["demo"])).size).toBe(0);
+    await expect(issue(userId)).rejects.toMatchObject({ status: 403, message: "Your enrolment in this course has ended, so we cannot issue a certificate for it." });
+
+    await suite.db.update(enrolments).set({ status: "active" }).where(eq(enrolments.userId, userId));
+    const second = await issue(userId);
+    expect(second.id).not.toBe(first.id);
+    expect(second.revokedAt).toBeNull();
+    expect((await issuedCertificateIds(suite.db, userId, ["demo"])).get("demo")).toBe(second.id);
+    expect((await findCertificate(suite.db, suite.identity.cipher, first.id)).revokedAt).toEqual(revokedAt);
   });
 
   it("finds no certificate for an unknown or malformed ID", async () => {

@@ -14,7 +14,10 @@ import {
   requestRefund,
   type Order,
 } from "../../server/commerce/index.ts";
-import { enrolments, lessonProgress, mailOutbox, orders, payments, refunds, sandboxWebhooks, user, webhookEvents } from "../../server/db/schema.ts";
+import { certificates, enrolments, lessonProgress, mailOutbox, orders, payments, refunds, sandboxWebhooks, user, webhookEvents } from "../../server/db/schema.ts";
+import { findCertificate, issueCertificate } from "../../server/learning/certificates.ts";
+import { setLessonComplete } from "../../server/learning/player.ts";
+import { createLogger } from "../../server/logger.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
 import { paymentSignature, webhookSignature } from "../../server/payments/signature.ts";
@@ -38,6 +41,7 @@ function signedEvent(event: string, payload: object, eventId = `evt_${key()}`) {
   return { rawBody, signature: webhookSignature(testPaymentSecrets.webhookSecret, rawBody), eventId };
 }
 const course = "react-fundamentals";
+const lessonIds = () => catalog.courses.find((c) => c.id === course)?.modules.flatMap((m) => m.lessons.map((l) => l.id)) ?? [];
 
 describe.each(databaseKinds)("commerce on $name", ({ open }) => {
   const suite = identitySuite(open, () => catalog);
@@ -322,6 +326,10 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
     expect((await orderRow(first.id)).status).toBe("cancelled");
   });
 
+  const certify = (userId: string) => issueCertificate({ db: db(), cipher: suite.identity.cipher, logger: createLogger("silent"), catalog }, userId, course);
+  const certificatesOf = (userId: string) => db().select().from(certificates).where(eq(certificates.userId, userId));
+  const refundsOf = (orderId: string) => db().select().from(refunds).where(eq(refunds.orderId, orderId));
+
   async function paidOrder() {
     const who = await buyer();
     const order = await newOrder(who.id);
@@ -330,20 +338,29 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
   }
 
   describe("refunds", () => {
-    it("follows the policy: inside 7 days and under 25% progress", () => {
+    it("follows the policy: inside 7 days, under 25% progress at its furthest, no certificate, first purchase only", () => {
       const policy = catalog.site.refund;
       const paidAt = new Date("2026-11-01T10:00:00Z");
       const order = { status: "paid" as const, paidAt, amount: 100 };
-      expect(refundEligibility(order, { now: new Date("2026-11-08T09:59:59Z"), progressPercent: 24, policy })).toMatchObject({ eligible: true });
-      expect(refundEligibility(order, { now: new Date("2026-11-08T10:00:00Z"), progressPercent: 0, policy })).toEqual({
+      const fresh = { furthestPercent: 0, certificateIssued: false, refundedBefore: false };
+      expect(refundEligibility(order, { now: new Date("2026-11-08T09:59:59Z"), use: { ...fresh, furthestPercent: 24 }, policy })).toMatchObject({ eligible: true });
+      expect(refundEligibility(order, { now: new Date("2026-11-08T10:00:00Z"), use: fresh, policy })).toEqual({
         eligible: false,
         reason: "Refunds are available for 7 days after purchase; the window for this order closed on 8 November 2026.",
       });
-      expect(refundEligibility(order, { now: paidAt, progressPercent: 25, policy })).toEqual({
+      expect(refundEligibility(order, { now: paidAt, use: { ...fresh, furthestPercent: 25 }, policy })).toEqual({
         eligible: false,
-        reason: "You have completed 25% of this course; refunds are available until 25%.",
+        reason: "You have completed 25% of this course (lessons marked complete count even if you un-mark them later); refunds are available until 25%.",
       });
-      expect(refundEligibility({ ...order, status: "failed" }, { now: paidAt, progressPercent: 0, policy }).eligible).toBe(false);
+      expect(refundEligibility(order, { now: paidAt, use: { ...fresh, certificateIssued: true }, policy })).toEqual({
+        eligible: false,
+        reason: "You have been issued a certificate for this course, so it can no longer be refunded.",
+      });
+      expect(refundEligibility(order, { now: paidAt, use: { ...fresh, refundedBefore: true }, policy })).toEqual({
+        eligible: false,
+        reason: "You were refunded for this course before, so buying it again is not refundable.",
+      });
+      expect(refundEligibility({ ...order, status: "failed" }, { now: paidAt, use: fresh, policy }).eligible).toBe(false);
     });
 
     it("refunds through the provider: access ends at once, the order becomes refunded when the provider confirms, mails at each step", async () => {
@@ -393,10 +410,123 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
     });
   });
 
-  it("removes a user's orders, payments and enrolments with their account", async () => {
-    const { id } = await buyer();
-    await newOrder(id);
+  describe("refunds and finished courses", () => {
+
+    it("refuses a refund once the course was finished and certified, even after every lesson is un-marked; the certificate stands", async () => {
+      const { id, order } = await paidOrder();
+      for (const lessonId of lessonIds()) await setLessonComplete(db(), catalog, id, course, lessonId, true);
+      const certificate = await certify(id);
+      for (const lessonId of lessonIds()) await setLessonComplete(db(), catalog, id, course, lessonId, false);
+
+      await expect(requestRefund(shop(), id, order.id)).rejects.toMatchObject({
+        status: 400,
+        message: "You have been issued a certificate for this course, so it can no longer be refunded.",
+      });
+      expect(await refundsOf(order.id)).toEqual([]);
+      expect(await activeEnrolments(id)).toBe(1);
+      expect((await orderRow(order.id)).status).toBe("paid");
+      expect(await findCertificate(db(), suite.identity.cipher, certificate.id)).toMatchObject({ revokedAt: null });
+      const [listed] = await listOrders(db(), catalog, id, clock);
+      expect(listed?.refundEligibility).toMatchObject({ eligible: false, reason: expect.stringContaining("certificate") });
+    });
+
+    it("counts the furthest progress ever reached: un-marking lessons does not reopen a refund", async () => {
+      const { id, order } = await paidOrder();
+      const quarter = lessonIds().slice(0, Math.ceil(lessonIds().length / 4));
+      for (const lessonId of quarter) await setLessonComplete(db(), catalog, id, course, lessonId, true);
+      for (const lessonId of quarter) await setLessonComplete(db(), catalog, id, course, lessonId, false);
+      await expect(requestRefund(shop(), id, order.id)).rejects.toMatchObject({ status: 400, message: expect.stringMatching(/^You have completed \d+% of this course/) });
+      expect(await refundsOf(order.id)).toEqual([]);
+      expect(await activeEnrolments(id)).toBe(1);
+    });
+
+    it("decides a refund on what is true when it is written: a course finished and certified meanwhile is counted", async () => {
+      const { id, order } = await paidOrder();
+      // The refund reaches its transaction, then waits there while the learner finishes the course.
+      let reached!: () => void;
+      let release!: () => void;
+      const atTransaction = new Promise<void>((resolve) => (reached = resolve));
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const slowDb = new Proxy(db(), {
+        get(target, property, receiver) {
+          if (property !== "transaction") return Reflect.get(target, property, receiver);
+          return async (...args: Parameters<typeof target.transaction>) => {
+            reached();
+            await gate;
+            return target.transaction(...args);
+          };
+        },
+      });
+      const refund = requestRefund({ ...shop(), db: slowDb }, id, order.id);
+      await atTransaction;
+      for (const lessonId of lessonIds()) await setLessonComplete(db(), catalog, id, course, lessonId, true);
+      const certificate = await certify(id);
+      release();
+
+      await expect(refund).rejects.toMatchObject({ status: 400, message: "You have been issued a certificate for this course, so it can no longer be refunded." });
+      expect(await refundsOf(order.id)).toEqual([]);
+      expect(await activeEnrolments(id)).toBe(1);
+      expect((await certificatesOf(id)).map((c) => ({ id: c.id, revokedAt: c.revokedAt }))).toEqual([{ id: certificate.id, revokedAt: null }]);
+    });
+
+    it("does not refund a course a second time when it is bought again", async () => {
+      const { id, order } = await paidOrder();
+      await requestRefund(shop(), id, order.id);
+      await deliverAllWebhooks();
+      const again = await newOrder(id);
+      await payInSandbox(again);
+      await expect(requestRefund(shop(), id, again.id)).rejects.toMatchObject({
+        status: 400,
+        message: "You were refunded for this course before, so buying it again is not refundable.",
+      });
+      expect(await activeEnrolments(id)).toBe(1);
+    });
+
+    it("ends access and revokes the certificate when the provider processes a refund after it seemed to fail", async () => {
+      const { id, order } = await paidOrder();
+      const real = shop().provider;
+      // The provider takes the refund but the answer is lost on the way back.
+      const flaky = { ...shop(), provider: { ...real, refund: async (...args: Parameters<typeof real.refund>) => {
+        await real.refund(...args);
+        throw new Error("socket hang up");
+      } } };
+      await expect(requestRefund(flaky, id, order.id)).rejects.toMatchObject({ status: 503 });
+      expect(await activeEnrolments(id)).toBe(1);
+      for (const lessonId of lessonIds()) await setLessonComplete(db(), catalog, id, course, lessonId, true);
+      const certificate = await certify(id);
+
+      await deliverAllWebhooks();
+      expect((await orderRow(order.id)).status).toBe("refunded");
+      expect(await activeEnrolments(id)).toBe(0);
+      expect((await findCertificate(db(), suite.identity.cipher, certificate.id)).revokedAt).toBeInstanceOf(Date);
+    });
+
+    it("records a full refund made at the provider's dashboard: the order is refunded, access ends, the certificate is revoked", async () => {
+      const { id, email, order } = await paidOrder();
+      for (const lessonId of lessonIds()) await setLessonComplete(db(), catalog, id, course, lessonId, true);
+      const certificate = await certify(id);
+      const [payment] = await db().select().from(payments).where(eq(payments.orderId, order.id));
+      await shop().provider.refund(payment?.providerPaymentId ?? "", { amount: order.amount, notes: {} });
+      await deliverAllWebhooks();
+
+      expect((await orderRow(order.id)).status).toBe("refunded");
+      expect(await refundsOf(order.id)).toMatchObject([{ status: "processed", amount: order.amount, userId: id }]);
+      expect(await activeEnrolments(id)).toBe(0);
+      expect((await findCertificate(db(), suite.identity.cipher, certificate.id)).revokedAt).toBeInstanceOf(Date);
+      const subjects = (await db().select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.to, email))).map((m) => m.subject);
+      expect(subjects).toContainEqual(expect.stringMatching(/^Your refund of ₹6,999 has been processed/));
+    });
+  });
+
+  it("keeps a deleted account's paid orders, payments and refunds for the books, linked to no one, and removes its enrolments", async () => {
+    const { id, order } = await paidOrder();
+    await requestRefund(shop(), id, order.id);
     await db().delete(user).where(eq(user.id, id));
-    expect((await db().select().from(orders).where(eq(orders.userId, id))).length).toBe(0);
+    // The provider's word on the refund arrives after the account is gone: the books still follow it.
+    await deliverAllWebhooks();
+    expect(await orderRow(order.id)).toMatchObject({ status: "refunded", userId: null, amount: 699_900 });
+    expect(await db().select().from(payments).where(eq(payments.orderId, order.id))).toMatchObject([{ status: "refunded", userId: null }]);
+    expect(await refundsOf(order.id)).toMatchObject([{ status: "processed", userId: null }]);
+    expect(await db().select().from(enrolments).where(eq(enrolments.userId, id))).toEqual([]);
   });
 });

@@ -12,7 +12,7 @@ import { loadCatalog, type Catalog, type Course } from "../../server/catalog/ind
 import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
 import { enrolments } from "../../server/db/schema.ts";
 import { startIdentity, type Identity } from "../../server/identity.ts";
-import { createDiskStorage } from "../../server/storage/index.ts";
+import { createDiskStorage, type FileStorage } from "../../server/storage/index.ts";
 import { createHttpApp, type HttpDeps } from "../../server/http/app.ts";
 import { loadStaticAssets } from "../../server/http/static-assets.ts";
 import { createLogger } from "../../server/logger.ts";
@@ -59,8 +59,8 @@ async function freshPostgres(serverUrl: string): Promise<Database> {
   };
 }
 
-/** Identity (key, mail outbox, Better Auth) over a test database, mail kept in the outbox. */
-async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://academy.test"): Promise<Identity> {
+/** Identity (key, mail outbox, Better Auth) over a test database, mail kept in the outbox, uploads in a temporary folder. */
+async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://academy.test", storage?: FileStorage): Promise<Identity> {
   return startIdentity({
     db,
     logger: createLogger("silent"),
@@ -72,6 +72,7 @@ async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://a
     smtpUrl: undefined,
     mailFrom: "Academy <no-reply@academy.test>",
     mailIntervalMs: 60_000,
+    storage: storage ?? createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-"))),
   });
 }
 
@@ -200,7 +201,8 @@ export async function startTestApp({ publicUrl = "http://academy.test" } = {}): 
   const database = fromPglite(await PGlite.create());
   await database.migrate();
   const catalog = await loadCatalog(contentDir);
-  const identity = await startTestIdentity(database.db, catalog, publicUrl);
+  const storage = createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-")));
+  const identity = await startTestIdentity(database.db, catalog, publicUrl, storage);
   const payments = startTestPayments(database.db, catalog, identity);
   const deps = {
     dev: false,
@@ -210,7 +212,7 @@ export async function startTestApp({ publicUrl = "http://academy.test" } = {}): 
     proxyHops: 0,
     identity,
     payments,
-    storage: createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-"))),
+    storage,
     googleEnabled: false,
     logger: createLogger("silent"),
     catalog: () => catalog,

@@ -51,6 +51,19 @@ describe.each(databaseKinds)("the course player on $name", ({ open }) => {
     expect((await setLessonComplete(suite.db, catalog, userId, "demo", "2-1", false)).percent).toBe(66);
   });
 
+  it("remembers the furthest progress reached: un-marking lessons lowers progress, never that mark", async () => {
+    const userId = await learner("active");
+    const furthest = async () =>
+      (await suite.db.select({ percent: enrolments.furthestProgressPercent }).from(enrolments).where(eq(enrolments.userId, userId)))[0]?.percent;
+    for (const lessonId of ["1-1", "1-2"]) await setLessonComplete(suite.db, catalog, userId, "demo", lessonId, true);
+    expect(await furthest()).toBe(66);
+    await setLessonComplete(suite.db, catalog, userId, "demo", "1-2", false);
+    expect((await setLessonComplete(suite.db, catalog, userId, "demo", "1-1", false)).percent).toBe(0);
+    expect(await furthest()).toBe(66);
+    await setLessonComplete(suite.db, catalog, userId, "demo", "2-1", true);
+    expect(await furthest()).toBe(66);
+  });
+
   it("keeps progress to enrolled learners and to each learner's own record", async () => {
     const visitor = await learner(null);
     await expect(setLessonComplete(suite.db, catalog, visitor, "demo", "1-1", true)).rejects.toMatchObject({ status: 403 });

@@ -1,0 +1,61 @@
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { FieldCipher } from "../crypto/field-encryption.ts";
+import type { Db } from "../db/client.ts";
+import { user } from "../db/schema.ts";
+import type { FileStorage } from "../storage/index.ts";
+import { processProfilePhoto } from "./profile-photo.ts";
+import { updateUserDocument } from "./user-document.ts";
+
+/** A person's name, as the profile form and Better Auth's update-user endpoint both take it. */
+export const profileName = z
+  .string({ error: "Tell us your name." })
+  .trim()
+  .min(1, "Tell us your name.")
+  .max(100, "Keep your name under 100 characters.")
+  // Line breaks and other control characters have no place in a printed name (and PostgreSQL refuses NUL).
+  .refine((name) => !/\p{Cc}/u.test(name), "Your name can only contain printable characters.");
+
+export const photoOnlyByUpload = "Your photo can only be changed by uploading one on your profile page.";
+
+export type AccountUpdate = { ok: true; name: string } | { ok: false; message: string };
+
+/**
+ * What POST /api/auth/update-user may change: the name, checked as the profile form checks it.
+ * The photo is never taken from a request: only a photo the server stored for this person (see
+ * setProfilePhoto) becomes their image, so no one can point theirs at a tracker, a script or
+ * someone else's photo.
+ */
+export function parseAccountUpdate(body: unknown): AccountUpdate {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, message: "Send your new name as a JSON object: {\"name\": \"…\"}." };
+  const { name, ...rest } = body as Record<string, unknown>;
+  if ("image" in rest) return { ok: false, message: photoOnlyByUpload };
+  const others = Object.keys(rest);
+  if (others.length > 0) return { ok: false, message: `Only your name can be changed here, not ${others.join(", ")}.` };
+  const parsed = profileName.safeParse(name);
+  return parsed.success ? { ok: true, name: parsed.data } : { ok: false, message: parsed.error.issues[0]?.message ?? "Tell us your name." };
+}
+
+export interface PhotoServices {
+  db: Db;
+  cipher: FieldCipher;
+  storage: FileStorage;
+}
+
+/**
+ * Makes this upload the person's photo, or removes their photo when there is none: the file is
+ * checked and re-encoded, stored under a new unguessable name, and set on the account and the user
+ * document; the file it replaces is deleted. Returns the new photo's URL. Throws PhotoError.
+ */
+export async function setProfilePhoto(services: PhotoServices, userId: string, upload: Buffer | null): Promise<string | null> {
+  const { db, cipher, storage } = services;
+  const url = upload ? await storage.put("avatars", await processProfilePhoto(upload), "webp") : null;
+  const previous = await db.transaction(async (tx) => {
+    const [account] = await tx.select({ image: user.image }).from(user).where(eq(user.id, userId)).for("update");
+    await tx.update(user).set({ image: url, updatedAt: new Date() }).where(eq(user.id, userId));
+    await updateUserDocument(tx, cipher, userId, { profilePicUrl: url ?? "" });
+    return account?.image ?? null;
+  });
+  if (previous && previous !== url) await storage.remove(previous);
+  return url;
+}

@@ -1,0 +1,202 @@
+import { randomBytes } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientIpHeader } from "../../server/auth/index.ts";
+import { lessonProgress, mailOutbox, notes, orders, payments, session, throttles, user, users } from "../../server/db/schema.ts";
+import type { SandboxGateway } from "../../server/payments/sandbox.ts";
+import { readUserDocument } from "../../server/users/user-document.ts";
+import { createLogger } from "../../server/logger.ts";
+import { startTestApp, type TestApp } from "./helpers.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+const origin = "http://academy.test";
+
+function send(path: string, init: RequestInit & { cookie?: string } = {}) {
+  const headers = new Headers(init.headers);
+  headers.set(clientIpHeader, `10.7.${randomBytes(2).join(".")}`);
+  headers.set("origin", origin);
+  if (init.cookie) headers.set("cookie", init.cookie);
+  return t.app.fetch(new Request(`${origin}${path}`, { ...init, headers, redirect: "manual" }));
+}
+
+const postJson = (path: string, body: unknown, cookie: string) =>
+  send(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
+
+/** A verified account and its session cookie. */
+async function signedIn(name = "Ravi Kumar"): Promise<{ id: string; email: string; cookie: string }> {
+  const email = `account-${randomBytes(4).toString("hex")}@example.com`;
+  const response = await postJson("/api/auth/sign-up/email", { name, email, password: "a good long password" }, "");
+  expect(response.status).toBe(200);
+  const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const { user: created } = (await response.json()) as { user: { id: string } };
+  await t.database.db.update(user).set({ emailVerified: true }).where(eq(user.id, created.id));
+  return { id: created.id, email, cookie };
+}
+
+const account = async (id: string) => (await t.database.db.select().from(user).where(eq(user.id, id)))[0];
+const documentOf = (id: string) => readUserDocument(t.database.db, t.identity.cipher, createLogger("silent"), id);
+
+/** Uploads a photo through the profile form and returns the URL it is served at. */
+async function uploadPhoto(cookie: string, id: string): Promise<string> {
+  const body = new FormData();
+  body.set("intent", "photo");
+  const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#3366ff" } }).png().toBuffer();
+  body.set("photo", new File([new Uint8Array(png)], "me.png", { type: "image/png" }));
+  const response = await send("/profile", { method: "POST", body, cookie });
+  expect(response.status).toBe(200);
+  const image = (await account(id))?.image ?? "";
+  expect(image).toMatch(/^\/uploads\/avatars\/[a-f0-9]{32}\.webp$/);
+  return image;
+}
+
+describe("Better Auth's update-user endpoint", () => {
+  it("refuses names the profile form refuses, with 400 and the form's message, and changes nothing", async () => {
+    const { id, cookie } = await signedIn("Ravi Kumar");
+    for (const [name, message] of [
+      ["x".repeat(50_000), "Keep your name under 100 characters."],
+      ["   ", "Tell us your name."],
+      [42, "Tell us your name."],
+      ["Ravi\u0000Kumar", "Your name can only contain printable characters."],
+    ] as const) {
+      const response = await postJson("/api/auth/update-user", { name }, cookie);
+      expect(response.status, String(name).slice(0, 20)).toBe(400);
+      expect(await response.json()).toMatchObject({ message });
+    }
+    expect((await account(id))?.name).toBe("Ravi Kumar");
+    expect((await documentOf(id))?.name).toBe("Ravi Kumar");
+  });
+
+  it("never takes an image from the request: a script URL, a tracker or another person's photo is refused and changes nothing", async () => {
+    const victim = await signedIn("Victim");
+    const victimPhoto = await uploadPhoto(victim.cookie, victim.id);
+    const { id, cookie } = await signedIn("Mallory");
+    const ownPhoto = await uploadPhoto(cookie, id);
+    for (const image of ["javascript:alert(document.cookie)", "https://tracker.example/pixel.gif", victimPhoto, ownPhoto, null, ""]) {
+      const response = await postJson("/api/auth/update-user", { image }, cookie);
+      expect(response.status, String(image)).toBe(400);
+      expect(await response.json()).toMatchObject({ message: "Your photo can only be changed by uploading one on your profile page." });
+    }
+    expect((await account(id))?.image).toBe(ownPhoto);
+    // Removing one's own photo deletes only one's own file.
+    const removed = await send("/profile", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "intent=remove-photo", cookie });
+    expect(removed.status).toBe(200);
+    expect((await account(id))?.image).toBeNull();
+    expect((await send(ownPhoto)).status).toBe(404);
+    expect((await send(victimPhoto)).status).toBe(200);
+  });
+
+  it("refuses fields other than the name, naming them", async () => {
+    const { id, cookie } = await signedIn("Ravi Kumar");
+    const response = await postJson("/api/auth/update-user", { name: "Ravi K", emailVerified: false, role: "admin" }, cookie);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ message: "Only your name can be changed here, not emailVerified, role." });
+    expect(await account(id)).toMatchObject({ name: "Ravi Kumar", emailVerified: true });
+  });
+
+  it("saves a good name trimmed, as the form does, on the account and on the user document the certificate prints", async () => {
+    const { id, cookie } = await signedIn("Ravi Kumar");
+    const response = await postJson("/api/auth/update-user", { name: "  Ravi Shankar Kumar  " }, cookie);
+    expect(response.status).toBe(200);
+    expect((await account(id))?.name).toBe("Ravi Shankar Kumar");
+    expect((await documentOf(id))?.name).toBe("Ravi Shankar Kumar");
+  });
+
+  it("still lets the profile form change the name and the photo", async () => {
+    const { id, cookie } = await signedIn("Ravi Kumar");
+    const saved = await send("/profile", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "intent=name&name=Ravi+S.+Kumar", cookie });
+    expect(saved.status).toBe(200);
+    expect((await account(id))?.name).toBe("Ravi S. Kumar");
+    const first = await uploadPhoto(cookie, id);
+    const second = await uploadPhoto(cookie, id);
+    expect(second).not.toBe(first);
+    expect((await send(first)).status).toBe(404);
+    expect((await send(second)).status).toBe(200);
+    expect((await documentOf(id))?.profilePicUrl).toBe(second);
+  });
+});
+
+/** A paid order for a course, bought through the confirmation form and the sandbox's signed callback. */
+async function paidOrder(cookie: string) {
+  const started = await send("/courses/react-fundamentals/confirm", {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "pay", idempotencyKey: randomBytes(12).toString("hex") }).toString(),
+    cookie,
+  });
+  const providerOrderId = /^\/sandbox\/checkout\/(order_\w+)$/.exec(started.headers.get("location") ?? "")?.[1] as string;
+  const fields = await (t.payments.sandbox as SandboxGateway).pay(providerOrderId, { outcome: "pay", method: "upi" });
+  const paid = await send("/api/payments/callback", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+  expect(paid.status).toBe(303);
+  const [order] = await t.database.db.select().from(orders).where(eq(orders.providerOrderId, providerOrderId));
+  expect(order?.status).toBe("paid");
+  return order as typeof orders.$inferSelect;
+}
+
+const mailTo = async (email: string) => (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(eq(mailOutbox.to, email)))[0]?.n;
+const rowsOf = async (table: typeof notes | typeof lessonProgress | typeof session, userId: string) =>
+  (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.userId, userId)))[0]?.n;
+
+/** Someone with everything an account gathers: a photo, mail, notes, progress, a paid order and a throttle. */
+async function established() {
+  const person = await signedIn("Nandini Iyer");
+  const photo = await uploadPhoto(person.cookie, person.id);
+  const order = await paidOrder(person.cookie);
+  const { db } = t.database;
+  await db.insert(notes).values({ userId: person.id, title: "v1:private", body: "v1:private" });
+  await db.insert(lessonProgress).values({ userId: person.id, courseId: "react-fundamentals", lessonId: "1-1" });
+  await db.insert(throttles).values({ key: `/sign-in/email:${person.email}`, count: 1, windowStartedAt: new Date() });
+  expect(await mailTo(person.email)).toBeGreaterThan(0);
+  return { ...person, photo, order };
+}
+
+async function expectErased(person: Awaited<ReturnType<typeof established>>) {
+  const { db } = t.database;
+  expect((await send(person.photo)).status).toBe(404);
+  expect(await mailTo(person.email)).toBe(0);
+  expect(await account(person.id)).toBeUndefined();
+  expect(await db.select().from(users).where(eq(users.uid, person.id))).toEqual([]);
+  for (const table of [notes, lessonProgress, session]) expect(await rowsOf(table, person.id)).toBe(0);
+  expect(await db.select().from(throttles).where(sql`${throttles.key} like ${`%${person.email}`}`)).toEqual([]);
+  // The invoice and the payment stay, for the tax authorities, with nothing that leads to the person.
+  const [order] = await db.select().from(orders).where(eq(orders.id, person.order.id));
+  expect(order).toMatchObject({ status: "paid", amount: 699_900, taxAmount: 106_764, number: person.order.number, userId: null });
+  const [payment] = await db.select().from(payments).where(eq(payments.orderId, person.order.id));
+  expect(payment).toMatchObject({ status: "captured", amount: 699_900, userId: null });
+  const kept = JSON.stringify([order, payment]);
+  for (const personal of [person.id, person.email, "Nandini"]) expect(kept).not.toContain(personal);
+}
+
+describe("deleting an account", () => {
+  it("through Better Auth's delete-user endpoint erases the photo, mail, notes and progress and keeps the invoice without the person", async () => {
+    const person = await established();
+    const response = await postJson("/api/auth/delete-user", {}, person.cookie);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ success: true });
+    await expectErased(person);
+  });
+
+  it("through the settings page does the same, once the e-mail address is typed", async () => {
+    const person = await established();
+    const form = (confirmation: string) =>
+      send("/settings", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "delete-account", confirmation }).toString(),
+        cookie: person.cookie,
+      });
+    expect((await form("someone-else@example.com")).status).toBe(400);
+    expect((await send(person.photo)).status).toBe(200);
+    expect(await account(person.id)).toBeDefined();
+
+    const deleted = await form(person.email.toUpperCase());
+    expect(deleted.status).toBe(302);
+    expect(deleted.headers.get("location")).toBe("/?deleted=1");
+    await expectErased(person);
+  });
+});
