@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
@@ -32,6 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     photo: viewer.image,
     memberSince: document?.createdAt.toISOString() ?? null,
     hasPassword: accounts.some((a) => a.providerId === "credential"),
+    passwordChanged: new URL(request.url).searchParams.get("password") === "changed",
   };
 }
 
@@ -80,10 +81,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       auth.api.changePassword({ body: { ...parsed.data, revokeOtherSessions: true }, headers: request.headers, asResponse: true }),
     );
     if (!result.ok) return reply({ section: "password", ok: false, message: authErrorMessage("sign-in", result) }, result.status);
-    return data<Result>(
-      { section: "password", ok: true, message: "Your password was changed. Other devices were signed out." },
-      { headers: result.headers },
-    );
+    // The change replaced this device's session: redirect so the page is loaded again with the new
+    // cookie (answering this request with the page would run its loaders on the revoked one).
+    throw redirect("/profile?password=changed#password", { headers: result.headers });
   }
   return reply({ section: "name", ok: false, message: "Unknown action." }, 400);
 }
@@ -170,7 +170,8 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         <SettingsSection id="password" title="Password">
           {loaderData.hasPassword ? (
             <Form method="post" className="space-y-4">
-              {result("password")}
+              {result("password") ??
+                (loaderData.passwordChanged && <FormAlert tone="success">Your password was changed. Other devices were signed out.</FormAlert>)}
               <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" minLength={1} />
               <PasswordField label="New password" name="newPassword" autoComplete="new-password" showStrength />
               <button type="submit" name="intent" value="password" className={buttonClass} disabled={busy("password")}>

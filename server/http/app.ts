@@ -22,6 +22,7 @@ import { mountDevMailbox } from "./dev-mailbox.ts";
 import type { HttpEnv } from "./env.ts";
 import { robotsTxt, sitemapXml } from "./seo.ts";
 import { createNonce, razorpayFrameOrigins, securityHeaders } from "./security-headers.ts";
+import { formBodyProblem } from "./form-body.ts";
 import { isSafeMethod, writeOrigin } from "./site-origin.ts";
 import { stylesheetText, type StaticFile } from "./static-assets.ts";
 
@@ -93,21 +94,21 @@ function requestAddress(c: Context<Env>, proxyHops: number): string {
   return clientAddress(c.req.header("x-forwarded-for"), c.env?.incoming?.socket.remoteAddress, proxyHops);
 }
 
+/** Razorpay's ids and signatures are short runs of letters, digits and underscores; nothing else is looked up. */
+const razorpayToken = (value: unknown) => (typeof value === "string" && /^\w{1,128}$/.test(value) ? value : null);
+
 /** Razorpay's redirect-mode callback fields: a signed success, or an error with its payment in `error[metadata]`. */
 function checkoutResult(form: Record<string, unknown>): CheckoutResult | null {
-  const field = (name: string) => (typeof form[name] === "string" ? (form[name] as string) : "");
-  if (field("razorpay_order_id") && field("razorpay_payment_id") && field("razorpay_signature")) {
-    return {
-      kind: "success",
-      orderId: field("razorpay_order_id"),
-      paymentId: field("razorpay_payment_id"),
-      signature: field("razorpay_signature"),
-    };
-  }
+  const orderId = razorpayToken(form.razorpay_order_id);
+  const paymentId = razorpayToken(form.razorpay_payment_id);
+  const signature = razorpayToken(form.razorpay_signature);
+  if (orderId && paymentId && signature) return { kind: "success", orderId, paymentId, signature };
+  const metadataField = form["error[metadata]"];
   try {
-    const metadata = JSON.parse(field("error[metadata]")) as { order_id?: unknown; payment_id?: unknown };
-    if (typeof metadata.order_id !== "string" || !metadata.order_id) return null;
-    return { kind: "failure", orderId: metadata.order_id, paymentId: typeof metadata.payment_id === "string" ? metadata.payment_id : null };
+    const metadata = JSON.parse(typeof metadataField === "string" ? metadataField : "") as { order_id?: unknown; payment_id?: unknown };
+    const failedOrderId = razorpayToken(metadata.order_id);
+    if (!failedOrderId) return null;
+    return { kind: "failure", orderId: failedOrderId, paymentId: razorpayToken(metadata.payment_id) };
   } catch {
     return null;
   }
@@ -253,6 +254,10 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       : writeOrigin({ origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") }, deps.siteOrigins);
     if (!origin) return c.text("This form was sent from another site, so nothing was changed. Go back to the page and send it again.", 403);
     const request = appRequest(c, origin, deps.proxyHops);
+    if (!isSafeMethod(request.method)) {
+      const problem = await formBodyProblem(request);
+      if (problem) return c.text(problem.message, problem.status);
+    }
     const nonce = c.get("nonce");
     const build = typeof deps.build === "function" ? await deps.build() : deps.build;
     const keys = build.entry.module as unknown as ContextKeys;
