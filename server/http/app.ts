@@ -22,7 +22,7 @@ import { mountDevMailbox } from "./dev-mailbox.ts";
 import type { HttpEnv } from "./env.ts";
 import { robotsTxt, sitemapXml } from "./seo.ts";
 import { createNonce, razorpayFrameOrigins, securityHeaders } from "./security-headers.ts";
-import { formBodyProblem } from "./form-body.ts";
+import { formBodyProblem, jsonBodyProblem } from "./body-checks.ts";
 import { isSafeMethod, writeOrigin } from "./site-origin.ts";
 import { stylesheetText, type StaticFile } from "./static-assets.ts";
 
@@ -172,7 +172,12 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   app.get("/readyz", async (c) =>
     (await deps.database.ready()) ? c.json({ status: "ready" }) : c.json({ status: "not ready" }, 503),
   );
-  app.on(["GET", "POST"], "/api/auth/*", (c) => deps.identity.auth.handler(appRequest(c, publicOrigin, deps.proxyHops)));
+  app.on(["GET", "POST"], "/api/auth/*", async (c) => {
+    const request = appRequest(c, publicOrigin, deps.proxyHops);
+    const problem = await jsonBodyProblem(request);
+    if (problem) return c.json({ code: "INVALID_INPUT", message: problem.message }, problem.status);
+    return deps.identity.auth.handler(request);
+  });
 
   // Outside production the mailbox shows everyone's sign-in links and the sandbox pays for free: this machine only.
   if (!deps.production) {
@@ -192,7 +197,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   });
 
   app.post(callbackPath, async (c) => {
-    const result = checkoutResult(await c.req.parseBody());
+    const result = checkoutResult(await c.req.parseBody().catch(() => ({})));
     if (!result) return c.text("This is not a payment result we understand.", 400);
     try {
       const { order } = await completeCheckout(deps.payments.shop, result);

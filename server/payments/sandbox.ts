@@ -6,6 +6,9 @@ import type { Logger } from "../logger.ts";
 import { ProviderError, type PaymentProvider, type ProviderOrder, type ProviderPayment, type ProviderRefund } from "./provider.ts";
 import { paymentSignature, webhookSignature } from "./signature.ts";
 
+/** Ids the sandbox hands out (`order_…`, `pay_…`) are letters, digits and underscores; anything else names nothing. */
+const isEntityId = (id: string) => /^\w{1,64}$/.test(id);
+
 /**
  * A local stand-in for Razorpay: it keeps its own books in sandbox_* tables (so, like Razorpay,
  * it outlives our process), answers with Razorpay's entities, signs checkout callbacks and
@@ -173,11 +176,13 @@ export function createSandboxGateway(db: Db, secrets: { keySecret: string; webho
     },
 
     async findOrder(orderId) {
+      if (!isEntityId(orderId)) return null;
       const [row] = await db.select().from(sandboxOrders).where(eq(sandboxOrders.id, orderId));
       return row ? { ...orderEntity(row), notes: row.notes } : null;
     },
 
     async pay(orderId, choice) {
+      if (!isEntityId(orderId)) throw new ProviderError("The id provided does not exist");
       return db.transaction(async (tx): Promise<CallbackFields> => {
         const [order] = await tx.select().from(sandboxOrders).where(eq(sandboxOrders.id, orderId)).for("update");
         if (!order) throw new ProviderError("The id provided does not exist");

@@ -149,3 +149,26 @@ describe("an unknown sandbox order", () => {
     expect((await send("/sandbox/checkout/order_doesnotexist", form({ outcome: "pay", method: "upi" }))).status).toBe(404);
   });
 });
+
+describe("text no column can hold, sent as JSON", () => {
+  it("is refused by the auth API with 400 before anything is looked up or counted", async () => {
+    for (const [path, body] of [
+      ["/api/auth/sign-in/email", { email: "a\udf87@example.com", password: "whatever it is" }],
+      ["/api/auth/sign-in/email", { email: `a${nul}b@example.com`, password: "whatever it is" }],
+      ["/api/auth/sign-up/email", { name: "Half \ud800 a pair", email: `bad-${randomBytes(4).toString("hex")}@example.com`, password: "a good long password" }],
+      ["/api/auth/request-password-reset", { email: "\udfff@example.com" }],
+    ] as const) {
+      const response = await send(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+      expect(response.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+      expect(await response.json()).toMatchObject({ code: "INVALID_INPUT" });
+    }
+  });
+});
+
+describe("an address with text no column can hold", () => {
+  it("is not found, not a server error", async () => {
+    for (const path of ["/sandbox/checkout/a%00b", "/certificates/a%00b", "/notes?note=a%00b", "/courses/react-fundamentals/confirm?order=a%00b"]) {
+      expect((await send(path)).status, path).toBeLessThan(500);
+    }
+  });
+});

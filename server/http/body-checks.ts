@@ -1,0 +1,56 @@
+/** Why a request's body is refused before any handler reads it, or null when it is not. */
+export interface BodyProblem {
+  status: 400 | 415;
+  message: string;
+}
+
+const formTypes = new Set(["application/x-www-form-urlencoded", "multipart/form-data"]);
+const nulMessage = "The form contains a NUL character, which no field accepts. Remove it and send the form again.";
+
+const mediaType = (request: Request) => request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase() ?? "";
+
+/**
+ * Browsers send forms only as URL-encoded or multipart bodies, and no field of ours takes a NUL
+ * character (PostgreSQL cannot store one in text). Anything else is refused here, once, before a
+ * route action reads it: an action's `request.formData()` would throw on a JSON or broken body.
+ * Reads a clone, so the action still gets the body.
+ */
+export async function formBodyProblem(request: Request): Promise<BodyProblem | null> {
+  if (!formTypes.has(mediaType(request))) {
+    return { status: 415, message: "Forms are accepted only as a web form (URL-encoded or multipart). Nothing was changed." };
+  }
+  let form: FormData;
+  try {
+    form = await request.clone().formData();
+  } catch {
+    return { status: 400, message: "This form arrived incomplete or garbled, so nothing was changed. Reload the page and send it again." };
+  }
+  for (const [name, value] of form) {
+    if (name.includes("\0") || (typeof value === "string" && value.includes("\0"))) return { status: 400, message: nulMessage };
+  }
+  return null;
+}
+
+/** Whether every string in a parsed JSON value could be stored: no NUL, no lone surrogate (not valid UTF-8). */
+function storable(value: unknown): boolean {
+  if (typeof value === "string") return value.isWellFormed() && !value.includes("\0");
+  if (Array.isArray(value)) return value.every(storable);
+  if (value !== null && typeof value === "object") return Object.entries(value).every(([key, item]) => storable(key) && storable(item));
+  return true;
+}
+
+/**
+ * A JSON body with text no database column can hold (a NUL, or half of a surrogate pair, which
+ * JSON's \u escapes can spell but UTF-8 cannot) is refused before an endpoint looks anything up
+ * with it. Bodies that are not JSON, or not valid JSON, are left to the endpoint to refuse.
+ */
+export async function jsonBodyProblem(request: Request): Promise<BodyProblem | null> {
+  if (mediaType(request) !== "application/json") return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await request.clone().text());
+  } catch {
+    return null;
+  }
+  return storable(parsed) ? null : { status: 400, message: "The request contains a NUL character or a broken Unicode sequence, which no field accepts." };
+}
