@@ -1,7 +1,8 @@
 // Property-based fuzzing of every form action and JSON endpoint: arbitrary bodies, content types,
 // encodings, NUL and lone surrogates, huge and empty values, repeated fields. Whatever arrives, the
 // answer is never a 5xx, and a request that is refused (4xx) leaves the learner's data as it was.
-// FUZZ_RUNS sets the number of cases (10,000 by default), FUZZ_SEED replays a run.
+// FUZZ_RUNS sets the number of cases (10,000 by default). The seed is fixed so that CI is
+// repeatable; explore further with another one, e.g. FUZZ_SEED=$RANDOM npx vitest run tests/integration/fuzz.test.ts
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import * as fc from "fast-check";
@@ -11,7 +12,7 @@ import type { SandboxGateway } from "../../server/payments/sandbox.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
 
 const runs = Number(process.env.FUZZ_RUNS ?? 10_000);
-const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
+const seed = Number(process.env.FUZZ_SEED ?? 20_261_124);
 const origin = "http://academy.test";
 const password = "a good long password";
 
