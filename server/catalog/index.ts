@@ -244,13 +244,13 @@ export async function loadCatalog(root: string): Promise<Catalog> {
     }),
   );
   const team = (await readMarkdownDir(root, "team")).map(
-    (src): TeamMember => ({ ...validate(teamFrontMatter, src.data, src.file), id: src.id, bioHtml: renderMarkdown(src.body) }),
+    (src): TeamMember => ({ ...validate(teamFrontMatter, src.data, src.file), id: src.id, bioHtml: renderMarkdown(src.body, { idPrefix: src.id }) }),
   );
   const portfolio = (await readMarkdownDir(root, "portfolio")).map(
     (src): Project => ({
       ...validate(portfolioFrontMatter, src.data, src.file),
       id: src.id,
-      bodyHtml: renderMarkdown(src.body),
+      bodyHtml: renderMarkdown(src.body, { idPrefix: src.id }),
     }),
   );
   const help = (await readMarkdownDir(root, "help")).map(

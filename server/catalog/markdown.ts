@@ -21,20 +21,29 @@ const links: RendererObject = {
   },
 };
 
-const marked = new Marked({ gfm: true, async: false });
-marked.use({
-  renderer: {
-    ...links,
-    heading({ tokens, depth }) {
-      const html = this.parser.parseInline(tokens);
-      return `<h${depth} id="${slugify(html)}">${html}</h${depth}>\n`;
+function markdownWithIds(idPrefix: string): Marked {
+  const marked = new Marked({ gfm: true, async: false });
+  marked.use({
+    renderer: {
+      ...links,
+      heading({ tokens, depth }) {
+        const html = this.parser.parseInline(tokens);
+        return `<h${depth} id="${idPrefix}${slugify(html)}">${html}</h${depth}>\n`;
+      },
     },
-  },
-});
+  });
+  return marked;
+}
 
-/** Renders trusted repository Markdown (content/) to HTML once, at start-up. */
-export function renderMarkdown(source: string): string {
-  return marked.parse(source) as string;
+const marked = markdownWithIds("");
+
+/**
+ * Renders trusted repository Markdown (content/) to HTML once, at start-up. Pieces shown several
+ * to a page (portfolio projects, team bios) pass their own id as `idPrefix`, so their headings'
+ * ids stay unique on the page ("shop-rebuild-the-challenge", not six "the-challenge").
+ */
+export function renderMarkdown(source: string, options: { idPrefix?: string } = {}): string {
+  return (options.idPrefix ? markdownWithIds(`${options.idPrefix}-`) : marked).parse(source) as string;
 }
 
 /** GitHub's alert syntax in a blockquote: `> [!NOTE]`, `> [!TIP]`, `> [!WARNING]`. */

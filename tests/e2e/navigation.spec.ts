@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { spinnerDelayMs } from "../../app/components/navigation-spinner.tsx";
+import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 
 test("a slow client navigation shows the full-screen Loading... spinner", async ({ page }) => {
   await page.goto("/");
@@ -97,4 +98,31 @@ test("the site can be used with the keyboard alone", async ({ page }) => {
   await page.getByRole("link", { name: "Front-End Web Development" }).first().focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/course\/webdevfrontendcourse$/);
+});
+
+test("the account menu is a button that says whether it is open, and Escape or a click elsewhere closes it", async ({ page, context, request }) => {
+  await useOwnAddress(context);
+  await signUpVerified(page, request, { name: "Menu Tester", email: uniqueEmail("menu"), password: "correct horse battery staple" });
+  const button = page.getByRole("button", { name: "Account menu for Menu Tester" });
+  await expect(button).toHaveAttribute("aria-expanded", "false");
+  const signOut = page.getByRole("button", { name: "Sign out" });
+  await expect(signOut).toBeHidden();
+
+  await button.focus();
+  await page.keyboard.press("Enter");
+  await expect(button).toHaveAttribute("aria-expanded", "true");
+  await expect(signOut).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(signOut).toBeHidden();
+  await expect(button).toHaveAttribute("aria-expanded", "false");
+  await expect(button).toBeFocused();
+
+  await button.click();
+  await expect(page.getByRole("link", { name: "My courses" })).toBeVisible();
+  await page.locator("main").click({ position: { x: 5, y: 5 } });
+  await expect(signOut).toBeHidden();
+
+  await button.click();
+  for (let i = 0; i < 10 && !(await signOut.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press("Tab");
+  await expect(signOut).toBeFocused();
 });
