@@ -125,6 +125,8 @@ export default defineConfig({
         MAIL_FROM: "Academy <no-reply@academy.test>",
         PAYMENT_PROVIDER: "sandbox",
         PAYMENT_ALLOW_SANDBOX: "true",
+        // Page views are measured after consent (tests/e2e-production/analytics.spec.ts).
+        ANALYTICS_MEASUREMENT_ID: "G-E2ETEST123",
         // A CDN in front of nginx: tests play the CDN by writing X-Forwarded-For, nginx appends its peer.
         TRUST_PROXY: "2",
       },

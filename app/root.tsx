@@ -17,6 +17,7 @@ import stylesheetHref from "./app.css?url";
 import { NavigationSpinner } from "./components/navigation-spinner.tsx";
 import { NotFound } from "./components/not-found.tsx";
 import { Container } from "./components/page-intro.tsx";
+import { AnalyticsConsent } from "./components/analytics-consent.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { useDocumentValues } from "./lib/document-context.ts";
@@ -46,7 +47,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export function loader({ context }: Route.LoaderArgs): RootData {
   const viewer = context.get(viewerContext);
-  const { catalog, publicUrl } = context.get(appServices);
+  const { catalog, publicUrl, analyticsId } = context.get(appServices);
   const { site } = catalog;
   const a = site.address;
   return {
@@ -61,6 +62,7 @@ export function loader({ context }: Route.LoaderArgs): RootData {
       phone: site.phone,
       address: [a.line1, a.line2, `${a.city} ${a.postalCode}`, a.state].filter(Boolean).join(", "),
     },
+    analyticsId,
   };
 }
 
@@ -95,7 +97,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="flex-1">
           {children}
         </main>
-        {data && <SiteFooter site={data.site} year={data.year} />}
+        {data && <SiteFooter site={data.site} year={data.year} cookieSettings={data.analyticsId !== null} />}
+        {data?.analyticsId && <AnalyticsConsent measurementId={data.analyticsId} />}
         <NavigationSpinner />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

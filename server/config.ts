@@ -29,6 +29,7 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
   GOOGLE_ISSUER: z.url().default("https://accounts.google.com"),
+  ANALYTICS_MEASUREMENT_ID: z.string().regex(/^G-[A-Z0-9]{4,16}$/, "must be a GA4 measurement id such as G-ABC123XYZ9").optional(),
   TRUST_PROXY: z
     .string()
     .regex(/^(true|false|[0-9])$/, "must be true, false or the number of proxies in front (0-9)")
@@ -63,6 +64,8 @@ export interface Config {
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
   /** How many proxies of ours sit in front, each appending to X-Forwarded-For; 0 trusts none. */
   proxyHops: number;
+  /** GA4 measurement id; page views are measured only for visitors who accept them. */
+  analyticsId: string | null;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   pageCacheSeconds: number;
   shutdownTimeoutMs: number;
@@ -178,6 +181,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER }
         : undefined,
     proxyHops: env.TRUST_PROXY,
+    analyticsId: env.ANALYTICS_MEASUREMENT_ID ?? null,
     logLevel: env.LOG_LEVEL,
     pageCacheSeconds: env.PAGE_CACHE_SECONDS,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,

@@ -18,6 +18,8 @@ export interface AppServices {
   cipher: FieldCipher;
   logger: Logger;
   googleEnabled: boolean;
+  /** GA4 measurement id, or null when analytics is off. */
+  analyticsId: string | null;
   storage: FileStorage;
   shop: Shop;
   /** The local payment gateway, when it is the provider. */

@@ -33,6 +33,7 @@ const app = createHttpApp({
   payments: services.payments,
   storage: services.storage,
   googleEnabled: services.config.google !== undefined,
+  analyticsId: services.config.analyticsId,
   build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   assets: new Map(),
 });

@@ -25,6 +25,7 @@ const app = createHttpApp({
   payments: services.payments,
   storage: services.storage,
   googleEnabled: services.config.google !== undefined,
+  analyticsId: services.config.analyticsId,
   build,
   assets,
 });

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import type { RootData } from "../lib/seo.ts";
+import { CookieSettingsButton } from "./analytics-consent.tsx";
 
 const columns = [
   {
@@ -30,7 +31,8 @@ const columns = [
   },
 ];
 
-export function SiteFooter({ site, year }: { site: RootData["site"]; year: number }) {
+/** `cookieSettings`: offer to change the analytics choice (only when there is one to make). */
+export function SiteFooter({ site, year, cookieSettings }: { site: RootData["site"]; year: number; cookieSettings: boolean }) {
   return (
     <footer className="border-t border-slate-200 print:hidden bg-slate-50 dark:border-slate-800 dark:bg-slate-900/60">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-4">
@@ -63,6 +65,11 @@ export function SiteFooter({ site, year }: { site: RootData["site"]; year: numbe
                   </Link>
                 </li>
               ))}
+              {cookieSettings && column.title === "Policies" && (
+                <li>
+                  <CookieSettingsButton className="text-slate-600 hover:text-slate-950 hover:underline dark:text-slate-400 dark:hover:text-white" />
+                </li>
+              )}
             </ul>
           </nav>
         ))}

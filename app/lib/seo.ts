@@ -5,6 +5,8 @@ export interface RootData {
   year: number;
   viewer: { name: string; email: string; image: string | null } | null;
   site: { name: string; description: string; email: string; phone: string; address: string; legalName: string };
+  /** GA4 measurement id when page views are measured (after consent); null when analytics is off. */
+  analyticsId: string | null;
 }
 
 interface MetaArgsLike {

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { policySlugs, type PolicySlug } from "../../server/catalog/index.ts";
 import { appServices } from "../../server/context.ts";
+import { CookieSettingsButton } from "../components/analytics-consent.tsx";
 import { Container, PageIntro, Prose } from "../components/page-intro.tsx";
 import { formatDate } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
@@ -9,13 +10,14 @@ import type { Route } from "./+types/policy";
 export function loader({ request, context }: Route.LoaderArgs) {
   const slug = new URL(request.url).pathname.slice(1) as PolicySlug;
   if (!policySlugs.includes(slug)) throw data(null, { status: 404 });
-  return { policy: context.get(appServices).catalog.policies[slug] };
+  const { catalog, analyticsId } = context.get(appServices);
+  return { policy: catalog.policies[slug], cookieSettings: slug === "cookies" && analyticsId !== null };
 }
 
 export const meta: Route.MetaFunction = (args) =>
   args.loaderData ? pageMeta(args, { title: args.loaderData.policy.title, description: args.loaderData.policy.description }) : [];
 
-export default function PolicyPage({ loaderData: { policy } }: Route.ComponentProps) {
+export default function PolicyPage({ loaderData: { policy, cookieSettings } }: Route.ComponentProps) {
   return (
     <Container className="py-12 sm:py-16">
       <PageIntro eyebrow="Policies" title={policy.title}>
@@ -24,6 +26,9 @@ export default function PolicyPage({ loaderData: { policy } }: Route.ComponentPr
         </p>
       </PageIntro>
       <Prose html={policy.html} className="mt-8 max-w-3xl" />
+      {cookieSettings && (
+        <CookieSettingsButton className="mt-8 rounded-full border border-slate-300 px-5 py-2.5 text-sm font-semibold hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800" />
+      )}
     </Container>
   );
 }

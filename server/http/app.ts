@@ -45,6 +45,7 @@ export interface HttpDeps {
   storage: FileStorage;
   /** Google sign-in is offered only when its client credentials are configured. */
   googleEnabled: boolean;
+  analyticsId: string | null;
   build: ServerBuild | (() => Promise<ServerBuild>);
   assets: Map<string, StaticFile>;
 }
@@ -135,7 +136,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     c.set("nonce", createNonce());
     await next();
     for (const [name, value] of Object.entries(
-      securityHeaders(c.get("nonce"), { production: deps.production, dev: deps.dev, path: c.req.path, paymentFrames }),
+      securityHeaders(c.get("nonce"), { production: deps.production, dev: deps.dev, path: c.req.path, paymentFrames, analytics: deps.analyticsId !== null }),
     )) {
       c.res.headers.set(name, value);
     }
@@ -275,6 +276,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       cipher: deps.identity.cipher,
       logger: deps.logger,
       googleEnabled: deps.googleEnabled,
+      analyticsId: deps.analyticsId,
       storage: deps.storage,
       shop: deps.payments.shop,
       sandbox: deps.payments.sandbox,

@@ -6,13 +6,16 @@ export function createNonce(): string {
 
 const popupTrip = /^\/(auth\/|api\/auth\/callback\/)/;
 
-/** Headers every response carries; the CSP allows only our own files and scripts holding this nonce. */
 /** Razorpay Checkout runs in frames from these origins; its script is loaded by ours (trusted through 'strict-dynamic'). */
 export const razorpayFrameOrigins = ["https://api.razorpay.com", "https://checkout.razorpay.com"];
 
+/** Where GA4's gtag.js sends page views (its script is loaded by ours, trusted through 'strict-dynamic'). */
+export const analyticsConnectOrigins = ["https://*.google-analytics.com", "https://*.analytics.google.com", "https://www.googletagmanager.com"];
+
+/** Headers every response carries; the CSP allows only our own files and scripts holding this nonce. */
 export function securityHeaders(
   nonce: string,
-  options: { production: boolean; dev: boolean; path: string; paymentFrames?: string[] },
+  options: { production: boolean; dev: boolean; path: string; paymentFrames?: string[]; analytics?: boolean },
 ): Record<string, string> {
   const headers: Record<string, string> = {
     "X-Content-Type-Options": "nosniff",
@@ -33,7 +36,7 @@ export function securityHeaders(
         "style-src-attr 'unsafe-inline'",
         "img-src 'self' data: https:",
         "font-src 'self'",
-        "connect-src 'self'",
+        ["connect-src 'self'", ...(options.analytics ? analyticsConnectOrigins : [])].join(" "),
         ["frame-src https://www.youtube-nocookie.com https://player.vimeo.com", ...(options.paymentFrames ?? [])].join(" "),
         "object-src 'none'",
         "base-uri 'self'",

@@ -18,6 +18,8 @@ async function newVisitor(browser: Browser, javaScriptEnabled: boolean): Promise
   // The test plays the CDN in front of nginx (TRUST_PROXY=2): this entry is the visitor's address.
   const address = `198.51.100.${randomBytes(1)[0]}`;
   const context = await browser.newContext({ javaScriptEnabled, extraHTTPHeaders: { "x-forwarded-for": address } });
+  // Answered already, so the consent bar (analytics.spec.ts) does not cover the buttons these flows press.
+  await context.addCookies([{ name: "academy_consent", value: "none", url: productionUrl }]);
   return context.newPage();
 }
 

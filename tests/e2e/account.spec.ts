@@ -19,7 +19,7 @@ function orderCard(page: Page, title: RegExp | string) {
 test("a new user sees an empty state on every account page", async ({ page, request }) => {
   await signUpVerified(page, request, { name: "Asha Rao", email: uniqueEmail("account-empty"), password });
 
-  await page.locator("summary", { hasText: "Account menu for Asha Rao" }).click();
+  await page.getByRole("button", { name: "Account menu for Asha Rao" }).click();
   await page.getByRole("link", { name: "My account" }).click();
   await expect(page).toHaveURL(/\/account$/);
   await expect(page).toHaveTitle("Your account | Academy");

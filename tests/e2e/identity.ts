@@ -57,7 +57,7 @@ export async function signIn(page: Page, email: string, password: string): Promi
 
 /** Signs out from the account menu and waits until the page shows it, so the next navigation is a visitor's. */
 export async function signOut(page: Page): Promise<void> {
-  await page.locator("summary", { hasText: "Account menu for" }).click();
+  await page.getByRole("button", { name: "Account menu for" }).click();
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("link", { name: "Sign in" })).toBeVisible();
 }

@@ -26,7 +26,7 @@ test("profile: edit the name, upload and remove a photo, change the password", a
   await expect(page.getByText("Your name was saved.")).toBeVisible();
   await page.reload();
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue("Priya Natarajan");
-  await expect(page.locator("summary", { hasText: "Account menu for Priya Natarajan" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Account menu for Priya Natarajan" })).toBeVisible();
 
   await page.getByLabel(/Upload a JPEG, PNG or WebP image/).setInputFiles({ name: "notes.png", mimeType: "image/png", buffer: Buffer.from("not an image at all") });
   await page.getByRole("button", { name: "Upload photo" }).click();

@@ -62,7 +62,9 @@ describe("Better Auth's update-user endpoint", () => {
       ["x".repeat(50_000), "Keep your name under 100 characters."],
       ["   ", "Tell us your name."],
       [42, "Tell us your name."],
-      ["Ravi\u0000Kumar", "Your name can only contain printable characters."],
+      // Refused before Better Auth sees it, as every API body with a NUL is.
+      ["Ravi\u0000Kumar", "The request contains a NUL character or a broken Unicode sequence, which no field accepts."],
+      ["Ravi\u0007Kumar", "Your name can only contain printable characters."],
     ] as const) {
       const response = await postJson("/api/auth/update-user", { name }, cookie);
       expect(response.status, String(name).slice(0, 20)).toBe(400);

@@ -91,6 +91,13 @@ describe("configuration", () => {
     expect(() => loadConfig({ DATA_DIR: dataDir, TRUST_PROXY: "yes" })).toThrow(/TRUST_PROXY: /);
   });
 
+  it("turns analytics on only with a GA4 measurement id", async () => {
+    const dataDir = await tempDir();
+    expect(() => loadConfig({ DATA_DIR: dataDir, ANALYTICS_MEASUREMENT_ID: "UA-12345-1" })).toThrow(/ANALYTICS_MEASUREMENT_ID: must be a GA4 measurement id/);
+    expect(loadConfig({ DATA_DIR: dataDir }).analyticsId).toBeNull();
+    expect(loadConfig({ DATA_DIR: dataDir, ANALYTICS_MEASUREMENT_ID: "G-ABC123XYZ9" }).analyticsId).toBe("G-ABC123XYZ9");
+  });
+
   it("treats empty values as missing", () => {
     expect(() => loadConfig({ ...productionEnv, AUTH_SECRET: "" })).toThrow(
       "Missing required environment variables: AUTH_SECRET",

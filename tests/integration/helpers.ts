@@ -214,6 +214,7 @@ export async function startTestApp({ publicUrl = "http://academy.test" } = {}): 
     payments,
     storage,
     googleEnabled: false,
+    analyticsId: null,
     logger: createLogger("silent"),
     catalog: () => catalog,
     database,

@@ -25,6 +25,8 @@ function nonceOf(response: Response): string {
   return nonce;
 }
 
+const connectSrc = (response: Response) => /connect-src ([^;]*)/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
+
 describe("security headers", () => {
   it("sends a nonce-based CSP that the page's scripts carry", async () => {
     const response = await get("/courses");
@@ -42,6 +44,16 @@ describe("security headers", () => {
       expect(attributes).toContain(`nonce="${nonce}"`);
     }
     expect(html).toMatch(new RegExp(`<style nonce="${nonce.replace(/[+/=]/g, "\\$&")}"`));
+  });
+
+  it("lets pages reach Google Analytics only when a measurement id is set, and says so only to the browser", async () => {
+    expect(connectSrc(await get("/courses"))).toBe("'self'");
+    const measured = createHttpApp({ ...testApp.deps, analyticsId: "G-ABC123XYZ9", production: true });
+    const response = await get("/courses", {}, () => measured);
+    expect(connectSrc(response)).toBe("'self' https://*.google-analytics.com https://*.analytics.google.com https://www.googletagmanager.com");
+    const html = await response.text();
+    expect(html).not.toContain("googletagmanager");
+    expect(html).not.toContain("Cookie choices");
   });
 
   it("sets the other protective headers on every response", async () => {
