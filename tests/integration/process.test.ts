@@ -27,7 +27,9 @@ function start(env: Record<string, string>): Started {
 }
 
 async function listeningUrl(server: Started): Promise<string> {
-  const deadline = Date.now() + 30_000;
+  // A cold start imports the whole server (Better Auth, Drizzle, Shiki, PGlite): seconds on a quiet
+  // machine, and several times that on one core shared with other test files.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     const port = /running at http:\/\/localhost:(\d+)/.exec(server.output())?.[1];
     if (port) return `http://127.0.0.1:${port}`;
@@ -65,7 +67,7 @@ describe("start-up failures", { timeout: 60_000 }, () => {
   });
 });
 
-describe("a running server", { timeout: 90_000 }, () => {
+describe("a running server", { timeout: 180_000 }, () => {
   it("runs side by side with another on its own port and data directory", async () => {
     const [dirA, dirB] = [await tempDir(), await tempDir()];
     const a = start({ PORT: "0", DATA_DIR: dirA });
