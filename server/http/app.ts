@@ -22,7 +22,7 @@ import { mountDevMailbox } from "./dev-mailbox.ts";
 import type { HttpEnv } from "./env.ts";
 import { robotsTxt, sitemapXml } from "./seo.ts";
 import { createNonce, razorpayFrameOrigins, securityHeaders } from "./security-headers.ts";
-import { formBodyProblem, jsonBodyProblem } from "./body-checks.ts";
+import { formRequest, jsonBodyProblem } from "./body-checks.ts";
 import { isSafeMethod, writeOrigin } from "./site-origin.ts";
 import { stylesheetText, type StaticFile } from "./static-assets.ts";
 
@@ -259,11 +259,9 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       ? publicOrigin
       : writeOrigin({ origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") }, deps.siteOrigins);
     if (!origin) return c.text("This form was sent from another site, so nothing was changed. Go back to the page and send it again.", 403);
-    const request = appRequest(c, origin, deps.proxyHops);
-    if (!isSafeMethod(request.method)) {
-      const problem = await formBodyProblem(request);
-      if (problem) return c.text(problem.message, problem.status);
-    }
+    const received = appRequest(c, origin, deps.proxyHops);
+    const request = isSafeMethod(received.method) ? received : await formRequest(received);
+    if (!(request instanceof Request)) return c.text(request.message, request.status);
     const nonce = c.get("nonce");
     const build = typeof deps.build === "function" ? await deps.build() : deps.build;
     const keys = build.entry.module as unknown as ContextKeys;

@@ -13,9 +13,15 @@ const mediaType = (request: Request) => request.headers.get("content-type")?.spl
  * Browsers send forms only as URL-encoded or multipart bodies, and no field of ours takes a NUL
  * character (PostgreSQL cannot store one in text). Anything else is refused here, once, before a
  * route action reads it: an action's `request.formData()` would throw on a JSON or broken body.
- * Reads a clone, so the action still gets the body.
+ * A bodiless POST (a script's `curl -X POST`) is read as the empty form it means, so it gets the
+ * action's own answer. Reads a clone, so the action still gets the body.
  */
-export async function formBodyProblem(request: Request): Promise<BodyProblem | null> {
+export async function formRequest(request: Request): Promise<Request | BodyProblem> {
+  if (!request.headers.has("content-type") && (await request.clone().arrayBuffer()).byteLength === 0) {
+    const headers = new Headers(request.headers);
+    headers.set("content-type", "application/x-www-form-urlencoded");
+    return new Request(request, { headers, body: "" });
+  }
   if (!formTypes.has(mediaType(request))) {
     return { status: 415, message: "Forms are accepted only as a web form (URL-encoded or multipart). Nothing was changed." };
   }
@@ -28,7 +34,7 @@ export async function formBodyProblem(request: Request): Promise<BodyProblem | n
   for (const [name, value] of form) {
     if (name.includes("\0") || (typeof value === "string" && value.includes("\0"))) return { status: 400, message: nulMessage };
   }
-  return null;
+  return request;
 }
 
 /** Whether every string in a parsed JSON value could be stored: no NUL, no lone surrogate (not valid UTF-8). */

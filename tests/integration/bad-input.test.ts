@@ -128,6 +128,17 @@ describe("a body that is not a form", () => {
   });
 });
 
+describe("a POST with no body at all", () => {
+  it("is read as an empty form, so each action gives its own answer rather than a refusal of the body", async () => {
+    const { cookie } = await signedIn();
+    const certificate = await send("/courses/react-fundamentals/certificate", { method: "POST", cookie });
+    expect(certificate.status).toBe(403);
+    expect(await certificate.text()).not.toContain("web form");
+    const note = await send("/notes", { method: "POST", cookie });
+    expect(note.status).toBe(400);
+  });
+});
+
 describe("the password change without JavaScript", () => {
   it("changes the password, keeps this device signed in and signs the others out", async () => {
     const { id, cookie } = await signedIn("the first long password");
