@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { googleStandInPath } from "./auth/google-stand-in.ts";
 
 const flag = z
   .enum(["true", "false", "1", "0"])
@@ -60,8 +61,11 @@ export interface Config {
   payments:
     | { provider: "sandbox"; keySecret: string; webhookSecret: string }
     | { provider: "razorpay"; keyId: string; keySecret: string; webhookSecret: string; apiUrl: string };
-  /** Google sign-in, when both credentials are set; the issuer is Google's unless a test points it elsewhere. */
-  google: { clientId: string; clientSecret: string; issuer: string } | undefined;
+  /**
+   * Google sign-in: Google's own when both credentials are set (the issuer is Google's unless a test
+   * points it elsewhere); outside production without them, the development stand-in under /dev/google.
+   */
+  google: GoogleSettings | undefined;
   /** How many proxies of ours sit in front, each appending to X-Forwarded-For; 0 trusts none. */
   proxyHops: number;
   /** GA4 measurement id; page views are measured only for visitors who accept them. */
@@ -116,6 +120,14 @@ function generatedSecrets(dataDir: string): GeneratedSecrets {
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(file, JSON.stringify(secrets, null, 2) + "\n", { mode: 0o600 });
   return secrets;
+}
+
+export interface GoogleSettings {
+  clientId: string;
+  clientSecret: string;
+  issuer: string;
+  /** The issuer is this server's own development stand-in, which the app then serves. */
+  standIn: boolean;
 }
 
 /** Parses the environment once; throws ConfigError naming every bad or missing variable. */
@@ -178,8 +190,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     payments,
     google:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
-        ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER }
-        : undefined,
+        ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER, standIn: false }
+        : isProduction
+          ? undefined
+          : { clientId: "academy-dev", clientSecret: randomBytes(24).toString("base64url"), issuer: `${publicUrl}${googleStandInPath}`, standIn: true },
     proxyHops: env.TRUST_PROXY,
     analyticsId: env.ANALYTICS_MEASUREMENT_ID ?? null,
     logLevel: env.LOG_LEVEL,

@@ -1,6 +1,8 @@
+import { createGoogleStandIn, type GoogleStandIn } from "./auth/google-stand-in.ts";
 import { createAuth, type Auth } from "./auth/index.ts";
 import type { Catalog } from "./catalog/index.ts";
 import { createFieldCipher, loadEncryptionKey, type FieldCipher } from "./crypto/field-encryption.ts";
+import type { GoogleSettings } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { Logger } from "./logger.ts";
 import type { FileStorage } from "./storage/index.ts";
@@ -13,6 +15,8 @@ export interface Identity {
   cipher: FieldCipher;
   mailTransport: MailTransport;
   mailWorker: MailWorker;
+  /** The development stand-in for Google, when the settings ask for it; the HTTP app serves it. */
+  googleStandIn: GoogleStandIn | null;
 }
 
 export interface IdentityOptions {
@@ -29,7 +33,7 @@ export interface IdentityOptions {
   mailFrom: string;
   mailIntervalMs?: number;
   storage: FileStorage;
-  google?: { clientId: string; clientSecret: string; issuer: string };
+  google?: GoogleSettings;
 }
 
 /** Encryption key → field cipher → mail transport and worker → Better Auth. */
@@ -54,5 +58,14 @@ export async function startIdentity(options: IdentityOptions): Promise<Identity>
       mailWorker.nudge();
     },
   });
-  return { auth, cipher, mailTransport, mailWorker };
+  const google = options.google;
+  const googleStandIn = google?.standIn
+    ? await createGoogleStandIn({
+        issuer: google.issuer,
+        clientId: google.clientId,
+        clientSecret: google.clientSecret,
+        notice: "Development stand-in for Google: this page is not Google. Set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET to sign in with real Google accounts.",
+      })
+    : null;
+  return { auth, cipher, mailTransport, mailWorker, googleStandIn };
 }

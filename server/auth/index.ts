@@ -3,6 +3,7 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Catalog } from "../catalog/index.ts";
+import type { GoogleSettings } from "../config.ts";
 import type { FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
 import * as schema from "../db/schema.ts";
@@ -40,7 +41,7 @@ export interface AuthDeps {
   storage: FileStorage;
   sendMail: (message: MailMessage) => Promise<void>;
   /** Google's OpenID Connect client, when configured. */
-  google: { clientId: string; clientSecret: string; issuer: string } | undefined;
+  google: Pick<GoogleSettings, "clientId" | "clientSecret" | "issuer"> | undefined;
 }
 
 /** Google as an OpenID Connect provider found through discovery, so tests can stand in for it. */

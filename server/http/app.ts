@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { googleStandInPath } from "../auth/google-stand-in.ts";
 import { clientIpHeader } from "../auth/index.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { ContextKeys } from "../context.ts";
@@ -186,6 +187,8 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     app.use("/sandbox/*", loopbackOnly);
   }
   if (!deps.production && deps.identity.mailTransport.kind === "outbox") mountDevMailbox(app, deps.database.db);
+  const standIn = deps.identity.googleStandIn;
+  if (!deps.production && standIn) app.all(`${googleStandInPath}/*`, (c) => standIn.handle(c.req.raw, c.get("nonce")));
 
   app.post(webhookPath, async (c) => {
     const answer = await handleWebhook(deps.payments.shop, {

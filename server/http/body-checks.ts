@@ -20,7 +20,7 @@ export async function formRequest(request: Request): Promise<Request | BodyProbl
   if (!request.headers.has("content-type") && (await request.clone().arrayBuffer()).byteLength === 0) {
     const headers = new Headers(request.headers);
     headers.set("content-type", "application/x-www-form-urlencoded");
-    return new Request(request, { headers, body: "" });
+    return new Request(request, { method: request.method, headers, body: "" });
   }
   if (!formTypes.has(mediaType(request))) {
     return { status: 415, message: "Forms are accepted only as a web form (URL-encoded or multipart). Nothing was changed." };

@@ -4,7 +4,7 @@ export function createNonce(): string {
   return randomBytes(16).toString("base64");
 }
 
-const popupTrip = /^\/(auth\/|api\/auth\/callback\/)/;
+const popupTrip = /^\/(auth\/|api\/auth\/callback\/|dev\/google\/)/;
 
 /** Razorpay Checkout runs in frames from these origins; its script is loaded by ours (trusted through 'strict-dynamic'). */
 export const razorpayFrameOrigins = ["https://api.razorpay.com", "https://checkout.razorpay.com"];
@@ -22,7 +22,7 @@ export function securityHeaders(
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",
     // Google sign-in opens a popup that must keep its opener; the responses on the popup's trip
-    // through Google's origin (start, callback, completion) cannot isolate themselves.
+    // through Google's origin (start, callback, completion, and the development stand-in's chooser) cannot isolate themselves.
     "Cross-Origin-Opener-Policy": popupTrip.test(options.path) ? "unsafe-none" : "same-origin-allow-popups",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
   };

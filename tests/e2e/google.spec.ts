@@ -22,7 +22,7 @@ test("Continue with Google opens a popup with the account chooser and signs in",
     signInMethods: { provider: string }[];
   };
   expect(exported.userDocument).toMatchObject({ name: "Gauri Learner", email: "gauri.learner@example.com" });
-  expect(exported.userDocument.profilePicUrl).toMatch(/\/avatar\/g-1001\.png$/);
+  expect(exported.userDocument.profilePicUrl).toMatch(/\/avatar\/g-1001\.svg$/);
   expect(exported.signInMethods.map((m) => m.provider)).toEqual(["google"]);
 
   // Signing out and in again shows the account chooser again.

@@ -98,6 +98,17 @@ describe("configuration", () => {
     expect(loadConfig({ DATA_DIR: dataDir, ANALYTICS_MEASUREMENT_ID: "G-ABC123XYZ9" }).analyticsId).toBe("G-ABC123XYZ9");
   });
 
+  it("signs in with Google's own service when its credentials are set, else with the development stand-in outside production only", async () => {
+    const DATA_DIR = await tempDir();
+    const standIn = loadConfig({ DATA_DIR, PUBLIC_URL: "http://localhost:4000" }).google;
+    expect(standIn).toMatchObject({ standIn: true, issuer: "http://localhost:4000/dev/google", clientId: "academy-dev" });
+    expect(standIn?.clientSecret.length).toBeGreaterThanOrEqual(32);
+    const real = loadConfig({ DATA_DIR, GOOGLE_CLIENT_ID: "id.apps.googleusercontent.com", GOOGLE_CLIENT_SECRET: "s" }).google;
+    expect(real).toEqual({ clientId: "id.apps.googleusercontent.com", clientSecret: "s", issuer: "https://accounts.google.com", standIn: false });
+    expect(loadConfig(productionEnv).google).toBeUndefined();
+    expect(loadConfig({ ...productionEnv, GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" }).google?.standIn).toBe(false);
+  });
+
   it("treats empty values as missing", () => {
     expect(() => loadConfig({ ...productionEnv, AUTH_SECRET: "" })).toThrow(
       "Missing required environment variables: AUTH_SECRET",

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -47,6 +48,30 @@ afterEach(() => {
 const readSecrets = async (dir: string) => JSON.parse(await readFile(path.join(dir, "secrets.json"), "utf8")) as unknown;
 
 const tempDir = () => mkdtemp(path.join(tmpdir(), "academy-process-"));
+
+/** A port nothing listens on, for a server whose PUBLIC_URL must name its port before it starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.once("error", reject);
+  });
+}
+
+/** The cookies a response sets, as a Cookie header merged over the ones already held. */
+function withCookies(held: string, response: Response): string {
+  const jar = new Map(held ? held.split("; ").map((pair) => pair.split(/=(.*)/s, 2) as [string, string]) : []);
+  for (const line of response.headers.getSetCookie()) {
+    const [pair = ""] = line.split(";");
+    const [name = "", value = ""] = pair.split(/=(.*)/s, 2);
+    jar.set(name, value);
+  }
+  return [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+}
+
+const unescapeHtml = (text: string) => text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
 
 describe("start-up failures", { timeout: 60_000 }, () => {
   it("refuses to start in production and names every missing variable", async () => {
@@ -137,5 +162,41 @@ describe("a running server", { timeout: 180_000 }, () => {
     const again = start({ PORT: "0", DATA_DIR: dataDir });
     running.push(again);
     expect((await fetch(`${await listeningUrl(again)}/readyz`)).status).toBe(200);
+  });
+
+  it("offers Continue with Google on a fresh start through its development stand-in, which signs a person in", async () => {
+    const port = await freePort();
+    const server = start({ PORT: String(port), DATA_DIR: await tempDir() });
+    running.push(server);
+    await listeningUrl(server);
+    const site = `http://localhost:${port}`;
+    const get = (url: string, cookie = "") => fetch(new URL(url, site), { redirect: "manual", headers: { cookie } });
+
+    expect(await (await get("/login")).text()).toContain("Continue with Google");
+    const started = await get("/auth/google?redirectTo=%2Faccount");
+    expect(started.status).toBe(302);
+    const authorize = new URL(started.headers.get("location") ?? "");
+    expect(`${authorize.origin}${authorize.pathname}`).toBe(`${site}/dev/google/authorize`);
+    let cookie = withCookies("", started);
+
+    const chooser = await get(authorize.href, cookie);
+    expect(chooser.status).toBe(200);
+    const page = await chooser.text();
+    expect(page).toContain("Development stand-in for Google: this page is not Google.");
+    expect(page).toContain("<h1>Choose an account</h1>");
+    const fields = new URLSearchParams(
+      [...page.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)">/g)].map(([, name = "", value = ""]) => [name, unescapeHtml(value)]),
+    );
+    fields.set("sub", "g-1002");
+    const chosen = await fetch(`${site}/dev/google/authorize`, { method: "POST", redirect: "manual", body: fields });
+    const callback = chosen.headers.get("location") ?? "";
+    expect(callback).toMatch(new RegExp(`^${site}/api/auth/callback/google\\?code=`));
+
+    const signedIn = await get(callback, cookie);
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get("location")).toBe("/account");
+    cookie = withCookies(cookie, signedIn);
+    const session = (await (await get("/api/auth/get-session", cookie)).json()) as { user: { name: string; email: string } } | null;
+    expect(session?.user).toMatchObject({ name: "Vivek Builder", email: "vivek.builder@example.com" });
   });
 });

@@ -131,10 +131,10 @@ describe("per-address limits reach the forms", () => {
 const getDirect = (path: string, remoteAddress: string) => t.app.fetch(new Request(`${internalOrigin}${path}`), socket(remoteAddress));
 
 describe("development pages", () => {
-  it("serves the mailbox and the sandbox only to this machine", async () => {
+  it("serves the mailbox, the sandbox and the Google stand-in only to this machine", async () => {
     expect((await getDirect("/dev/mailbox", "127.0.0.1")).status).toBe(200);
     expect((await getDirect("/dev/mailbox.json", "::1")).status).toBe(200);
-    for (const path of ["/dev/mailbox", "/dev/mailbox.json", "/sandbox/checkout/order_anything"]) {
+    for (const path of ["/dev/mailbox", "/dev/mailbox.json", "/sandbox/checkout/order_anything", "/dev/google/authorize"]) {
       const response = await getDirect(path, "192.168.1.20");
       expect(response.status, path).toBe(403);
     }
