@@ -43,21 +43,6 @@ export async function startIdentity(options: IdentityOptions): Promise<Identity>
   const cipher = createFieldCipher(key);
   const mailTransport = createMailTransport({ smtpUrl: options.smtpUrl, from: options.mailFrom });
   const mailWorker = startMailWorker({ db, transport: mailTransport, logger, intervalMs: options.mailIntervalMs });
-  const auth = createAuth({
-    db,
-    publicUrl: options.publicUrl,
-    trustedOrigins: options.trustedOrigins ?? [options.publicUrl],
-    secret: options.authSecret,
-    catalog: options.catalog,
-    cipher,
-    logger,
-    storage: options.storage,
-    google: options.google,
-    sendMail: async (message) => {
-      await enqueueMail(db, message);
-      mailWorker.nudge();
-    },
-  });
   const google = options.google;
   const googleStandIn = google?.standIn
     ? await createGoogleStandIn({
@@ -67,5 +52,20 @@ export async function startIdentity(options: IdentityOptions): Promise<Identity>
         notice: "Development stand-in for Google: this page is not Google. Set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET to sign in with real Google accounts.",
       })
     : null;
+  const auth = createAuth({
+    db,
+    publicUrl: options.publicUrl,
+    trustedOrigins: options.trustedOrigins ?? [options.publicUrl],
+    secret: options.authSecret,
+    catalog: options.catalog,
+    cipher,
+    logger,
+    storage: options.storage,
+    google: google && { ...google, standIn: googleStandIn ?? undefined },
+    sendMail: async (message) => {
+      await enqueueMail(db, message);
+      mailWorker.nudge();
+    },
+  });
   return { auth, cipher, mailTransport, mailWorker, googleStandIn };
 }

@@ -128,7 +128,12 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
 
   return (
     <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:grid lg:grid-cols-[18rem_1fr] lg:gap-10">
-      <nav aria-label="Course contents" className="lg:sticky lg:top-24 lg:max-h-[calc(100vh-7rem)] lg:self-start lg:overflow-y-auto">
+      <nav
+        aria-label="Course contents"
+        // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- wide screens scroll the contents on their own, so the region takes focus for the keyboard to scroll it (WCAG 2.1.1), also before script opens the drawer inside
+        tabIndex={0}
+        className="rounded-xl lg:sticky lg:top-24 lg:max-h-[calc(100vh-7rem)] lg:self-start lg:overflow-y-auto"
+      >
         {/* A drawer on phones; always open beside the lesson on wide screens. */}
         <details ref={contents} className="group rounded-xl border border-slate-200 lg:border-0 lg:[&::details-content]:[content-visibility:visible] dark:border-slate-800">
           <summary className="cursor-pointer list-none px-4 py-3 font-semibold text-slate-950 lg:hidden dark:text-white">

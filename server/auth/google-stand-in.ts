@@ -25,6 +25,18 @@ export interface GoogleStandIn {
   issuer: string;
   /** Answers a request whose path lies under the issuer's path; `nonce` lets the chooser's style pass a CSP. */
   handle(request: Request, nonce?: string): Promise<Response>;
+  /** The token endpoint, called in process by the server it runs in: the tokens for a code, or null for a bad code. */
+  exchange(grant: { code: string; redirectURI: string; codeVerifier?: string | undefined }): Promise<StandInTokens | null>;
+  /** The userinfo endpoint, in process: the account an access token was issued for. */
+  userInfo(accessToken: string | undefined): StandInAccount | null;
+}
+
+export interface StandInTokens {
+  accessToken: string;
+  idToken: string;
+  tokenType: "Bearer";
+  accessTokenExpiresAt: Date;
+  scopes: string[];
 }
 
 /** Where the app serves the stand-in on a development start without Google credentials. */
@@ -166,6 +178,21 @@ ${problem ? `<p class="problem" role="alert" id="problem">${escapeHtml(problem)}
 
   return {
     issuer,
+    async exchange({ code, redirectURI, codeVerifier }) {
+      const form = new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectURI, client_id: options.clientId, client_secret: options.clientSecret });
+      if (codeVerifier) form.set("code_verifier", codeVerifier);
+      const answer = await token(new Request(`${issuer}/token`, { method: "POST", body: form }));
+      if (!answer.ok) return null;
+      const body = (await answer.json()) as { access_token: string; id_token: string; expires_in: number; scope: string };
+      return {
+        accessToken: body.access_token,
+        idToken: body.id_token,
+        tokenType: "Bearer",
+        accessTokenExpiresAt: new Date(Date.now() + body.expires_in * 1000),
+        scopes: body.scope.split(" "),
+      };
+    },
+    userInfo: (accessToken) => tokens.get(accessToken ?? "") ?? null,
     async handle(request, nonce) {
       const path = new URL(request.url).pathname.slice(base.length);
       if (path === "/.well-known/openid-configuration") {

@@ -14,6 +14,7 @@ import type { FileStorage } from "../storage/index.ts";
 import { eraseAccountData } from "../users/delete-account.ts";
 import { parseAccountUpdate } from "../users/profile.ts";
 import { createUserDocument, recordSignIn, updateUserDocument } from "../users/user-document.ts";
+import type { GoogleStandIn } from "./google-stand-in.ts";
 import { authOptions } from "./options.ts";
 import { consumeThrottle } from "./throttle.ts";
 
@@ -40,24 +41,43 @@ export interface AuthDeps {
   /** Where profile photos are kept, so deleting an account deletes its photo. */
   storage: FileStorage;
   sendMail: (message: MailMessage) => Promise<void>;
-  /** Google's OpenID Connect client, when configured. */
-  google: Pick<GoogleSettings, "clientId" | "clientSecret" | "issuer"> | undefined;
+  /** Google's OpenID Connect client, when configured; with `standIn`, the development stand-in this server runs. */
+  google: (Pick<GoogleSettings, "clientId" | "clientSecret" | "issuer"> & { standIn?: GoogleStandIn | undefined }) | undefined;
 }
 
-/** Google as an OpenID Connect provider found through discovery, so tests can stand in for it. */
+/**
+ * Google as an OpenID Connect provider found through discovery, so tests can stand in for it. The
+ * development stand-in runs in this process: the browser visits its chooser, and the code is
+ * exchanged by a call rather than over HTTP, so nothing is fetched before the server listens.
+ */
 function googlePlugin(google: NonNullable<AuthDeps["google"]>) {
+  const { standIn } = google;
+  const common = {
+    providerId: "google",
+    clientId: google.clientId,
+    clientSecret: google.clientSecret,
+    scopes: ["openid", "email", "profile"],
+    // Spec §1: the account is chosen anew at every sign-in.
+    prompt: "select_account" as const,
+    pkce: true,
+  };
   return genericOAuth({
     config: [
-      {
-        providerId: "google",
-        discoveryUrl: `${google.issuer.replace(/\/$/, "")}/.well-known/openid-configuration`,
-        clientId: google.clientId,
-        clientSecret: google.clientSecret,
-        scopes: ["openid", "email", "profile"],
-        // Spec §1: the account is chosen anew at every sign-in.
-        prompt: "select_account",
-        pkce: true,
-      },
+      standIn
+        ? {
+            ...common,
+            authorizationUrl: `${standIn.issuer}/authorize`,
+            getToken: async (grant) => {
+              const tokens = await standIn.exchange(grant);
+              if (!tokens) throw new Error("The Google stand-in refused the authorization code.");
+              return tokens;
+            },
+            getUserInfo: async (tokens) => {
+              const account = standIn.userInfo(tokens.accessToken);
+              return account && { id: account.sub, sub: account.sub, email: account.email, name: account.name, image: account.picture, emailVerified: true };
+            },
+          }
+        : { ...common, discoveryUrl: `${google.issuer.replace(/\/$/, "")}/.well-known/openid-configuration` },
     ],
   });
 }

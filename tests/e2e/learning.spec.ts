@@ -44,6 +44,23 @@ test("every player URL of the front-end course renders for an enrolled learner",
   expect(violations).toEqual([]);
 });
 
+test("the course contents beside a lesson can be scrolled from the keyboard before any script runs", async ({ page, request, browser }) => {
+  await signUpVerified(page, request, { name: "Kiran", email: uniqueEmail("contents"), password });
+  // Without the app's scripts (as before hydration) the contents drawer stays closed, so its links are
+  // not focusable, yet on a wide screen the list is shown and scrolls on its own.
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 }, storageState: await page.context().storageState() });
+  await context.route(/\/assets\/.*\.js$/, (route) => route.abort());
+  const noScript = await context.newPage();
+  await noScript.goto(`/courses/${course}/submodule/1-1`);
+  const contents = noScript.getByRole("navigation", { name: "Course contents" });
+  expect(await contents.evaluate((nav) => nav.scrollHeight > nav.clientHeight)).toBe(true);
+  expect(await seriousViolations(noScript, "lesson before hydration")).toEqual([]);
+  await contents.focus();
+  await noScript.keyboard.press("PageDown");
+  await expect.poll(() => contents.evaluate((nav) => nav.scrollTop)).toBeGreaterThan(0);
+  await context.close();
+});
+
 test("completing lessons moves progress on the course home and in the account", async ({ page, request }) => {
   await signUpVerified(page, request, { name: "Vivek", email: uniqueEmail("progress"), password });
   await buyCourse(page, course);

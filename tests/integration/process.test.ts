@@ -198,5 +198,7 @@ describe("a running server", { timeout: 180_000 }, () => {
     cookie = withCookies(cookie, signedIn);
     const session = (await (await get("/api/auth/get-session", cookie)).json()) as { user: { name: string; email: string } } | null;
     expect(session?.user).toMatchObject({ name: "Vivek Builder", email: "vivek.builder@example.com" });
+    // The code is exchanged in process: nothing was fetched from the server before it listened.
+    expect(server.output()).not.toMatch(/discovery|Provider skipped/i);
   });
 });
