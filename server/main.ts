@@ -1,3 +1,6 @@
+// `npm start` and production. Imported first: modules run in import order, so every library below
+// is loaded after NODE_ENV is settled.
+import { configuredEnvironment } from "./production-libraries.ts";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
@@ -7,7 +10,7 @@ import { loadStaticAssets } from "./http/static-assets.ts";
 import { listen, startServices } from "./runtime.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const services = await startServices();
+const services = await startServices({ ...process.env, NODE_ENV: configuredEnvironment });
 const build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
 const assets = await loadStaticAssets(path.join(root, "build/client"));
 

@@ -25,11 +25,11 @@ export interface Services {
  * Config → logger → content → database with migrations → identity (key, mail, auth). A bad config
  * or content file, or a missing encryption key, exits with its message.
  */
-export async function startServices(): Promise<Services> {
+export async function startServices(environment: Record<string, string | undefined> = process.env): Promise<Services> {
   let config: Config;
   let catalog: Catalog;
   try {
-    config = loadConfig();
+    config = loadConfig(environment);
     catalog = await loadCatalog(config.contentDir);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof ContentError) {

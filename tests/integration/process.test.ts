@@ -142,6 +142,25 @@ describe("a running server", { timeout: 180_000 }, () => {
     expect(JSON.parse(line)).toMatchObject({ requestId: "test-request-0001", method: "GET", path: "/courses", status: 200 });
   });
 
+  it("renders with React's production build, also when started without NODE_ENV (as npm start is)", async () => {
+    const loaded = path.join(await tempDir(), "modules.json");
+    const server = start({
+      PORT: "0",
+      DATA_DIR: await tempDir(),
+      NODE_OPTIONS: `--import=${path.join(projectRoot, "tests/support/loaded-modules.ts")}`,
+      LOADED_MODULES_FILE: loaded,
+    });
+    const url = await listeningUrl(server);
+    expect((await fetch(`${url}/course/webdevfrontendcourse`)).status).toBe(200);
+    // Still the development configuration: the mailbox is there.
+    expect((await fetch(`${url}/dev/mailbox.json`)).status).toBe(200);
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+    const files = (JSON.parse(await readFile(loaded, "utf8")) as string[]).filter((file) => /[\\/]node_modules[\\/]react(-dom)?[\\/]/.test(file));
+    expect(files.some((file) => file.endsWith("react-dom-server.node.production.js"))).toBe(true);
+    expect(files.filter((file) => file.includes(".development."))).toEqual([]);
+  });
+
   it("finishes in-flight requests on SIGTERM, closes the database and exits cleanly", async () => {
     const dataDir = await tempDir();
     const server = start({ PORT: "0", DATA_DIR: dataDir, PAGE_CACHE_SECONDS: "0" });
