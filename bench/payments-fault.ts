@@ -5,7 +5,7 @@
 // invariant fails. Runs on a throwaway PostgreSQL cluster when /usr/lib/postgresql/*/bin exists, else (or with
 // BENCH_PGLITE=1) on embedded PGlite.
 import { spawnSync } from "node:child_process";
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
@@ -15,11 +15,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { Client, Pool } from "pg";
 import { loadCatalog } from "../server/catalog/index.ts";
-import { callbackPath } from "../server/payments/index.ts";
+import { buyCourse, createBuyer, pooled, type Buyer, type PurchaseStage } from "./buyers.ts";
 import { root, startServer, type RunningServer } from "./server.ts";
 
 const purchases = Number(process.env.BENCH_PURCHASES ?? 200);
-const password = "correct horse battery staple";
 /** Our own connections to PostgreSQL carry this name, so we can tell them from the server's. */
 const ourApplicationName = "payments-fault-bench";
 
@@ -38,13 +37,6 @@ interface Store {
   close(): Promise<void>;
 }
 
-interface Buyer {
-  /** A distinct X-Forwarded-For per buyer, so Better Auth's per-address limits do not trip. */
-  address: string;
-  cookie: string;
-  courseId: string;
-}
-
 /** The server under test; restarted on the same data, so cleanup stops whichever one runs last. */
 interface App {
   current: RunningServer | undefined;
@@ -59,15 +51,13 @@ function restartable(port: number, env: Record<string, string>, logFile: string)
   return app;
 }
 
-type Stage = "confirm" | "checkout" | "callback";
-
 /** What the buyers' clients saw. */
 interface ClientTally {
   ordered: number;
   accepted: number;
   acceptedBeforeKill: number;
   calledBack: number;
-  failed: Record<Stage, number>;
+  failed: Record<PurchaseStage, number>;
   errors: Record<string, number>;
 }
 
@@ -179,90 +169,26 @@ function pgliteStore(dataDir: string): Store {
   };
 }
 
-/** A request as the buyer's browser sends it: same origin, their address and cookie, redirects not followed. */
-function send(url: string, from: { address: string; cookie?: string }, body?: { form: Record<string, string> } | { json: unknown }): Promise<Response> {
-  const headers: Record<string, string> = { Origin: new URL(url).origin, "X-Forwarded-For": from.address };
-  if (from.cookie) headers.Cookie = from.cookie;
-  let payload: string | undefined;
-  if (body && "form" in body) {
-    headers["Content-Type"] = "application/x-www-form-urlencoded";
-    payload = new URLSearchParams(body.form).toString();
-  } else if (body) {
-    headers["Content-Type"] = "application/json";
-    payload = JSON.stringify(body.json);
-  }
-  return fetch(url, { method: payload ? "POST" : "GET", headers, body: payload, redirect: "manual", signal: AbortSignal.timeout(60_000) });
-}
-
-/** Better Auth's session cookie from a response, as `name=value` for the Cookie header. */
-function sessionCookie(response: Response): string | undefined {
-  return response.headers
-    .getSetCookie()
-    .map((cookie) => cookie.split(";")[0] ?? "")
-    .find((cookie) => cookie.startsWith("better-auth.session_token="));
-}
-
-/** The verification link from the development mailbox; the mail is queued while sign-up answers, so allow a moment. */
-async function verificationLink(url: string, email: string): Promise<string> {
-  for (let tries = 0; tries < 50; tries++) {
-    const mails = (await (await fetch(`${url}/dev/mailbox.json?to=${encodeURIComponent(email)}`)).json()) as { subject: string; links: string[] }[];
-    const link = mails.find((m) => m.subject.startsWith("Confirm your e-mail"))?.links[0];
-    if (link) return link;
-    await sleep(200);
-  }
-  throw new Error(`no verification mail for ${email}`);
-}
-
-/** Signs a buyer up over HTTP and verifies the address, as a person would; returns their session. */
-async function createBuyer(url: string, run: string, index: number, courseId: string): Promise<Buyer> {
-  const email = `fault-${run}-${index}@example.com`;
-  const address = `10.${100 + (index >> 16)}.${(index >> 8) & 255}.${index & 255}`;
-  const signUp = await send(`${url}/api/auth/sign-up/email`, { address }, { json: { name: `Fault Buyer ${index}`, email, password } });
-  const cookie = sessionCookie(signUp);
-  if (!signUp.ok || !cookie) throw new Error(`sign-up of ${email} answered ${signUp.status}: ${await signUp.text()}`);
-  const link = new URL(await verificationLink(url, email));
-  const verified = await send(`${url}${link.pathname}${link.search}`, { address, cookie });
-  if (verified.status >= 400) throw new Error(`verifying ${email} answered ${verified.status}`);
-  return { address, cookie: sessionCookie(verified) ?? cookie, courseId };
-}
-
-/** Runs `task` for 0…count-1 with at most `concurrency` at a time (sign-up hashes passwords; 200 at once only queue). */
-async function pooled<T>(count: number, concurrency: number, task: (index: number) => Promise<T>): Promise<T[]> {
-  const results: T[] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < count; i = next++) results[i] = await task(i);
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return results;
-}
-
 /** A short reason for the tally: the socket error code when the kill cut the connection. */
 function reason(error: unknown): string {
   const cause = (error as { cause?: { code?: string } }).cause;
   return cause?.code ?? (error as Error).message.slice(0, 80);
 }
 
-/** One purchase as a browser makes it: confirm → sandbox checkout "Pay" with UPI → the signed callback. */
+/** One purchase, tallied by how far it got. */
 async function purchase(url: string, buyer: Buyer, tally: ClientTally, onAccepted: () => void): Promise<void> {
-  let stage: Stage = "confirm";
+  let stage: PurchaseStage = "confirm";
   try {
-    const confirm = await send(`${url}/courses/${buyer.courseId}/confirm`, buyer, { form: { intent: "pay", idempotencyKey: randomUUID() } });
-    const checkout = confirm.headers.get("location");
-    if (!checkout?.startsWith("/sandbox/checkout/order_")) throw new Error(`confirm answered ${confirm.status} ${checkout ?? ""}`);
-    tally.ordered += 1;
-
-    stage = "checkout";
-    const page = await send(`${url}${checkout}`, buyer, { form: { outcome: "pay", method: "upi" } });
-    // The no-JavaScript checkout page carries the callback fields as hidden inputs.
-    const fields = Object.fromEntries(Array.from((await page.text()).matchAll(/name="(razorpay_\w+)" value="([^"]*)"/g), (m) => [m[1], m[2]]));
-    if (!fields.razorpay_payment_id) throw new Error(`checkout answered ${page.status} without a payment`);
-    tally.accepted += 1;
-    onAccepted();
-
-    stage = "callback";
-    const back = await send(`${url}${callbackPath}`, buyer, { form: fields });
-    if (back.status !== 303) throw new Error(`callback answered ${back.status}`);
+    await buyCourse(url, buyer, {
+      reached: (next) => {
+        if (next === "checkout") tally.ordered += 1;
+        stage = next;
+      },
+      accepted: () => {
+        tally.accepted += 1;
+        onAccepted();
+      },
+    });
     tally.calledBack += 1;
   } catch (error) {
     tally.failed[stage] += 1;

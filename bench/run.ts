@@ -1,4 +1,5 @@
-// `npm run bench`: Lighthouse, first-load bytes and anonymous page throughput beside nginx.
+// `npm run bench`: Lighthouse, first-load bytes, anonymous page throughput beside nginx, and the
+// fixed cost per request beside bare Hono with signed-in pages (wrk; see signed-in.ts).
 // Targets (reported, never asserted): Lighthouse 100s; JS ≤ 90 KB gzip (the framework floor alone is
 // ~111 KB, see DESIGN.md) and CSS ≤ 15 KB gzip; cached anonymous pages ≥ 50 % of nginx.
 // Optional, only when BENCH_ONLY names it: payments-fault (kill -9 during 200 sandbox purchases, see payments-fault.ts)
@@ -11,10 +12,11 @@ import { lighthouse } from "./lighthouse.ts";
 import { notesBench, printNotes } from "./notes.ts";
 import { paymentsFault } from "./payments-fault.ts";
 import { root, startServer } from "./server.ts";
+import { printSignedIn, signedInBench } from "./signed-in.ts";
 import { load, startNginx, type Throughput } from "./throughput.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput").split(","));
+const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,signed-in").split(","));
 
 if (spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
 
@@ -74,6 +76,12 @@ try {
       );
     }
     console.log(`  server RSS after load: ${results.serverRssMb} MB`);
+  }
+
+  if (only.has("signed-in")) {
+    const signedIn = await signedInBench(server, seconds, 4402);
+    results.signedIn = signedIn;
+    printSignedIn(signedIn, seconds);
   }
 
   if (only.has("notes")) {

@@ -1,0 +1,69 @@
+// Signed-in pages, the ones a learner hits on every visit: a buyer with a purchased course, some
+// progress and 200 notes, measured with wrk beside the bare Hono reference in the same run.
+// Signed-in pages are never served from the page cache, so every request renders.
+import { randomBytes } from "node:crypto";
+import { buyCourse, createBuyer, send, type Buyer } from "./buyers.ts";
+import type { RunningServer } from "./server.ts";
+import { residentMb, startBareHono, wrk, type WrkResult } from "./wrk.ts";
+
+const courseId = "webdevfrontendcourse";
+const lessons = ["1-1", "1-2", "1-3", "2-1"];
+const noteCount = 200;
+
+export interface SignedInResult {
+  reference: WrkResult;
+  healthz: WrkResult;
+  pages: WrkResult[];
+  rssMbBefore: number | null;
+  rssMbAfter: number | null;
+}
+
+async function prepareLearner(url: string): Promise<Buyer> {
+  const buyer = await createBuyer(url, `signed-in-${randomBytes(3).toString("hex")}`, 0, courseId);
+  await buyCourse(url, buyer);
+  for (const lesson of lessons) {
+    const done = await send(`${url}/courses/${courseId}/submodule/${lesson}`, buyer, { form: { intent: "complete" } });
+    if (done.status >= 400) throw new Error(`completing ${lesson} answered ${done.status}`);
+  }
+  for (let i = 1; i <= noteCount; i++) {
+    const created = await send(`${url}/notes`, buyer, { form: { intent: "create" } });
+    const noteId = new URL(created.headers.get("location") ?? "", url).searchParams.get("note");
+    if (!noteId) throw new Error(`creating a note answered ${created.status}`);
+    const body = `Note ${i} on closures, the event loop and **layout**.\n\n- one\n- two\n\n\`\`\`js\nconst x = ${i};\n\`\`\``;
+    const saved = await send(`${url}/notes`, buyer, { form: { intent: "save", noteId, title: `Note ${i}`, body } });
+    if (saved.status >= 400) throw new Error(`saving a note answered ${saved.status}`);
+  }
+  return buyer;
+}
+
+export async function signedInBench(server: RunningServer, seconds: number, barePort: number): Promise<SignedInResult> {
+  const buyer = await prepareLearner(server.url);
+  const headers = [`Cookie: ${buyer.cookie}`, `X-Forwarded-For: ${buyer.address}`];
+  const paths = ["/account", "/account/courses", "/notes", `/courses/${courseId}/MainPage`, `/courses/${courseId}/submodule/1-2`, `/course/${courseId}`];
+  for (const path of paths) {
+    const response = await send(`${server.url}${path}`, buyer);
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status} to the signed-in learner`);
+  }
+  const rssMbBefore = residentMb(server.process.pid);
+  const bare = await startBareHono(barePort);
+  let reference: WrkResult;
+  try {
+    reference = wrk("bare Hono", `${bare.url}/healthz`, { seconds, connections: 50 });
+  } finally {
+    await bare.stop();
+  }
+  const healthz = wrk("academy", `${server.url}/healthz`, { seconds, connections: 50 });
+  const pages = paths.map((path) => wrk("academy signed in", `${server.url}${path}`, { seconds, connections: 20, headers }));
+  return { reference, healthz, pages, rssMbBefore, rssMbAfter: residentMb(server.process.pid) };
+}
+
+export function printSignedIn(r: SignedInResult, seconds: number) {
+  console.log(`\nFixed cost and signed-in pages (wrk, 1 thread, ${seconds} s each, same machine)`);
+  console.log(
+    `  /healthz  bare Hono ${r.reference.requestsPerSecond} req/s · academy ${r.healthz.requestsPerSecond} req/s (p99 ${r.healthz.p99Ms} ms) · ratio ${(r.healthz.requestsPerSecond / r.reference.requestsPerSecond).toFixed(2)} (target ≥ 0.70)`,
+  );
+  for (const p of r.pages) {
+    console.log(`  ${p.path.padEnd(44)} ${String(p.requestsPerSecond).padStart(5)} req/s  p50 ${p.p50Ms} ms  p99 ${p.p99Ms} ms  errors ${p.errors}  (target ≥ 400 req/s)`);
+  }
+  console.log(`  server RSS: ${r.rssMbBefore} MB before, ${r.rssMbAfter} MB after`);
+}

@@ -1,0 +1,68 @@
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { setTimeout as sleep } from "node:timers/promises";
+import { root } from "./server.ts";
+
+export interface WrkResult {
+  target: string;
+  path: string;
+  connections: number;
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  /** Socket errors, timeouts and responses other than 2xx/3xx. */
+  errors: number;
+}
+
+const toMs = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit]!;
+
+/** wrk (one thread: the server has the other core) against `url`; headers as `name: value`. */
+export function wrk(target: string, url: string, options: { seconds: number; connections: number; headers?: string[] }): WrkResult {
+  const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency", ...(options.headers ?? []).flatMap((h) => ["-H", h]), url];
+  const out = spawnSync("wrk", args, { encoding: "utf8" });
+  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr}`);
+  const text = out.stdout;
+  const latency = (pct: string) => {
+    const m = new RegExp(`^\\s+${pct}%\\s+([\\d.]+)(us|ms|s)`, "m").exec(text);
+    return m ? Math.round(toMs(m[1]!, m[2]!) * 100) / 100 : Number.NaN;
+  };
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(text);
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0);
+  return {
+    target,
+    path: new URL(url).pathname + new URL(url).search,
+    connections: options.connections,
+    requestsPerSecond: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0)),
+    p50Ms: latency("50"),
+    p99Ms: latency("99"),
+    errors: non2xx + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+  };
+}
+
+/** The bare Hono reference, started for one measurement. */
+export async function startBareHono(port: number): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ["bench/bare-hono.ts"], { cwd: root, env: { ...process.env, BARE_HONO_PORT: String(port) }, stdio: "inherit" });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      await sleep(100);
+    }
+  }
+  return {
+    url,
+    async stop() {
+      const gone = once(child, "exit");
+      child.kill("SIGTERM");
+      await gone;
+    },
+  };
+}
+
+/** Resident memory of a process, in MB. */
+export function residentMb(pid: number | undefined): number | null {
+  const out = spawnSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" });
+  const kb = Number(out.stdout.trim());
+  return kb > 0 ? Math.round(kb / 1024) : null;
+}
