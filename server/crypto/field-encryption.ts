@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { appRoots } from "../db/schema.ts";
@@ -49,7 +49,10 @@ export async function loadEncryptionKey(
 }
 
 /** AES-256-GCM; text form `v1:<base64 iv>:<base64 ciphertext+tag>`. */
-export function createFieldCipher(key: Buffer): FieldCipher {
+export function createFieldCipher(rawKey: Buffer): FieldCipher {
+  // A key object made once: handing the raw bytes to every cipher made Node prepare the key each
+  // time, five times the cost of the decryption itself (a notes page decrypts hundreds of fields).
+  const key = createSecretKey(rawKey);
   return {
     encrypt(value) {
       try {

@@ -140,6 +140,13 @@ describe("a running server", { timeout: 180_000 }, () => {
     await expect.poll(() => server.output()).toContain("test-request-0001");
     const line = server.output().split("\n").find((l) => l.includes("test-request-0001")) ?? "";
     expect(JSON.parse(line)).toMatchObject({ requestId: "test-request-0001", method: "GET", path: "/courses", status: 200 });
+    // Health probes and static files are logged only when they fail.
+    await fetch(`${url}/healthz`, { headers: { "x-request-id": "test-request-0002" } });
+    await fetch(`${url}/favicon.svg`, { headers: { "x-request-id": "test-request-0003" } });
+    await fetch(`${url}/assets/no-such-file.js`, { headers: { "x-request-id": "test-request-0004" } });
+    await expect.poll(() => server.output()).toContain("test-request-0004");
+    expect(server.output()).not.toContain("test-request-0002");
+    expect(server.output()).not.toContain("test-request-0003");
   });
 
   it("renders with React's production build, also when started without NODE_ENV (as npm start is)", async () => {
