@@ -5,18 +5,19 @@
 // Optional, only when BENCH_ONLY names it: payments-fault (kill -9 during 200 sandbox purchases, see payments-fault.ts)
 // and notes (listing and searching 1,000 encrypted notes, see notes.ts).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { measureFirstLoad } from "./first-load.ts";
+import { fixedCostBench, printFixedCost } from "./fixed-cost.ts";
 import { lighthouse } from "./lighthouse.ts";
 import { notesBench, printNotes } from "./notes.ts";
 import { paymentsFault } from "./payments-fault.ts";
 import { root, startServer } from "./server.ts";
 import { printSignedIn, signedInBench } from "./signed-in.ts";
-import { load, startNginx, type Throughput } from "./throughput.ts";
+import { compareWithNginx, rawBody, startNginx, type AnonymousRun } from "./throughput.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,signed-in").split(","));
+const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,fixed-cost,signed-in").split(","));
 
 if (spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
 
@@ -51,35 +52,35 @@ try {
 
   if (only.has("throughput")) {
     const paths = ["/", "/courses"];
-    const pages: Record<string, string> = {};
-    for (const p of paths) pages[p] = await (await fetch(server.url + p)).text();
+    const pages: Record<string, { html: Buffer; gzip: Buffer }> = {};
+    for (const p of paths) {
+      const html = Buffer.from(await (await fetch(server.url + p, { headers: { "Accept-Encoding": "identity" } })).arrayBuffer());
+      pages[p] = { html, gzip: await rawBody(`${server.url}${p}`, "gzip") };
+    }
     const nginx = await startNginx(4401, pages);
-    const runs: Throughput[] = [];
+    const runs: AnonymousRun[] = [];
     try {
-      for (const p of paths) {
-        runs.push(await load("nginx", nginx.url, p, seconds));
-        runs.push(await load("academy", server.url, p, seconds));
-      }
+      for (const p of paths) for (const encoding of ["identity", "gzip"] as const) runs.push(compareWithNginx(server.url, nginx.url, p, encoding, seconds));
     } finally {
       nginx.stop();
     }
-    const rss = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.process.pid}/status`, "utf8"))?.[1];
     results.throughput = runs;
-    results.serverRssMb = rss ? Math.round(Number(rss) / 1024) : null;
-    console.log(`\nAnonymous page throughput (autocannon, 50 connections, ${seconds} s each, same machine)`);
-    for (const p of paths) {
-      const n = runs.find((r) => r.target === "nginx" && r.path === p);
-      const a = runs.find((r) => r.target === "academy" && r.path === p);
-      if (!n || !a) continue;
+    console.log(`\nCached anonymous pages beside nginx serving the same bytes (wrk, 1 thread, 50 connections, ${seconds} s each)`);
+    for (const r of runs) {
       console.log(
-        `  ${p.padEnd(10)} nginx ${n.requestsPerSecond} req/s (p99 ${n.p99Ms} ms) · academy ${a.requestsPerSecond} req/s (p99 ${a.p99Ms} ms, ${a.errors + a.non2xx} errors/non-2xx) · ratio ${(a.requestsPerSecond / n.requestsPerSecond).toFixed(2)}`,
+        `  ${r.path.padEnd(10)} ${r.encoding.padEnd(9)} nginx ${r.nginx.requestsPerSecond} req/s (p99 ${r.nginx.p99Ms} ms) · academy ${r.academy.requestsPerSecond} req/s (p99 ${r.academy.p99Ms} ms, ${r.academy.errors} errors) · ratio ${(r.academy.requestsPerSecond / r.nginx.requestsPerSecond).toFixed(2)} (target ≥ 0.50)`,
       );
     }
-    console.log(`  server RSS after load: ${results.serverRssMb} MB`);
+  }
+
+  if (only.has("fixed-cost")) {
+    const fixedCost = await fixedCostBench(server, seconds, 4402);
+    results.fixedCost = fixedCost;
+    printFixedCost(fixedCost, seconds);
   }
 
   if (only.has("signed-in")) {
-    const signedIn = await signedInBench(server, seconds, 4402);
+    const signedIn = await signedInBench(server, seconds);
     results.signedIn = signedIn;
     printSignedIn(signedIn, seconds);
   }

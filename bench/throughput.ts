@@ -1,34 +1,44 @@
+// Cached anonymous pages beside nginx serving the same bytes from disk (wrk, same machine, same run):
+// uncompressed, and gzip (nginx's gzip_static sends the very file we compressed).
 import { spawn } from "node:child_process";
+import { get } from "node:http";
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import autocannon from "autocannon";
+import { wrk, type WrkResult } from "./wrk.ts";
 
-export interface Throughput {
-  target: string;
+export interface AnonymousRun {
   path: string;
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-  non2xx: number;
+  encoding: "identity" | "gzip";
+  nginx: WrkResult;
+  academy: WrkResult;
 }
 
-export async function load(target: string, baseUrl: string, urlPath: string, seconds: number): Promise<Throughput> {
-  const result = await autocannon({ url: baseUrl + urlPath, connections: 50, duration: seconds });
+/** One page in one encoding, as nginx and Academy send it; the pages must be in Academy's cache already. */
+export function compareWithNginx(academyUrl: string, nginxUrl: string, urlPath: string, encoding: AnonymousRun["encoding"], seconds: number): AnonymousRun {
+  const headers = encoding === "gzip" ? ["Accept-Encoding: gzip"] : [];
   return {
-    target,
     path: urlPath,
-    requestsPerSecond: Math.round(result.requests.average),
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors,
-    non2xx: result.non2xx,
+    encoding,
+    nginx: wrk("nginx", nginxUrl + urlPath, { seconds, connections: 50, headers }),
+    academy: wrk("academy", academyUrl + urlPath, { seconds, connections: 50, headers }),
   };
 }
 
-/** nginx (Debian package) serving `pages` (URL path → HTML) from disk, the ceiling to compare against. */
-export async function startNginx(port: number, pages: Record<string, string>): Promise<{ url: string; stop(): void }> {
+/** A response body exactly as sent, still in the encoding asked for (fetch would decode it). */
+export function rawBody(url: string, encoding: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { "Accept-Encoding": encoding } }, (response) => {
+      if (response.headers["content-encoding"] !== encoding) reject(new Error(`${url} was not sent as ${encoding}`));
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve(Buffer.concat(chunks)));
+    }).on("error", reject);
+  });
+}
+
+/** nginx (Debian package) serving `pages` (URL path → HTML and its gzip bytes) from disk, the ceiling to compare against. */
+export async function startNginx(port: number, pages: Record<string, { html: Buffer; gzip: Buffer }>): Promise<{ url: string; stop(): void }> {
   const dir = mkdtempSync(path.join(tmpdir(), "academy-nginx-"));
   chmodSync(dir, 0o755);
   const html = path.join(dir, "html");
@@ -36,7 +46,8 @@ export async function startNginx(port: number, pages: Record<string, string>): P
   chmodSync(html, 0o755);
   const locations = Object.entries(pages)
     .map(([urlPath, body], i) => {
-      writeFileSync(path.join(html, `page${i}.html`), body, { mode: 0o644 });
+      writeFileSync(path.join(html, `page${i}.html`), body.html, { mode: 0o644 });
+      writeFileSync(path.join(html, `page${i}.html.gz`), body.gzip, { mode: 0o644 });
       return `location = ${urlPath} { default_type "text/html; charset=utf-8"; try_files /page${i}.html =404; }`;
     })
     .join("\n    ");
@@ -51,6 +62,8 @@ events { worker_connections 1024; }
 http {
   access_log off;
   sendfile on;
+  gzip_static on;
+  gzip_vary on;
   keepalive_requests 100000;
   client_body_temp_path ${dir}/client;
   proxy_temp_path ${dir}/proxy;

@@ -39,9 +39,10 @@ export function wrk(target: string, url: string, options: { seconds: number; con
   };
 }
 
-/** The bare Hono reference, started for one measurement. */
-export async function startBareHono(port: number): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ["bench/bare-hono.ts"], { cwd: root, env: { ...process.env, BARE_HONO_PORT: String(port) }, stdio: "inherit" });
+/** The bare Hono reference, started for one measurement; `bodiesFile` lists what else it serves (see bare-hono.ts). */
+export async function startBareHono(port: number, bodiesFile?: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const env = { ...process.env, BARE_HONO_PORT: String(port), ...(bodiesFile && { BARE_HONO_BODIES: bodiesFile }) };
+  const child = spawn(process.execPath, ["bench/bare-hono.ts"], { cwd: root, env, stdio: "inherit" });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     try {

@@ -17,12 +17,13 @@ import { callbackPath, webhookPath, type Payments } from "../payments/index.ts";
 import { ProviderError } from "../payments/provider.ts";
 import { uploadsPath, type FileStorage } from "../storage/index.ts";
 import { clientAddress, isLoopback } from "./client-address.ts";
-import { compressOnce, compressStream, isCompressible, negotiateEncoding, type Encoding } from "./compression.ts";
-import { hasSession, PageCache, type CachedPage } from "./page-cache.ts";
+import { compressOnce, compressStream, isCompressible } from "./compression.ts";
+import { hasSession, PageCache } from "./page-cache.ts";
+import { acceptedEncoding, prepareResponse, requestHeader, sendPrepared } from "./prepared-response.ts";
 import { mountDevMailbox } from "./dev-mailbox.ts";
 import type { HttpEnv } from "./env.ts";
 import { robotsTxt, sitemapXml } from "./seo.ts";
-import { createNonce, razorpayFrameOrigins, securityHeaderPolicy } from "./security-headers.ts";
+import { razorpayFrameOrigins, requestNonce, securityHeaderPolicy } from "./security-headers.ts";
 import { formRequest, jsonBodyProblem } from "./body-checks.ts";
 import { isSafeMethod, writeOrigin } from "./site-origin.ts";
 import { stylesheetText, type StaticFile } from "./static-assets.ts";
@@ -55,23 +56,6 @@ type Env = HttpEnv;
 
 const requestIdPattern = /^[\w-]{8,64}$/;
 
-function sendEncoded(
-  c: Context<Env>,
-  status: number,
-  headers: Iterable<[string, string]>,
-  body: Buffer,
-  encoded: Partial<Record<Encoding, Buffer>>,
-): Response {
-  const out = new Headers([...headers]);
-  out.append("Vary", "Accept-Encoding");
-  const encoding = negotiateEncoding(c.req.header("accept-encoding"));
-  const chosen = encoding ? encoded[encoding] : undefined;
-  if (encoding && chosen) out.set("Content-Encoding", encoding);
-  const payload = chosen ?? body;
-  out.set("Content-Length", String(payload.length));
-  return new Response(c.req.method === "HEAD" ? null : new Uint8Array(payload), { status, headers: out });
-}
-
 /**
  * The request as the app sees it: on `origin` (one of ours, so React Router's action-origin check
  * holds behind a TLS-terminating proxy), with the client's address in one header of our own that
@@ -93,7 +77,7 @@ function appRequest(c: Context<Env>, origin: string, proxyHops: number): Request
 }
 
 function requestAddress(c: Context<Env>, proxyHops: number): string {
-  return clientAddress(c.req.header("x-forwarded-for"), c.env?.incoming?.socket.remoteAddress, proxyHops);
+  return clientAddress(requestHeader(c, "x-forwarded-for"), c.env?.incoming?.socket.remoteAddress, proxyHops);
 }
 
 /** Razorpay's ids and signatures are short runs of letters, digits and underscores; nothing else is looked up. */
@@ -123,6 +107,32 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   const paymentFrames = deps.payments.shop.provider.kind === "razorpay" ? razorpayFrameOrigins : [];
   const [publicOrigin = new URL(deps.publicUrl).origin] = deps.siteOrigins;
   const headersFor = securityHeaderPolicy({ production: deps.production, dev: deps.dev, paymentFrames, analytics: deps.analyticsId !== null });
+  const assets = new Map(
+    [...deps.assets].map(([path, file]) => [
+      path,
+      {
+        etag: file.etag,
+        response: prepareResponse(
+          200,
+          {
+            ...headersFor(null, path),
+            "content-type": file.type,
+            etag: file.etag,
+            "cache-control": file.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
+          },
+          file.body,
+          file.encoded,
+        ),
+      },
+    ]),
+  );
+  /** A small JSON answer with all its headers, for the probes that poll us most. */
+  const routineJson = (c: Context<Env>, status: number, body: unknown) => {
+    c.set("routine", true);
+    c.set("headed", true);
+    const headers = { ...headersFor(null, c.req.path), "content-type": "application/json", "x-request-id": c.get("requestId") };
+    return new Response(JSON.stringify(body), { status, headers });
+  };
   const loopbackOnly: MiddlewareHandler<Env> = async (c, next) => {
     if (!isLoopback(requestAddress(c, deps.proxyHops))) {
       return c.text("This development page is only served to the machine the server runs on.", 403);
@@ -132,14 +142,16 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
 
   app.use("*", async (c, next) => {
     const started = performance.now();
-    const incoming = c.req.header("x-request-id");
+    const incoming = requestHeader(c, "x-request-id");
     const requestId = incoming && requestIdPattern.test(incoming) ? incoming : randomUUID();
     c.set("requestId", requestId);
-    c.set("nonce", createNonce());
     await next();
-    for (const [name, value] of headersFor(c.get("nonce"), c.req.path)) c.res.headers.set(name, value);
-    c.res.headers.set("X-Request-Id", requestId);
-    // Health probes and static files are most of the requests and say nothing while they succeed.
+    if (!c.get("headed")) {
+      const headers = headersFor(c.get("nonce") ?? null, c.req.path);
+      for (const name in headers) c.res.headers.set(name, headers[name]!);
+      c.res.headers.set("X-Request-Id", requestId);
+    }
+    // Health probes, static files and cached pages are most of the requests and say nothing while they succeed.
     if (c.get("routine") && c.res.status < 400) return;
     deps.logger.info({
       requestId,
@@ -168,14 +180,10 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     return c.body(new Uint8Array(body));
   });
 
-  app.get("/healthz", (c) => {
-    c.set("routine", true);
-    return c.json({ status: "ok" });
-  });
-  app.get("/readyz", async (c) => {
-    c.set("routine", true);
-    return (await deps.database.ready()) ? c.json({ status: "ready" }) : c.json({ status: "not ready" }, 503);
-  });
+  app.get("/healthz", (c) => routineJson(c, 200, { status: "ok" }));
+  app.get("/readyz", async (c) =>
+    (await deps.database.ready()) ? routineJson(c, 200, { status: "ready" }) : routineJson(c, 503, { status: "not ready" }),
+  );
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
     const request = appRequest(c, publicOrigin, deps.proxyHops);
     const problem = await jsonBodyProblem(request);
@@ -190,7 +198,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   }
   if (!deps.production && deps.identity.mailTransport.kind === "outbox") mountDevMailbox(app, deps.database.db);
   const standIn = deps.identity.googleStandIn;
-  if (!deps.production && standIn) app.all(`${googleStandInPath}/*`, (c) => standIn.handle(c.req.raw, c.get("nonce")));
+  if (!deps.production && standIn) app.all(`${googleStandInPath}/*`, (c) => standIn.handle(c.req.raw, requestNonce(c)));
 
   app.post(webhookPath, async (c) => {
     const answer = await handleWebhook(deps.payments.shop, {
@@ -226,39 +234,28 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   });
 
   app.on(["GET", "HEAD"], "*", async (c, next) => {
-    const file = deps.assets.get(c.req.path);
+    const file = assets.get(c.req.path);
     if (!file) {
       if (c.req.path.startsWith("/assets/")) return c.text("Not found", 404);
       return next();
     }
     c.set("routine", true);
-    if (c.req.header("if-none-match") === file.etag) return c.body(null, 304);
-    return sendEncoded(
-      c,
-      200,
-      [
-        ["Content-Type", file.type],
-        ["ETag", file.etag],
-        ["Cache-Control", file.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600"],
-      ],
-      file.body,
-      file.encoded,
-    );
+    if (requestHeader(c, "if-none-match") === file.etag) return c.body(null, 304);
+    return sendPrepared(c, file.response);
   });
 
-  const servePage = (c: Context<Env>, page: Omit<CachedPage, "expiresAt">) => {
-    c.set("nonce", page.nonce);
-    return sendEncoded(c, page.status, page.headers, page.body, page.encoded);
-  };
-
   app.all("*", async (c) => {
-    const url = new URL(c.req.url);
-    const cacheKey = url.pathname + url.search;
+    // The path and query as sent: what comes after the origin of the absolute URL Hono was given.
+    const cacheKey = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
     const cacheable =
-      pageCache.enabled && (c.req.method === "GET" || c.req.method === "HEAD") && !hasSession(c.req.header("cookie"));
+      pageCache.enabled && (c.req.method === "GET" || c.req.method === "HEAD") && !hasSession(requestHeader(c, "cookie"));
     if (cacheable) {
       const hit = pageCache.get(cacheKey);
-      if (hit) return servePage(c, hit);
+      if (hit) {
+        // Logged like a file, only on failure: a hit does no work worth a line, and the proxy logs every request.
+        c.set("routine", true);
+        return sendPrepared(c, hit);
+      }
     }
 
     const origin = isSafeMethod(c.req.method)
@@ -268,7 +265,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     const received = appRequest(c, origin, deps.proxyHops);
     const request = isSafeMethod(received.method) ? received : await formRequest(received);
     if (!(request instanceof Request)) return c.text(request.message, request.status);
-    const nonce = c.get("nonce");
+    const nonce = requestNonce(c);
     const build = typeof deps.build === "function" ? await deps.build() : deps.build;
     const keys = build.entry.module as unknown as ContextKeys;
     const context = new RouterContextProvider();
@@ -301,12 +298,13 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       !/private|no-store/.test(response.headers.get("cache-control") ?? "");
     if (storable) {
       const body = Buffer.from(await response.arrayBuffer());
-      const page = { status: 200, headers: [...response.headers], nonce, body, encoded: compressOnce(body) };
+      const headers = { ...Object.fromEntries(response.headers), ...headersFor(nonce, c.req.path) };
+      const page = prepareResponse(200, headers, body, compressOnce(body));
       pageCache.set(cacheKey, page);
-      return servePage(c, page);
+      return sendPrepared(c, page);
     }
 
-    const encoding = negotiateEncoding(c.req.header("accept-encoding"));
+    const encoding = acceptedEncoding(c);
     if (!encoding || !response.body || !isCompressible(contentType)) return response;
     const headers = new Headers(response.headers);
     headers.set("Content-Encoding", encoding);

@@ -19,7 +19,7 @@ export function negotiateEncoding(acceptEncoding: string | undefined | null): En
 }
 
 /** Best compression, for bodies compressed once and served many times. */
-export function compressOnce(body: Buffer): { br: Buffer; gzip: Buffer } {
+export function compressOnce(body: Buffer): { br: Buffer<ArrayBuffer>; gzip: Buffer<ArrayBuffer> } {
   return {
     br: brotliCompressSync(body, {
       params: { [constants.BROTLI_PARAM_QUALITY]: 6, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },

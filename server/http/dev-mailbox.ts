@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import type { Db } from "../db/client.ts";
 import { listMailbox } from "../mail/outbox.ts";
 import type { HttpEnv } from "./env.ts";
+import { requestNonce } from "./security-headers.ts";
 
 /**
  * The development mailbox (DESIGN.md): every mail the outbox transport kept, as a page at
@@ -30,7 +31,7 @@ export function mountDevMailbox(app: Hono<HttpEnv>, db: Db): void {
     return c.html(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Development mailbox</title>
-<style nonce="${c.get("nonce")}">
+<style nonce="${requestNonce(c)}">
 body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#1e293b}
 article{border:1px solid #cbd5e1;border-radius:.75rem;padding:1rem 1.25rem;margin:1rem 0}
 h2{font-size:1.1rem;margin:0}.meta{color:#475569;font-size:.9rem}pre{white-space:pre-wrap;background:#f8fafc;padding:.75rem;border-radius:.5rem}

@@ -2,7 +2,11 @@ import type { IncomingMessage } from "node:http";
 
 /** What every Hono handler here can read: per-request values and, under Node, the raw request. */
 export type HttpEnv = {
-  /** `routine`: a health probe or a static file, logged only when it fails. */
-  Variables: { nonce: string; requestId: string; routine?: boolean };
+  /**
+   * `nonce`: made only when something asks for it (see requestNonce). `routine`: a health probe, a
+   * static file or a cached page, logged only when it fails. `headed`: the response already carries its security
+   * headers and request id.
+   */
+  Variables: { nonce?: string; requestId: string; routine?: boolean; headed?: boolean };
   Bindings: { incoming?: IncomingMessage };
 };

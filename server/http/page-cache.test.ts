@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { hasSession, PageCache } from "./page-cache.ts";
+import { prepareResponse } from "./prepared-response.ts";
 
-const page = (body: string) => ({
-  status: 200,
-  headers: [] as [string, string][],
-  nonce: "n",
-  body: Buffer.from(body),
-  encoded: { br: Buffer.from(""), gzip: Buffer.from("") },
-});
+const page = (body: string) => prepareResponse(200, {}, Buffer.from(body), {});
 
 describe("PageCache", () => {
   it("expires entries after the TTL", () => {
@@ -15,7 +10,7 @@ describe("PageCache", () => {
     const cache = new PageCache({ ttlSeconds: 60, now: () => now });
     cache.set("/a", page("a"));
     now += 59_999;
-    expect(cache.get("/a")?.body.toString()).toBe("a");
+    expect(cache.get("/a")?.identity.body.toString()).toBe("a");
     now += 1;
     expect(cache.get("/a")).toBeUndefined();
   });
@@ -27,7 +22,7 @@ describe("PageCache", () => {
     cache.set("/c", page("c"));
     expect(cache.size).toBe(2);
     expect(cache.get("/a")).toBeUndefined();
-    expect(cache.get("/c")?.body.toString()).toBe("c");
+    expect(cache.get("/c")?.identity.body.toString()).toBe("c");
   });
 
   it("stores nothing when the TTL is zero", () => {

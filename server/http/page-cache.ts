@@ -1,18 +1,14 @@
-import type { Encoding } from "./compression.ts";
+import type { PreparedResponse } from "./prepared-response.ts";
 
-export interface CachedPage {
-  status: number;
-  headers: [string, string][];
-  nonce: string;
-  body: Buffer;
-  encoded: Record<Encoding, Buffer>;
+interface CachedPage {
+  page: PreparedResponse;
   expiresAt: number;
 }
 
 /**
  * A short-lived in-memory cache of anonymous HTML. It lives in the process, so a deploy or a
  * content change (content is read at start-up) starts empty. Each entry keeps the CSP nonce it was
- * rendered with, unguessable before the entry existed. Bounded: the oldest entry goes first.
+ * rendered with in its headers, unguessable before the entry existed. Bounded: the oldest entry goes first.
  */
 export class PageCache {
   readonly #entries = new Map<string, CachedPage>();
@@ -30,24 +26,24 @@ export class PageCache {
     return this.#ttlMs > 0;
   }
 
-  get(key: string): CachedPage | undefined {
+  get(key: string): PreparedResponse | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.#now()) {
       this.#entries.delete(key);
       return undefined;
     }
-    return entry;
+    return entry.page;
   }
 
-  set(key: string, entry: Omit<CachedPage, "expiresAt">): void {
+  set(key: string, page: PreparedResponse): void {
     if (!this.enabled) return;
     this.#entries.delete(key);
     if (this.#entries.size >= this.#maxEntries) {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
-    this.#entries.set(key, { ...entry, expiresAt: this.#now() + this.#ttlMs });
+    this.#entries.set(key, { page, expiresAt: this.#now() + this.#ttlMs });
   }
 
   clear(): void {

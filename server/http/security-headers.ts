@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import type { Context } from "hono";
+import type { HttpEnv } from "./env.ts";
 
 /**
  * A CSP nonce: 122 random bits, drawn from the same buffered CSPRNG as request ids (a fresh
@@ -6,6 +8,16 @@ import { randomUUID } from "node:crypto";
  */
 export function createNonce(): string {
   return randomUUID();
+}
+
+/** The request's CSP nonce, made on first use: JSON, files and redirects never need one. */
+export function requestNonce(c: Context<HttpEnv>): string {
+  let nonce = c.get("nonce");
+  if (nonce === undefined) {
+    nonce = createNonce();
+    c.set("nonce", nonce);
+  }
+  return nonce;
 }
 
 const popupTrip = /^\/(auth\/|api\/auth\/callback\/|dev\/google\/)/;
@@ -25,17 +37,18 @@ interface PolicyOptions {
 
 /**
  * The headers every response carries; the CSP allows only our own files and scripts holding the
- * request's nonce. Everything but the nonce and the path's opener policy is worked out once here,
- * not per response.
+ * request's nonce (a response with no nonce, such as JSON or a file, allows no inline script at
+ * all). Everything but the nonce and the path's opener policy is worked out once here, and the
+ * headers of a response with no nonce entirely, not per response.
  */
-export function securityHeaderPolicy(options: PolicyOptions): (nonce: string, path: string) => [string, string][] {
-  const fixed: [string, string][] = [
-    ["X-Content-Type-Options", "nosniff"],
-    ["Referrer-Policy", "strict-origin-when-cross-origin"],
-    ["X-Frame-Options", "DENY"],
-    ["Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self)"],
-    ...(options.production ? [["Strict-Transport-Security", "max-age=63072000; includeSubDomains"] as [string, string]] : []),
-  ];
+export function securityHeaderPolicy(options: PolicyOptions): (nonce: string | null, path: string) => Record<string, string> {
+  const fixed: Record<string, string> = {
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "strict-origin-when-cross-origin",
+    "x-frame-options": "DENY",
+    "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
+    ...(options.production && { "strict-transport-security": "max-age=63072000; includeSubDomains" }),
+  };
   const rest = [
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: https:",
@@ -51,18 +64,21 @@ export function securityHeaderPolicy(options: PolicyOptions): (nonce: string, pa
   // Vite's dev server injects unnonced scripts and styles for HMR, so dev keeps only frame-ancestors.
   const csp = options.dev
     ? () => "frame-ancestors 'none'"
-    : (nonce: string) =>
-        [
-          "default-src 'self'",
-          `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
-          `style-src 'self' 'nonce-${nonce}'`,
-          rest,
-        ].join("; ");
-  return (nonce, path) => [
+    : (nonce: string | null) =>
+        nonce === null
+          ? ["default-src 'self'", "script-src 'self'", "style-src 'self'", rest].join("; ")
+          : ["default-src 'self'", `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`, `style-src 'self' 'nonce-${nonce}'`, rest].join("; ");
+  // Google sign-in opens a popup that must keep its opener; the responses on the popup's trip
+  // through Google's origin (start, callback, completion, and the development stand-in's chooser) cannot isolate themselves.
+  const headers = (nonce: string | null, popup: boolean): Record<string, string> => ({
     ...fixed,
-    // Google sign-in opens a popup that must keep its opener; the responses on the popup's trip
-    // through Google's origin (start, callback, completion, and the development stand-in's chooser) cannot isolate themselves.
-    ["Cross-Origin-Opener-Policy", popupTrip.test(path) ? "unsafe-none" : "same-origin-allow-popups"],
-    ["Content-Security-Policy", csp(nonce)],
-  ];
+    "cross-origin-opener-policy": popup ? "unsafe-none" : "same-origin-allow-popups",
+    "content-security-policy": csp(nonce),
+  });
+  const withoutNonce = { popup: headers(null, true), other: headers(null, false) };
+  return (nonce, path) => {
+    const popup = popupTrip.test(path);
+    if (nonce === null) return popup ? withoutNonce.popup : withoutNonce.other;
+    return headers(nonce, popup);
+  };
 }

@@ -5,8 +5,8 @@ import type { Encoding } from "./compression.ts";
 
 export interface StaticFile {
   type: string;
-  body: Buffer;
-  encoded: Partial<Record<Encoding, Buffer>>;
+  body: Buffer<ArrayBuffer>;
+  encoded: Partial<Record<Encoding, Buffer<ArrayBuffer>>>;
   immutable: boolean;
   etag: string;
 }

@@ -57,12 +57,21 @@ describe("security headers", () => {
   });
 
   it("sets the other protective headers on every response", async () => {
-    for (const urlPath of ["/", "/healthz", "/no-such-page", "/favicon.svg"]) {
+    // "/" twice: the second answer comes from the page cache, with its headers prepared in advance.
+    for (const urlPath of ["/", "/", "/healthz", "/readyz", "/no-such-page", "/favicon.svg"]) {
       const response = await get(urlPath);
       expect(response.headers.get("x-content-type-options")).toBe("nosniff");
       expect(response.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
       expect(response.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
       expect(response.headers.get("x-request-id")).toMatch(/^[\w-]{8,}$/);
+    }
+  });
+
+  it("gives a response that is not a page no nonce, so it allows no inline script", async () => {
+    for (const urlPath of ["/healthz", "/favicon.svg", "/robots.txt"]) {
+      const csp = (await get(urlPath)).headers.get("content-security-policy") ?? "";
+      expect(csp, urlPath).toContain("script-src 'self';");
+      expect(csp, urlPath).not.toContain("nonce-");
     }
   });
 

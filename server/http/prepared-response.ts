@@ -1,0 +1,71 @@
+import type { Context } from "hono";
+import { negotiateEncoding, type Encoding } from "./compression.ts";
+import type { HttpEnv } from "./env.ts";
+
+interface Variant {
+  body: Buffer<ArrayBuffer>;
+  /** Every header but the request id, security headers included. */
+  headers: Record<string, string>;
+}
+
+/**
+ * A response body kept in memory, in each encoding it has, with its headers worked out once.
+ * Serving one is a lookup and a plain header object: a Headers instance per response cost more
+ * than the rest of a static file or a cached page.
+ */
+export type PreparedResponse = { status: number; identity: Variant } & Partial<Record<Encoding, Variant>>;
+
+export function prepareResponse(
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer<ArrayBuffer>,
+  encoded: Partial<Record<Encoding, Buffer<ArrayBuffer>>>,
+): PreparedResponse {
+  const variant = (payload: Buffer<ArrayBuffer>, encoding?: Encoding): Variant => ({
+    body: payload,
+    headers: {
+      ...headers,
+      vary: "Accept-Encoding",
+      ...(encoding && { "content-encoding": encoding }),
+      "content-length": String(payload.length),
+    },
+  });
+  return {
+    status,
+    identity: variant(body),
+    ...(encoded.br && { br: variant(encoded.br, "br") }),
+    ...(encoded.gzip && { gzip: variant(encoded.gzip, "gzip") }),
+  };
+}
+
+/** A request header, from Node's parsed headers when there are some (building a Headers object costs more than a light response). */
+export function requestHeader(c: Context<HttpEnv>, name: string): string | undefined {
+  const headers = c.env?.incoming?.headers;
+  if (!headers) return c.req.header(name);
+  const value = headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+const negotiated = new Map<string, Encoding | null>();
+
+/** negotiateEncoding, remembered per header value: browsers send a handful of distinct ones. */
+export function acceptedEncoding(c: Context<HttpEnv>): Encoding | null {
+  const header = requestHeader(c, "accept-encoding") ?? "";
+  let encoding = negotiated.get(header);
+  if (encoding === undefined) {
+    encoding = negotiateEncoding(header);
+    if (negotiated.size < 100) negotiated.set(header, encoding);
+  }
+  return encoding;
+}
+
+/** Sends a prepared response in the encoding the client prefers; the response carries all its headers already. */
+export function sendPrepared(c: Context<HttpEnv>, prepared: PreparedResponse): Response {
+  const encoding = acceptedEncoding(c);
+  const variant = (encoding && prepared[encoding]) || prepared.identity;
+  c.set("headed", true);
+  return new Response(c.req.method === "HEAD" ? null : variant.body, {
+    status: prepared.status,
+    headers: { ...variant.headers, "x-request-id": c.get("requestId") },
+  });
+}
