@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
-import { listOrders, requestRefund } from "../../server/commerce/index.ts";
+import { listOrdersWithEligibility, requestRefund } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
@@ -15,7 +15,7 @@ import type { Route } from "./+types/account-orders";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { catalog, db, shop } = context.get(appServices);
-  const orders = await listOrders(db, catalog, viewer.id, shop.now());
+  const orders = await listOrdersWithEligibility(db, catalog, viewer.id, shop.now());
   // The checkout return sends ?pending=<provider order id> when the bank has not answered yet.
   const pending = new URL(request.url).searchParams.get("pending");
   const pendingOrder = pending ? orders.find((o) => o.providerOrderId === pending) : undefined;

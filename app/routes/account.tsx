@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { coursePlayerPath, listOrders, listOwnedCourses, type OrderSummary } from "../../server/commerce/index.ts";
+import { coursePlayerPath, listOrders, listOwnedCourses, type OrderWithRefund } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
 import { CourseProgress } from "../components/account-progress.tsx";
@@ -26,10 +26,10 @@ interface AttentionItem {
  * What the buyer may want to act on. An unpaid or failed order only counts while it is the latest
  * attempt at its course and the course is not owned: a later purchase settles it.
  */
-function attentionItems(orders: OrderSummary[], ownedIds: Set<string>, now: Date): AttentionItem[] {
+function attentionItems(orders: OrderWithRefund[], ownedIds: Set<string>, now: Date): AttentionItem[] {
   const latestForCourse = new Map<string, string>();
   for (const order of orders) if (!latestForCourse.has(order.courseId)) latestForCourse.set(order.courseId, order.id);
-  const open = (order: OrderSummary) => latestForCourse.get(order.courseId) === order.id && !ownedIds.has(order.courseId);
+  const open = (order: OrderWithRefund) => latestForCourse.get(order.courseId) === order.id && !ownedIds.has(order.courseId);
 
   return orders.flatMap((order): AttentionItem[] => {
     const number = formatOrderNumber(order.number);
@@ -90,7 +90,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { catalog, db, shop } = context.get(appServices);
   const now = shop.now();
   // All orders, not just the recent three: something needing attention can be older.
-  const [owned, orders] = await Promise.all([listOwnedCourses(db, catalog, viewer.id), listOrders(db, catalog, viewer.id, now)]);
+  const [owned, orders] = await Promise.all([listOwnedCourses(db, catalog, viewer.id), listOrders(db, viewer.id)]);
   return {
     name: viewer.name,
     courses: owned.map((o) => ({

@@ -37,26 +37,32 @@ export async function listOwnedCourses(db: Db, catalog: Catalog, userId: string)
   });
 }
 
-export interface OrderSummary extends Order {
+export interface OrderWithRefund extends Order {
   refund: Refund | null;
+}
+
+export interface OrderSummary extends OrderWithRefund {
   /** Whether a refund can be asked for now, and if not, why. Only for paid orders. */
   refundEligibility: RefundEligibility | null;
 }
 
-/** Every order of the user, newest first, with its refund and whether one may be asked for. */
-export async function listOrders(db: Db, catalog: Catalog, userId: string, now: Date, limit?: number): Promise<OrderSummary[]> {
-  const query = db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt));
-  const rows = limit ? await query.limit(limit) : await query;
+/** Every order of the user, newest first, with its refund. */
+export async function listOrders(db: Db, userId: string): Promise<OrderWithRefund[]> {
+  const rows = await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt));
   const ids = rows.map((o) => o.id);
   const refundRows = ids.length ? await db.select().from(refunds).where(inArray(refunds.orderId, ids)) : [];
+  return rows.map((order) => ({ ...order, refund: refundRows.find((r) => r.orderId === order.id) ?? null }));
+}
+
+/** Every order of the user, newest first, with its refund and whether one may be asked for (which reads the learner's use of each paid course). */
+export async function listOrdersWithEligibility(db: Db, catalog: Catalog, userId: string, now: Date): Promise<OrderSummary[]> {
   return Promise.all(
-    rows.map(async (order) => {
-      const refund = refundRows.find((r) => r.orderId === order.id) ?? null;
+    (await listOrders(db, userId)).map(async (order) => {
       const eligibility =
-        order.status === "paid" && !refund
+        order.status === "paid" && !order.refund
           ? refundEligibility(order, { now, use: await courseUse(db, catalog, { ...order, userId }, { lock: false }), policy: catalog.site.refund })
           : null;
-      return { ...order, refund, refundEligibility: eligibility };
+      return { ...order, refundEligibility: eligibility };
     }),
   );
 }

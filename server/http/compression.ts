@@ -28,13 +28,26 @@ export function compressOnce(body: Buffer): { br: Buffer<ArrayBuffer>; gzip: Buf
   };
 }
 
-/** Fast streaming compression for responses rendered per request. */
+/**
+ * Streaming compression for responses rendered per request. What arrives together is compressed
+ * together: the compressor is flushed once the source has nothing more for now, not after every
+ * chunk (React writes a page in hundreds of small chunks, and a flush per chunk cost more CPU than
+ * the render and bloated the output). Brotli 4 compresses a page 3× faster than 5 for 7 % more bytes.
+ */
 export function compressStream(body: ReadableStream<Uint8Array>, encoding: Encoding): ReadableStream<Uint8Array> {
   const compressor =
-    encoding === "br"
-      ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 }, flush: constants.BROTLI_OPERATION_FLUSH })
-      : createGzip({ level: 6, flush: constants.Z_SYNC_FLUSH });
-  return Readable.toWeb(Readable.fromWeb(body as import("node:stream/web").ReadableStream).pipe(compressor)) as ReadableStream<Uint8Array>;
+    encoding === "br" ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }) : createGzip({ level: 6 });
+  const source = Readable.fromWeb(body as import("node:stream/web").ReadableStream);
+  let flushScheduled = false;
+  source.on("data", () => {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    setImmediate(() => {
+      flushScheduled = false;
+      compressor.flush();
+    });
+  });
+  return Readable.toWeb(source.pipe(compressor)) as ReadableStream<Uint8Array>;
 }
 
 const compressible = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;

@@ -8,7 +8,7 @@ import {
   createOrder,
   getReceipt,
   handleWebhook,
-  listOrders,
+  listOrdersWithEligibility,
   listPayments,
   refundEligibility,
   requestRefund,
@@ -302,7 +302,7 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
     await expect(getReceipt(db(), b.id, order.id)).rejects.toMatchObject(notFound);
     await expect(cancelOrder(shop(), b.id, order.id)).rejects.toMatchObject(notFound);
     await expect(requestRefund(shop(), b.id, order.id)).rejects.toMatchObject(notFound);
-    expect(await listOrders(db(), catalog, b.id, clock)).toEqual([]);
+    expect(await listOrdersWithEligibility(db(), catalog, b.id, clock)).toEqual([]);
     expect(await listPayments(db(), b.id)).toEqual([]);
     expect(await activeEnrolments(b.id)).toBe(0);
     expect((await getReceipt(db(), a.id, order.id)).order.id).toBe(order.id);
@@ -426,7 +426,7 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
       expect(await activeEnrolments(id)).toBe(1);
       expect((await orderRow(order.id)).status).toBe("paid");
       expect(await findCertificate(db(), suite.identity.cipher, certificate.id)).toMatchObject({ revokedAt: null });
-      const [listed] = await listOrders(db(), catalog, id, clock);
+      const [listed] = await listOrdersWithEligibility(db(), catalog, id, clock);
       expect(listed?.refundEligibility).toMatchObject({ eligible: false, reason: expect.stringContaining("certificate") });
     });
 
