@@ -9,7 +9,6 @@ import {
   getNote,
   isDeletedNote,
   listNotes,
-  matchesSearch,
   noteLimits,
   noteSnippet,
   renderNoteMarkdown,
@@ -46,20 +45,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { catalog, cipher, db } = context.get(appServices);
   const query = readQuery(new URL(request.url));
-  const all = await listNotes(db, cipher, viewer.id, { sort: query.sort });
+  const list = await listNotes(db, cipher, viewer.id, { sort: query.sort, query: query.q, limit: query.all ? undefined : listLength });
   const noteId = query.note;
   const found = noteId ? await attempt(() => getNote(db, cipher, viewer.id, noteId)) : null;
   if (found && !found.ok) throw data(null, { status: 404 });
   const selected = found?.value;
-  const matching = query.q ? all.filter((n) => matchesSearch(n, query.q)) : all;
-  const shown = query.all ? matching : matching.slice(0, listLength);
   return {
     ...query,
-    total: all.length,
-    matching: matching.length,
+    total: list.total,
+    matching: list.matching,
     limits: { title: noteLimits.title, body: noteLimits.body },
     deleted: query.deleted && (await isDeletedNote(db, viewer.id, query.deleted)) ? query.deleted : null,
-    notes: shown.map((n) => ({
+    notes: list.notes.map((n) => ({
       id: n.id,
       title: n.title,
       snippet: noteSnippet(n.body),

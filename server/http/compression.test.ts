@@ -19,13 +19,15 @@ describe("negotiateEncoding", () => {
   });
 });
 
+const decode = (encoding: "br" | "gzip", bytes: Buffer) => (encoding === "br" ? brotliDecompressSync(bytes) : gunzipSync(bytes));
+
+async function collect(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
 describe("compressStream", () => {
-  const decode = (encoding: "br" | "gzip", bytes: Buffer) => (encoding === "br" ? brotliDecompressSync(bytes) : gunzipSync(bytes));
-  const collect = async (stream: ReadableStream<Uint8Array>) => {
-    const chunks: Uint8Array[] = [];
-    for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
-    return Buffer.concat(chunks);
-  };
   const page = Array.from({ length: 600 }, (_, i) => `<li class="rounded-lg p-4 text-slate-700">Lesson ${i}</li>`);
 
   it.each(["br", "gzip"] as const)("compresses a page written in many small chunks as compactly as in one piece (%s)", async (encoding) => {

@@ -13,6 +13,7 @@ export {
   restoreNote,
   updateNote,
   type NewNote,
+  type NoteList,
   type Note,
   type NoteSort,
 } from "./notes.ts";

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, isNotNull, isNull, lt, or, sql } from "drizzle-orm";
 import type { Catalog } from "../catalog/index.ts";
 import { decryptFields, encryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
@@ -63,16 +63,45 @@ async function purgeDeletedNotes(db: Db, userId: string, now: Date): Promise<voi
   await db.delete(notes).where(and(eq(notes.userId, userId), isNotNull(notes.deletedAt), lt(notes.deletedAt, new Date(now.getTime() - purgeAfterMs))));
 }
 
-/** The learner's notes, decrypted, last updated first (or oldest first); purges long-deleted ones first. */
-export async function listNotes(db: Db, cipher: FieldCipher, userId: string, options: { sort?: NoteSort; now?: Date } = {}): Promise<Note[]> {
+export interface NoteList {
+  /** The matching notes, decrypted, up to the limit asked for. */
+  notes: Note[];
+  /** The learner's live notes. */
+  total: number;
+  /** Of those, the ones the search matches (all of them without a search). */
+  matching: number;
+}
+
+/**
+ * The learner's notes, last updated first (or oldest first), matching `query` when given;
+ * purges long-deleted ones first. Without a search only the notes returned are read and
+ * decrypted; a search must decrypt them all, the text being encrypted.
+ */
+export async function listNotes(
+  db: Db,
+  cipher: FieldCipher,
+  userId: string,
+  options: { sort?: NoteSort; now?: Date; query?: string; limit?: number } = {},
+): Promise<NoteList> {
   await purgeDeletedNotes(db, userId, options.now ?? new Date());
   const order = options.sort === "oldest" ? [asc(notes.updatedAt), asc(notes.id)] : [desc(notes.updatedAt), desc(notes.id)];
-  const rows = await db
-    .select()
+  const live = and(eq(notes.userId, userId), isNull(notes.deletedAt));
+  const limited = <T>(items: T[]) => (options.limit === undefined ? items : items.slice(0, options.limit));
+  const query = options.query?.trim() ?? "";
+  if (query) {
+    const all = (await db.select().from(notes).where(live).orderBy(...order)).map((row) => decrypt(cipher, row));
+    const matching = all.filter((note) => matchesSearch(note, query));
+    return { notes: limited(matching), total: all.length, matching: matching.length };
+  }
+  const selected = db
+    .select({ note: notes, total: sql<number>`(count(*) over ())::int` })
     .from(notes)
-    .where(and(eq(notes.userId, userId), isNull(notes.deletedAt)))
-    .orderBy(...order);
-  return rows.map((row) => decrypt(cipher, row));
+    .where(live)
+    .orderBy(...order)
+    .$dynamic();
+  const rows = await (options.limit === undefined ? selected : selected.limit(options.limit));
+  const total = rows[0]?.total ?? 0;
+  return { notes: rows.map((row) => decrypt(cipher, row.note)), total, matching: total };
 }
 
 /** Every word of the query appears in the title or the body, ignoring case. The text is encrypted, so this runs after decrypting. */

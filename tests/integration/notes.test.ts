@@ -53,7 +53,7 @@ describe.each(databaseKinds)("learner notes on $name", ({ open }) => {
     expect(updated.updatedAt.getTime()).toBeGreaterThan(note.updatedAt.getTime());
     expect(await getNote(db(), cipher(), userId, note.id)).toMatchObject({ title: "Flexbox", body: "Line one\nLine two" });
     expect((await rawRow(note.id))?.title).toMatch(/^v1:/);
-    expect((await listNotes(db(), cipher(), userId)).map((n) => n.title)).toEqual(["Flexbox"]);
+    expect((await listNotes(db(), cipher(), userId)).notes.map((n) => n.title)).toEqual(["Flexbox"]);
   });
 
   it("sorts by last update either way and searches title and text after decrypting", async () => {
@@ -64,16 +64,34 @@ describe.each(databaseKinds)("learner notes on $name", ({ open }) => {
     const c = await createNote(db(), cipher(), catalog, userId, { title: "Specificity", body: "IDs beat classes" }, new Date(start + 2000));
     await updateNote(db(), cipher(), userId, a.id, { title: "Grid areas", body: "Name the areas, then place items" }, new Date(start + 3000));
 
-    expect((await listNotes(db(), cipher(), userId)).map((n) => n.id)).toEqual([a.id, c.id, b.id]);
-    expect((await listNotes(db(), cipher(), userId, { sort: "oldest" })).map((n) => n.id)).toEqual([b.id, c.id, a.id]);
+    expect((await listNotes(db(), cipher(), userId)).notes.map((n) => n.id)).toEqual([a.id, c.id, b.id]);
+    expect((await listNotes(db(), cipher(), userId, { sort: "oldest" })).notes.map((n) => n.id)).toEqual([b.id, c.id, a.id]);
 
-    const all = await listNotes(db(), cipher(), userId);
+    const { notes: all } = await listNotes(db(), cipher(), userId);
     const search = (q: string) => all.filter((n) => matchesSearch(n, q)).map((n) => n.title);
     expect(search("grid")).toEqual(["Grid areas"]);
     expect(search("ASYNC")).toEqual(["Promises"]);
     expect(search("place name")).toEqual(["Grid areas"]);
     expect(search("classes promises")).toEqual([]);
     expect(search("  ")).toHaveLength(3);
+  });
+
+  it("lists the first notes with the counts, and searches all of them", async () => {
+    const userId = await learner();
+    const start = Date.now();
+    const titles = ["Grid areas", "Promises", "Specificity", "Grid gaps", "Closures"];
+    for (const [i, title] of titles.entries()) await createNote(db(), cipher(), catalog, userId, { title, body: `note ${i}` }, new Date(start + i * 1000));
+
+    const firstTwo = await listNotes(db(), cipher(), userId, { limit: 2 });
+    expect(firstTwo.notes.map((n) => n.title)).toEqual(["Closures", "Grid gaps"]);
+    expect(firstTwo).toMatchObject({ total: 5, matching: 5 });
+    const oldestTwo = await listNotes(db(), cipher(), userId, { sort: "oldest", limit: 2 });
+    expect(oldestTwo.notes.map((n) => n.title)).toEqual(["Grid areas", "Promises"]);
+
+    const grid = await listNotes(db(), cipher(), userId, { query: "grid", limit: 1 });
+    expect(grid.notes.map((n) => n.title)).toEqual(["Grid gaps"]);
+    expect(grid).toMatchObject({ total: 5, matching: 2 });
+    expect(await listNotes(db(), cipher(), userId, { query: "nothing like this" })).toEqual({ notes: [], total: 5, matching: 0 });
   });
 
   it("attaches notes only to real lessons the learner can open", async () => {
@@ -95,7 +113,7 @@ describe.each(databaseKinds)("learner notes on $name", ({ open }) => {
       status: 400,
       message: "Write something in the note first.",
     });
-    expect(await listNotes(db(), cipher(), visitor)).toEqual([]);
+    expect((await listNotes(db(), cipher(), visitor)).notes).toEqual([]);
 
     const preview = await createNote(db(), cipher(), catalog, visitor, { title: "", body: "Free lesson", lesson: { courseId: "demo", lessonId: "1-1" } });
     expect(preview).toMatchObject({ title: "Getting started", courseId: "demo", lessonId: "1-1" });
@@ -157,7 +175,7 @@ describe.each(databaseKinds)("learner notes on $name", ({ open }) => {
     await deleteNote(db(), userId, note.id, deletedAt);
     await deleteNote(db(), userId, note.id, new Date(deletedAt.getTime() + hour));
     expect((await rawRow(note.id))?.deletedAt?.getTime()).toBe(deletedAt.getTime());
-    expect((await listNotes(db(), cipher(), userId)).map((n) => n.id)).toEqual([keep.id]);
+    expect((await listNotes(db(), cipher(), userId)).notes.map((n) => n.id)).toEqual([keep.id]);
     await expect(getNote(db(), cipher(), userId, note.id)).rejects.toMatchObject({ status: 404 });
     await expect(updateNote(db(), cipher(), userId, note.id, { title: "x", body: "y" })).rejects.toMatchObject({ status: 404 });
     expect(await isDeletedNote(db(), userId, note.id)).toBe(true);
@@ -165,7 +183,7 @@ describe.each(databaseKinds)("learner notes on $name", ({ open }) => {
     await restoreNote(db(), userId, note.id);
     await restoreNote(db(), userId, note.id);
     expect(await isDeletedNote(db(), userId, note.id)).toBe(false);
-    expect((await listNotes(db(), cipher(), userId)).map((n) => n.title).toSorted()).toEqual(["Keep", "Oops"]);
+    expect((await listNotes(db(), cipher(), userId)).notes.map((n) => n.title).toSorted()).toEqual(["Keep", "Oops"]);
 
     await deleteNote(db(), userId, note.id, deletedAt);
     const exported = await exportNotes(db(), cipher(), userId);
@@ -196,7 +214,7 @@ describe.each(databaseKinds)("learner notes on $name", ({ open }) => {
       await expect(restoreNote(db(), b, id)).rejects.toMatchObject({ status: 404 });
       expect(await isDeletedNote(db(), b, id)).toBe(false);
     }
-    expect(await listNotes(db(), cipher(), b)).toEqual([]);
+    expect((await listNotes(db(), cipher(), b)).notes).toEqual([]);
     expect(await listLessonNotes(db(), cipher(), b, "demo", "1-2")).toEqual([]);
     expect(await exportNotes(db(), cipher(), b)).toEqual([]);
     expect([await rawRow(live.id), await rawRow(binned.id)]).toEqual(before);
