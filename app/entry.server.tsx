@@ -1,7 +1,4 @@
-import { PassThrough } from "node:stream";
-import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
-import type { RenderToPipeableStreamOptions } from "react-dom/server";
+import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { ServerRouter } from "react-router";
@@ -13,6 +10,17 @@ export { appServices, documentRequest } from "../server/context.ts";
 
 export const streamTimeout = 5_000;
 
+/**
+ * Route modules are fetched at low priority: the page is whole and usable before any script runs,
+ * so the scripts must not compete with it (at React Router's default, high, Lighthouse counted them
+ * as render-blocking: first paint 1.9 s → 0.9 s on its mobile profile).
+ */
+const lowPriorityPreloads = (html: string) => html.replaceAll('<link rel="modulepreload"', '<link rel="modulepreload" fetchpriority="low"');
+
+/**
+ * Renders the whole document before answering: no page suspends on deferred data, so the shell is
+ * the page, and one buffer is cheaper to send and compress than a stream of React's small chunks.
+ */
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -29,11 +37,20 @@ export default function handleRequest(
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const userAgent = request.headers.get("user-agent");
-    // Crawlers get the whole document at once; browsers get the shell as soon as it is ready.
-    const readyOption: keyof RenderToPipeableStreamOptions =
-      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
-    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(() => abort(), streamTimeout + 1000);
+    const timeoutId = setTimeout(() => abort(), streamTimeout + 1000);
+    const chunks: Buffer[] = [];
+    const body = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        chunks.push(chunk);
+        callback();
+      },
+      final(callback) {
+        clearTimeout(timeoutId);
+        responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        resolve(new Response(lowPriorityPreloads(Buffer.concat(chunks).toString("utf8")), { headers: responseHeaders, status: responseStatusCode }));
+        callback();
+      },
+    });
 
     const { pipe, abort } = renderToPipeableStream(
       <DocumentContext value={{ nonce, inlineStylesheet }}>
@@ -41,25 +58,14 @@ export default function handleRequest(
       </DocumentContext>,
       {
         nonce,
-        [readyOption]() {
+        onShellReady() {
           shellRendered = true;
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId);
-              timeoutId = undefined;
-              callback();
-            },
-          });
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+        },
+        onAllReady() {
           pipe(body);
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
         },
         onShellError(error: unknown) {
+          clearTimeout(timeoutId);
           reject(error);
         },
         onError(error: unknown) {

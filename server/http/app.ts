@@ -17,7 +17,7 @@ import { callbackPath, webhookPath, type Payments } from "../payments/index.ts";
 import { ProviderError } from "../payments/provider.ts";
 import { uploadsPath, type FileStorage } from "../storage/index.ts";
 import { clientAddress, isLoopback } from "./client-address.ts";
-import { compressOnce, compressStream, isCompressible } from "./compression.ts";
+import { compressOnce, compressPerRequest, isCompressible } from "./compression.ts";
 import { hasSession, PageCache } from "./page-cache.ts";
 import { acceptedEncoding, prepareResponse, requestHeader, sendPrepared } from "./prepared-response.ts";
 import { mountDevMailbox } from "./dev-mailbox.ts";
@@ -306,11 +306,13 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
 
     const encoding = acceptedEncoding(c);
     if (!encoding || !response.body || !isCompressible(contentType)) return response;
+    // Documents are rendered whole (entry.server) and nothing here streams, so the body is compressed in one piece.
+    const compressed = await compressPerRequest(Buffer.from(await response.arrayBuffer()), encoding);
     const headers = new Headers(response.headers);
     headers.set("Content-Encoding", encoding);
-    headers.delete("Content-Length");
+    headers.set("Content-Length", String(compressed.length));
     headers.append("Vary", "Accept-Encoding");
-    return new Response(compressStream(response.body, encoding), { status: response.status, headers });
+    return new Response(compressed, { status: response.status, headers });
   });
 
   return app;

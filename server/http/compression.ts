@@ -1,5 +1,5 @@
-import { Readable } from "node:stream";
-import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from "node:zlib";
 
 export type Encoding = "br" | "gzip";
 
@@ -28,26 +28,17 @@ export function compressOnce(body: Buffer): { br: Buffer<ArrayBuffer>; gzip: Buf
   };
 }
 
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
 /**
- * Streaming compression for responses rendered per request. What arrives together is compressed
- * together: the compressor is flushed once the source has nothing more for now, not after every
- * chunk (React writes a page in hundreds of small chunks, and a flush per chunk cost more CPU than
- * the render and bloated the output). Brotli 4 compresses a page 3× faster than 5 for 7 % more bytes.
+ * Compression for a response made per request, off the main thread: brotli 4 compresses a page 3×
+ * faster than 5 for 7 % more bytes.
  */
-export function compressStream(body: ReadableStream<Uint8Array>, encoding: Encoding): ReadableStream<Uint8Array> {
-  const compressor =
-    encoding === "br" ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } }) : createGzip({ level: 6 });
-  const source = Readable.fromWeb(body as import("node:stream/web").ReadableStream);
-  let flushScheduled = false;
-  source.on("data", () => {
-    if (flushScheduled) return;
-    flushScheduled = true;
-    setImmediate(() => {
-      flushScheduled = false;
-      compressor.flush();
-    });
-  });
-  return Readable.toWeb(source.pipe(compressor)) as ReadableStream<Uint8Array>;
+export function compressPerRequest(body: Buffer, encoding: Encoding): Promise<Buffer<ArrayBuffer>> {
+  return encoding === "br"
+    ? brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
+    : gzipAsync(body, { level: 6 });
 }
 
 const compressible = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;

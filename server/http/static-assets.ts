@@ -57,8 +57,16 @@ export async function loadStaticAssets(clientDir: string): Promise<Map<string, S
   return assets;
 }
 
-/** Reads the text of a built stylesheet by its URL, for inlining into documents. */
+const decoded = new WeakMap<StaticFile, string>();
+
+/** The text of a built stylesheet by its URL, for inlining into documents; decoded once, not per page. */
 export function stylesheetText(assets: Map<string, StaticFile>, href: string): string | undefined {
   const file = assets.get(href);
-  return file && file.type.startsWith("text/css") ? file.body.toString("utf8") : undefined;
+  if (!file || !file.type.startsWith("text/css")) return undefined;
+  let text = decoded.get(file);
+  if (text === undefined) {
+    text = file.body.toString("utf8");
+    decoded.set(file, text);
+  }
+  return text;
 }

@@ -143,6 +143,13 @@ describe("HTML", () => {
     expect(response.headers.get("content-encoding")).toBe("gzip");
   });
 
+  it("preloads the route modules at low priority, so they never hold up the first paint", async () => {
+    const html = await (await get("/courses")).text();
+    const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
+    expect(preloads.length).toBeGreaterThan(2);
+    for (const link of preloads) expect(link).toContain('fetchpriority="low"');
+  });
+
   it("inlines the stylesheet so first paint needs no extra request", async () => {
     const html = await (await get("/")).text();
     expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/);
