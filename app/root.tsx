@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -22,6 +22,7 @@ import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { useDocumentValues } from "./lib/document-context.ts";
 import type { RootData } from "./lib/seo.ts";
+import { cacheStylesheet, hasStylesheetCached } from "./lib/stylesheet-cache.ts";
 import { themeBootstrapScript } from "./lib/theme.ts";
 
 /** Who is signed in, and the redirect rules of spec §4, before any page renders. */
@@ -45,7 +46,7 @@ export const middleware: Route.MiddlewareFunction[] = [
   },
 ];
 
-export function loader({ context }: Route.LoaderArgs): RootData {
+export function loader({ request, context }: Route.LoaderArgs): RootData {
   const viewer = context.get(viewerContext);
   const { catalog, publicUrl, analyticsId } = context.get(appServices);
   const { site } = catalog;
@@ -63,16 +64,23 @@ export function loader({ context }: Route.LoaderArgs): RootData {
       address: [a.line1, a.line2, `${a.city} ${a.postalCode}`, a.state].filter(Boolean).join(", "),
     },
     analyticsId,
+    stylesheet: viewer && hasStylesheetCached(request.headers.get("cookie"), stylesheetHref) ? "linked" : "inline",
   };
 }
 
 /**
  * In production the stylesheet is inlined into the document (no render-blocking request); the
- * browser bundle renders an empty <style> and hydration leaves the server's text in place.
+ * browser bundle renders an empty <style> and hydration leaves the server's text in place. A
+ * signed-in browser that holds the file gets a link instead (stylesheet-cache.ts); the first
+ * render's choice is kept, since swapping one for the other would flash an unstyled page.
  */
-function Stylesheet() {
+function Stylesheet({ linked, signedIn }: { linked: boolean; signedIn: boolean }) {
   const { nonce, inlineStylesheet } = useDocumentValues();
-  if (import.meta.env.DEV) return <link rel="stylesheet" href={stylesheetHref} />;
+  const [link] = useState(linked);
+  useEffect(() => {
+    if (!link && signedIn && !import.meta.env.DEV) cacheStylesheet(stylesheetHref);
+  }, [link, signedIn]);
+  if (import.meta.env.DEV || link) return <link rel="stylesheet" href={stylesheetHref} />;
   const css = inlineStylesheet?.(stylesheetHref);
   return <style nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: css ?? "" }} />;
 }
@@ -87,7 +95,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: themeBootstrapScript }} />
-        <Stylesheet />
+        <Stylesheet linked={data?.stylesheet === "linked"} signedIn={Boolean(data?.viewer)} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />

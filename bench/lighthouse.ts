@@ -16,8 +16,8 @@ export interface LighthouseScores {
   cls: number;
 }
 
-/** Lighthouse's default (mobile, simulated throttling) run of one page; one retry for its occasional trace failures. */
-export function lighthouse(url: string, attempt = 1): LighthouseScores {
+/** Lighthouse's default (mobile, simulated throttling) run of one page, with `headers` (a session cookie) if given; one retry for its occasional trace failures. */
+export function lighthouse(url: string, headers?: Record<string, string>, attempt = 1): LighthouseScores {
   const out = path.join(mkdtempSync(path.join(tmpdir(), "academy-lh-")), "report.json");
   const result = spawnSync(
     path.join(root, "node_modules/.bin/lighthouse"),
@@ -28,11 +28,12 @@ export function lighthouse(url: string, attempt = 1): LighthouseScores {
       `--output-path=${out}`,
       "--only-categories=performance,accessibility,best-practices,seo",
       `--chrome-flags=${chromiumFlags.join(" ")}`,
+      ...(headers ? [`--extra-headers=${JSON.stringify(headers)}`] : []),
     ],
     { env: { ...process.env, CHROME_PATH: chromiumPath }, stdio: ["ignore", "ignore", "inherit"] },
   );
   if (result.status !== 0) {
-    if (attempt < 2) return lighthouse(url, attempt + 1);
+    if (attempt < 2) return lighthouse(url, headers, attempt + 1);
     throw new Error(`lighthouse failed for ${url}`);
   }
   const report = JSON.parse(readFileSync(out, "utf8")) as {

@@ -1,20 +1,33 @@
 // Signed-in pages, the ones a learner hits on every visit: a buyer with a purchased course, some
-// progress and 200 notes, measured with wrk beside the bare Hono reference in the same run.
+// progress and 200 notes, measured for throughput (wrk) and for latency at a steady rate.
 // Signed-in pages are never served from the page cache, so every request renders.
 import { randomBytes } from "node:crypto";
 import { buyCourse, createBuyer, send, type Buyer } from "./buyers.ts";
 import type { RunningServer } from "./server.ts";
+import { constantRate, type RateResult } from "./rate.ts";
 import { residentMb, wrk, type WrkResult } from "./wrk.ts";
 
 const courseId = "webdevfrontendcourse";
 const lessons = ["1-1", "1-2", "1-3", "2-1"];
 const noteCount = 200;
 
+export interface SignedInPage {
+  /** As many requests as 20 connections get answered (wrk). */
+  throughput: WrkResult;
+  /** Latency at a steady 200 requests a second (the target: p99 ≤ 50 ms). */
+  atRate: RateResult;
+}
+
 export interface SignedInResult {
-  pages: WrkResult[];
+  pages: SignedInPage[];
   rssMbBefore: number | null;
   rssMbAfter: number | null;
 }
+
+export const signedInPaths = ["/account", "/account/courses", "/notes", `/courses/${courseId}/MainPage`, `/courses/${courseId}/submodule/1-2`, `/course/${courseId}`];
+
+/** What the learner's browser sends with every request. */
+export const learnerHeaders = (buyer: Buyer) => ({ Cookie: buyer.cookie, "X-Forwarded-For": buyer.address, "Accept-Encoding": "br" });
 
 export async function prepareLearner(url: string): Promise<Buyer> {
   const buyer = await createBuyer(url, `signed-in-${randomBytes(3).toString("hex")}`, 0, courseId);
@@ -34,23 +47,28 @@ export async function prepareLearner(url: string): Promise<Buyer> {
   return buyer;
 }
 
-export async function signedInBench(server: RunningServer, seconds: number): Promise<SignedInResult> {
-  const buyer = await prepareLearner(server.url);
-  const headers = [`Cookie: ${buyer.cookie}`, `X-Forwarded-For: ${buyer.address}`];
-  const paths = ["/account", "/account/courses", "/notes", `/courses/${courseId}/MainPage`, `/courses/${courseId}/submodule/1-2`, `/course/${courseId}`];
-  for (const path of paths) {
+export async function signedInBench(server: RunningServer, buyer: Buyer, seconds: number): Promise<SignedInResult> {
+  const headers = learnerHeaders(buyer);
+  for (const path of signedInPaths) {
     const response = await send(`${server.url}${path}`, buyer);
     if (response.status !== 200) throw new Error(`${path} answered ${response.status} to the signed-in learner`);
   }
   const rssMbBefore = residentMb(server.process.pid);
-  const pages = paths.map((path) => wrk("academy signed in", `${server.url}${path}`, { seconds, connections: 20, headers }));
+  const pages: SignedInPage[] = [];
+  for (const path of signedInPaths) {
+    const throughput = wrk("academy signed in", `${server.url}${path}`, { seconds, connections: 20, headers: Object.entries(headers).map(([k, v]) => `${k}: ${v}`) });
+    const atRate = await constantRate(`${server.url}${path}`, { rate: 200, seconds, headers });
+    pages.push({ throughput, atRate });
+  }
   return { pages, rssMbBefore, rssMbAfter: residentMb(server.process.pid) };
 }
 
 export function printSignedIn(r: SignedInResult, seconds: number) {
-  console.log(`\nSigned-in pages, rendered on every request (wrk, 1 thread, 20 connections, ${seconds} s each)`);
-  for (const p of r.pages) {
-    console.log(`  ${p.path.padEnd(44)} ${String(p.requestsPerSecond).padStart(5)} req/s  p50 ${p.p50Ms} ms  p99 ${p.p99Ms} ms  errors ${p.errors}  (target ≥ 400 req/s)`);
+  console.log(`\nSigned-in pages, rendered on every request, brotli (wrk, 1 thread, 20 connections, ${seconds} s; then a steady 200 req/s for ${seconds} s)`);
+  for (const { throughput: t, atRate: a } of r.pages) {
+    console.log(
+      `  ${t.path.padEnd(44)} ${String(t.requestsPerSecond).padStart(5)} req/s (target ≥ 400) · at 200 req/s: p50 ${a.p50Ms} ms, p99 ${a.p99Ms} ms (target ≤ 50), ${a.errors} errors`,
+    );
   }
   console.log(`  server RSS: ${r.rssMbBefore} MB before, ${r.rssMbAfter} MB after`);
 }

@@ -16,10 +16,18 @@ export interface WrkResult {
 
 const toMs = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit]!;
 
-/** wrk (one thread: the server has the other core) against `url`; headers as `name: value`. */
-export function wrk(target: string, url: string, options: { seconds: number; connections: number; headers?: string[] }): WrkResult {
-  const args = ["-t1", `-c${options.connections}`, `-d${options.seconds}s`, "--latency", ...(options.headers ?? []).flatMap((h) => ["-H", h]), url];
-  const out = spawnSync("wrk", args, { encoding: "utf8" });
+/** wrk (one thread: the server has the other core) against `url`; headers as `name: value`, or a Lua `script` choosing each request. */
+export function wrk(target: string, url: string, options: { seconds: number; connections: number; headers?: string[]; script?: string }): WrkResult {
+  const args = [
+    "-t1",
+    `-c${options.connections}`,
+    `-d${options.seconds}s`,
+    "--latency",
+    ...(options.script ? ["-s", options.script] : []),
+    ...(options.headers ?? []).flatMap((h) => ["-H", h]),
+    url,
+  ];
+  const out = spawnSync("wrk", args, { encoding: "utf8", timeout: (options.seconds + 60) * 1000 });
   if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr}`);
   const text = out.stdout;
   const latency = (pct: string) => {

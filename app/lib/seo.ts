@@ -7,6 +7,8 @@ export interface RootData {
   site: { name: string; description: string; email: string; phone: string; address: string; legalName: string };
   /** GA4 measurement id when page views are measured (after consent); null when analytics is off. */
   analyticsId: string | null;
+  /** "linked" when a signed-in browser holds the stylesheet already (see stylesheet-cache.ts). */
+  stylesheet: "inline" | "linked";
 }
 
 interface MetaArgsLike {

@@ -192,3 +192,18 @@ test("account pages have no serious or critical axe violations in either theme",
     }
   }
 });
+
+test("once signed in, the browser saves the stylesheet and the next pages link it instead of carrying it", async ({ page, request, context }) => {
+  await signUpVerified(page, request, { name: "Meera Iyer", email: uniqueEmail("account-stylesheet"), password });
+  // The first signed-in page carries its styles; the browser then saves the file and says so in a cookie.
+  await expect.poll(async () => (await context.cookies()).find((c) => c.name === "academy_css")?.value ?? "").toMatch(/^app-[\w-]+\.css$/);
+  const saved = (await context.cookies()).find((c) => c.name === "academy_css")?.value;
+
+  const document = await page.goto("/account");
+  const html = (await document?.text()) ?? "";
+  expect(html).toContain(`<link rel="stylesheet" href="/assets/${saved}"/>`);
+  expect(html).not.toMatch(/<style nonce="[^"]+">[^<]*--color-brand-600/);
+  // Styled all the same: the body's flex column and the heading's weight come from the stylesheet.
+  await expect(page.locator("body")).toHaveCSS("display", "flex");
+  await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toHaveCSS("font-weight", "700");
+});

@@ -202,3 +202,29 @@ describe("deleting an account", () => {
     await expectErased(person);
   });
 });
+
+describe("the stylesheet of signed-in pages", () => {
+  const inlined = (html: string) => /<style nonce="[^"]+">[^<]*--color-brand-600/.test(html);
+  const stylesheet = () => [...t.deps.assets.keys()].find((href) => /^\/assets\/app-[\w-]+\.css$/.test(href)) ?? "";
+
+  it("is inlined until the browser's cookie names the very file it holds, then linked", async () => {
+    const { cookie } = await signedIn();
+    const href = stylesheet();
+    const page = async (path: string, cookies: string) => (await send(path, { cookie: cookies })).text();
+
+    const first = await page("/account", cookie);
+    expect(inlined(first)).toBe(true);
+    expect(first).not.toContain('rel="stylesheet"');
+
+    const cached = await page("/account", `${cookie}; academy_css=${href.slice("/assets/".length)}`);
+    expect(cached).toContain(`<link rel="stylesheet" href="${href}"/>`);
+    expect(inlined(cached)).toBe(false);
+
+    expect(inlined(await page("/account", `${cookie}; academy_css=app-0ld3r.css`))).toBe(true);
+  });
+
+  it("is always inlined for visitors, whose pages are cached and shared", async () => {
+    const html = await (await send("/help", { cookie: `academy_css=${stylesheet().slice("/assets/".length)}` })).text();
+    expect(inlined(html)).toBe(true);
+  });
+});

@@ -1,0 +1,71 @@
+// A mixed load at 200 connections for 60 s (wrk with a Lua script): anonymous pages, the pages a
+// signed-in learner hits and JSON API calls, with resident memory before, right after and after a
+// short rest. Run on PGlite and on PostgreSQL, each on a fresh server.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Buyer } from "./buyers.ts";
+import type { RunningServer } from "./server.ts";
+import { residentMb, wrk, type WrkResult } from "./wrk.ts";
+
+export interface MixedResult {
+  database: string;
+  load: WrkResult;
+  rssMb: { started: number | null; afterLoad: number | null; afterRest: number | null };
+}
+
+const courseId = "webdevfrontendcourse";
+/** Weighted: a visitor's pages, a learner's pages, the API a client polls. */
+export const mix = {
+  anonymous: ["/", "/courses", `/course/${courseId}`, "/services", "/team", "/help"],
+  signedIn: ["/account", "/account/courses", "/notes", `/courses/${courseId}/MainPage`, `/courses/${courseId}/submodule/1-2`, `/course/${courseId}`],
+  api: ["/api/auth/get-session"],
+};
+
+/** A Lua string literal (JSON's escapes are Lua's for these values). */
+const lua = (s: string) => JSON.stringify(s);
+
+/** A wrk script drawing each request from the mix: 50 % anonymous, 35 % signed in, 15 % API. */
+function script(buyer: Buyer): string {
+  const signedIn = `{ ["Cookie"] = ${lua(buyer.cookie)}, ["X-Forwarded-For"] = ${lua(buyer.address)}, ["Accept-Encoding"] = "br" }`;
+  const anonymous = `{ ["Accept-Encoding"] = "br" }`;
+  const entries = [
+    ...mix.anonymous.map((p) => ({ path: p, headers: anonymous, weight: 50 / mix.anonymous.length })),
+    ...mix.signedIn.map((p) => ({ path: p, headers: signedIn, weight: 35 / mix.signedIn.length })),
+    ...mix.api.map((p) => ({ path: p, headers: signedIn, weight: 15 / mix.api.length })),
+  ];
+  return `local requests = {}
+local weights = {}
+local total = 0
+init = function(args)
+${entries.map((e) => `  table.insert(requests, wrk.format("GET", ${lua(e.path)}, ${e.headers}))\n  total = total + ${e.weight.toFixed(3)}\n  table.insert(weights, total)`).join("\n")}
+end
+request = function()
+  local r = math.random() * total
+  for i, w in ipairs(weights) do
+    if r <= w then return requests[i] end
+  end
+  return requests[#requests]
+end
+`;
+}
+
+export async function mixedLoad(server: RunningServer, buyer: Buyer, database: string, seconds: number): Promise<MixedResult> {
+  const started = residentMb(server.process.pid);
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "academy-mixed-")), "mix.lua");
+  writeFileSync(file, script(buyer));
+  const load = wrk(`academy on ${database}`, `${server.url}/`, { seconds, connections: 200, script: file });
+  const afterLoad = residentMb(server.process.pid);
+  await sleep(10_000);
+  return { database, load, rssMb: { started, afterLoad, afterRest: residentMb(server.process.pid) } };
+}
+
+export function printMixed(runs: MixedResult[], seconds: number) {
+  console.log(`\nMixed load: 50 % anonymous pages, 35 % signed-in pages, 15 % API (wrk, 1 thread, 200 connections, ${seconds} s)`);
+  for (const r of runs) {
+    console.log(
+      `  ${r.database.padEnd(10)} ${r.load.requestsPerSecond} req/s  p50 ${r.load.p50Ms} ms  p99 ${r.load.p99Ms} ms  errors ${r.load.errors} (target 0) · RSS ${r.rssMb.started} MB started → ${r.rssMb.afterLoad} MB after the load → ${r.rssMb.afterRest} MB after 10 s rest`,
+    );
+  }
+}

@@ -1,0 +1,15 @@
+// Server rendering with no page cache (PAGE_CACHE_SECONDS=0): what an anonymous page costs when it
+// is not cached, the course page above all (target ≥ 500 req/s), brotli as browsers ask.
+import type { RunningServer } from "./server.ts";
+import { wrk, type WrkResult } from "./wrk.ts";
+
+export const uncachedPaths = ["/", "/courses", "/course/webdevfrontendcourse"];
+
+export function uncachedBench(server: RunningServer, seconds: number): WrkResult[] {
+  return uncachedPaths.map((path) => wrk("academy uncached", `${server.url}${path}`, { seconds, connections: 20, headers: ["Accept-Encoding: br"] }));
+}
+
+export function printUncached(runs: WrkResult[], seconds: number) {
+  console.log(`\nAnonymous pages rendered on every request, PAGE_CACHE_SECONDS=0, brotli (wrk, 1 thread, 20 connections, ${seconds} s each)`);
+  for (const r of runs) console.log(`  ${r.path.padEnd(30)} ${String(r.requestsPerSecond).padStart(5)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  errors ${r.errors}`);
+}
