@@ -203,24 +203,23 @@ describe("deleting an account", () => {
   });
 });
 
-describe("the stylesheet of signed-in pages", () => {
-  const inlined = (html: string) => /<style nonce="[^"]+">[^<]*--color-brand-600/.test(html);
-  const stylesheet = () => [...t.deps.assets.keys()].find((href) => /^\/assets\/app-[\w-]+\.css$/.test(href)) ?? "";
+const inlined = (html: string) => /<style nonce="[^"]+">[^<]*--color-brand-600/.test(html);
+const stylesheet = () => [...t.deps.assets.keys()].find((href) => /^\/assets\/app-[\w-]+\.css$/.test(href)) ?? "";
+const pageText = async (path: string, cookies: string) => (await send(path, { cookie: cookies })).text();
 
+describe("the stylesheet of signed-in pages", () => {
   it("is inlined until the browser's cookie names the very file it holds, then linked", async () => {
     const { cookie } = await signedIn();
     const href = stylesheet();
-    const page = async (path: string, cookies: string) => (await send(path, { cookie: cookies })).text();
-
-    const first = await page("/account", cookie);
+    const first = await pageText("/account", cookie);
     expect(inlined(first)).toBe(true);
     expect(first).not.toContain('rel="stylesheet"');
 
-    const cached = await page("/account", `${cookie}; academy_css=${href.slice("/assets/".length)}`);
+    const cached = await pageText("/account", `${cookie}; academy_css=${href.slice("/assets/".length)}`);
     expect(cached).toContain(`<link rel="stylesheet" href="${href}"/>`);
     expect(inlined(cached)).toBe(false);
 
-    expect(inlined(await page("/account", `${cookie}; academy_css=app-0ld3r.css`))).toBe(true);
+    expect(inlined(await pageText("/account", `${cookie}; academy_css=app-0ld3r.css`))).toBe(true);
   });
 
   it("is always inlined for visitors, whose pages are cached and shared", async () => {
