@@ -1,12 +1,17 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { closeSync, mkdtempSync, openSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 export { chromiumFlags, chromiumPath } from "../tests/chromium.ts";
 
 export const root = path.resolve(import.meta.dirname, "..");
+
+/** The Node flags `npm start` runs the server with (package.json), so the benchmarks measure that process. */
+const serverNodeFlags = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
+  .split(/\s+/)
+  .filter((arg) => arg.startsWith("--"));
 
 export interface RunningServer {
   url: string;
@@ -26,7 +31,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const ownDataDir = env.DATA_DIR === undefined ? mkdtempSync(path.join(tmpdir(), "academy-bench-")) : undefined;
   const log = options.logFile ? openSync(options.logFile, "a") : "ignore";
-  const child = spawn(process.execPath, ["server/main.ts"], {
+  const child = spawn(process.execPath, [...serverNodeFlags, "server/main.ts"], {
     cwd: root,
     env: {
       ...process.env,
