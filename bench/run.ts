@@ -98,18 +98,28 @@ try {
     }
   }
 
-  if (only.has("signed-in") && learner) {
-    const signedIn = await signedInBench(server, learner, seconds);
-    results.signedIn = signedIn;
-    printSignedIn(signedIn, seconds);
-  }
+  const postgres = only.has("signed-in") || only.has("mixed") ? startBenchPostgres(55490) : null;
+  if (!postgres) console.log("\nPostgreSQL runs skipped: no PostgreSQL server binary and no BENCH_DATABASE_URL");
+  try {
+    if (only.has("signed-in") && learner) {
+      const runs = [{ database: "PGlite", ...(await signedInBench(server, learner, seconds)) }];
+      if (postgres) {
+        const onPostgres = await startServer(4405, { DATABASE_URL: postgres.newDatabase() });
+        try {
+          runs.push({ database: "PostgreSQL", ...(await signedInBench(onPostgres, await prepareLearner(onPostgres.url), seconds)) });
+        } finally {
+          await onPostgres.stop();
+        }
+      }
+      results.signedIn = runs;
+      for (const run of runs) printSignedIn(run, run.database, seconds);
+    }
 
-  if (only.has("mixed")) {
-    const postgres = startBenchPostgres(55490);
-    const runs: MixedResult[] = [];
-    try {
+    if (only.has("mixed")) {
+      const runs: MixedResult[] = [];
       for (const database of ["PGlite", ...(postgres ? ["PostgreSQL"] : [])]) {
-        const env: Record<string, string> = database === "PostgreSQL" && postgres ? { DATABASE_URL: postgres.newDatabase() } : {};
+        // As behind the proxy production runs behind, so each API client's own address counts (mixed.ts).
+        const env: Record<string, string> = { TRUST_PROXY: "1", ...(database === "PostgreSQL" && postgres && { DATABASE_URL: postgres.newDatabase() }) };
         const fresh = await startServer(4404, env);
         try {
           runs.push(await mixedLoad(fresh, await prepareLearner(fresh.url), database, mixedSeconds));
@@ -117,12 +127,11 @@ try {
           await fresh.stop();
         }
       }
-    } finally {
-      postgres?.stop();
+      results.mixed = runs;
+      printMixed(runs, mixedSeconds);
     }
-    results.mixed = runs;
-    printMixed(runs, mixedSeconds);
-    if (!postgres) console.log("  PostgreSQL skipped: no server binary and no BENCH_DATABASE_URL");
+  } finally {
+    postgres?.stop();
   }
 
   if (only.has("notes")) {

@@ -17,12 +17,17 @@ export interface WrkResult {
 const toMs = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit]!;
 
 /** wrk (one thread: the server has the other core) against `url`; headers as `name: value`, or a Lua `script` choosing each request. */
-export function wrk(target: string, url: string, options: { seconds: number; connections: number; headers?: string[]; script?: string }): WrkResult {
+export function wrk(
+  target: string,
+  url: string,
+  options: { seconds: number; connections: number; headers?: string[]; script?: string; timeoutSeconds?: number },
+): WrkResult {
   const args = [
     "-t1",
     `-c${options.connections}`,
     `-d${options.seconds}s`,
     "--latency",
+    ...(options.timeoutSeconds ? ["--timeout", `${options.timeoutSeconds}s`] : []),
     ...(options.script ? ["-s", options.script] : []),
     ...(options.headers ?? []).flatMap((h) => ["-H", h]),
     url,
