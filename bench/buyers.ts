@@ -25,7 +25,12 @@ export function send(url: string, from: { address: string; cookie?: string }, bo
     headers["Content-Type"] = "application/json";
     payload = JSON.stringify(body.json);
   }
-  return fetch(url, { method: payload ? "POST" : "GET", headers, body: payload, redirect: "manual", signal: AbortSignal.timeout(60_000) });
+  const request = () => fetch(url, { method: payload ? "POST" : "GET", headers, body: payload, redirect: "manual", signal: AbortSignal.timeout(60_000) });
+  // A kept-alive connection can close under us after minutes of other measurements; a read is tried once more on a new one.
+  return request().catch((error: unknown) => {
+    if (payload === undefined && (error as { cause?: { code?: string } }).cause?.code === "UND_ERR_SOCKET") return request();
+    throw error;
+  });
 }
 
 /** Better Auth's session cookie from a response, as `name=value` for the Cookie header. */

@@ -15,7 +15,7 @@ export interface FixedCostRun {
 }
 
 export async function fixedCostBench(server: RunningServer, seconds: number, barePort: number): Promise<FixedCostRun[]> {
-  const html = await (await fetch(`${server.url}/`)).text();
+  const html = (await rawBody(`${server.url}/`, "identity")).toString();
   const script = /\/assets\/framework-[\w-]+\.js/.exec(html)?.[0];
   if (!script) throw new Error("no framework script in the home page");
   const dir = mkdtempSync(path.join(tmpdir(), "academy-bare-"));

@@ -25,11 +25,14 @@ export function compareWithNginx(academyUrl: string, nginxUrl: string, urlPath: 
   };
 }
 
-/** A response body exactly as sent, still in the encoding asked for (fetch would decode it). */
+/**
+ * A response body exactly as sent, still in the encoding asked for (fetch would decode it), on a
+ * connection of its own: a pooled one may have idled past the server's keep-alive between sections.
+ */
 export function rawBody(url: string, encoding: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    get(url, { headers: { "Accept-Encoding": encoding } }, (response) => {
-      if (response.headers["content-encoding"] !== encoding) reject(new Error(`${url} was not sent as ${encoding}`));
+    get(url, { headers: { "Accept-Encoding": encoding }, agent: false }, (response) => {
+      if ((response.headers["content-encoding"] ?? "identity") !== encoding) reject(new Error(`${url} was not sent as ${encoding}`));
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));
       response.on("end", () => resolve(Buffer.concat(chunks)));
