@@ -6,7 +6,8 @@
 // Optional, only when BENCH_ONLY names it: payments-fault (kill -9 during 200 sandbox purchases, see payments-fault.ts)
 // and notes (listing and searching 1,000 encrypted notes, see notes.ts).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { measureFirstLoad } from "./first-load.ts";
 import { fixedCostBench, printFixedCost } from "./fixed-cost.ts";
@@ -117,13 +118,21 @@ try {
     if (only.has("mixed")) {
       const runs: MixedResult[] = [];
       for (const database of ["PGlite", ...(postgres ? ["PostgreSQL"] : [])]) {
-        // As behind the proxy production runs behind, so each API client's own address counts (mixed.ts).
-        const env: Record<string, string> = { TRUST_PROXY: "1", ...(database === "PostgreSQL" && postgres && { DATABASE_URL: postgres.newDatabase() }) };
-        const fresh = await startServer(4404, env);
+        const dataDir = mkdtempSync(path.join(tmpdir(), "academy-bench-mixed-"));
+        const env: Record<string, string> = { DATA_DIR: dataDir, ...(database === "PostgreSQL" && postgres && { DATABASE_URL: postgres.newDatabase() }) };
         try {
-          runs.push(await mixedLoad(fresh, await prepareLearner(fresh.url), database, mixedSeconds));
+          // The learner buys through the sandbox, which answers this machine only; then a fresh server on
+          // the same data, as behind the proxy production runs behind, so each API client's own address counts (mixed.ts).
+          const preparing = await startServer(4404, env);
+          const learnerThere = await prepareLearner(preparing.url).finally(() => preparing.stop());
+          const fresh = await startServer(4404, { ...env, TRUST_PROXY: "1" });
+          try {
+            runs.push(await mixedLoad(fresh, learnerThere, database, mixedSeconds));
+          } finally {
+            await fresh.stop();
+          }
         } finally {
-          await fresh.stop();
+          rmSync(dataDir, { recursive: true, force: true });
         }
       }
       results.mixed = runs;
