@@ -44,7 +44,7 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { inlineStylesheet, ...values } = loadContext.get(documentRequest);
+  const { inlineStylesheet, serverHtml, ...values } = loadContext.get(documentRequest);
   // The dev server's CSP has no nonce (Vite injects unnonced scripts); a nonce there only upsets hydration.
   const nonce = import.meta.env.DEV ? undefined : values.nonce;
 
@@ -66,7 +66,7 @@ export default function handleRequest(
     });
 
     const { pipe, abort } = renderToPipeableStream(
-      <DocumentContext value={{ nonce, inlineStylesheet }}>
+      <DocumentContext value={{ nonce, inlineStylesheet, serverHtml }}>
         <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </DocumentContext>,
       {

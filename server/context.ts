@@ -42,6 +42,13 @@ export function requireViewer(context: Readonly<RouterContextProvider>): Viewer 
 export interface DocumentRequest {
   nonce: string;
   inlineStylesheet(href: string): string | undefined;
+  /** True when the request asks for loader data (React Router's `.data` URLs), not a document. */
+  dataRequest: boolean;
+  /**
+   * Large HTML a loader hands to this document's render rather than to its loader data, which the
+   * page would carry a second time, escaped, for hydration (see app/lib/server-html.ts).
+   */
+  serverHtml: Map<string, string>;
 }
 
 export const documentRequest = createContext<DocumentRequest>();

@@ -15,6 +15,6 @@ export function Container({ children, className = "" }: { children: ReactNode; c
   return <div className={`mx-auto max-w-6xl px-4 sm:px-6 ${className}`}>{children}</div>;
 }
 
-export function Prose({ html, className = "" }: { html: string; className?: string }) {
-  return <div className={`prose ${className}`} dangerouslySetInnerHTML={{ __html: html }} />;
+export function Prose({ html, className = "", id }: { html: string; className?: string; id?: string }) {
+  return <div id={id} className={`prose ${className}`} dangerouslySetInnerHTML={{ __html: html }} />;
 }

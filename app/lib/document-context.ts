@@ -4,6 +4,7 @@ import { createContext, useContext } from "react";
 export interface DocumentValues {
   nonce?: string;
   inlineStylesheet?: (href: string) => string | undefined;
+  serverHtml?: ReadonlyMap<string, string>;
 }
 
 export const DocumentContext = createContext<DocumentValues>({});

@@ -11,6 +11,7 @@ import { CourseOutline, EnrolBanner, lessonPath, modulePath } from "../component
 import { useOpenWhenWide } from "../components/player/use-open-when-wide.ts";
 import { Prose } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
+import { htmlOnce, useHtmlOnce, type HtmlOnce } from "../lib/server-html.ts";
 import type { Route } from "./+types/learn-lesson";
 import { loadCourseState, playerSummary } from "./player.server.ts";
 
@@ -31,7 +32,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     next: view.next && { id: view.next.id, title: view.next.title },
     access: view.access,
     done: state.completed.has(view.lesson.id),
-    html: view.body?.html ?? null,
+    html: view.body ? htmlOnce(context, lessonBodyId, view.body.html) : null,
     headings: view.body?.headings.filter((h) => h.depth === 2) ?? [],
     notes: notes.map((n) => ({ id: n.id, title: n.title, html: renderNoteMarkdown(n.body), updatedAt: n.updatedAt.toISOString() })),
     noteLimits: { title: noteLimits.title, body: noteLimits.body },
@@ -66,6 +67,13 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const result = await attempt(() => setLessonComplete(db, catalog, viewer.id, params.courseId, params.lessonId, intent === "complete"));
   if (!result.ok) return data({ ok: false, message: result.message }, { status: result.status });
   return { ok: true, message: null };
+}
+
+const lessonBodyId = "lesson-body";
+
+/** The lesson's text, sent once: in the document, or in the data of a client-side navigation. */
+function LessonBody({ html }: { html: HtmlOnce }) {
+  return <Prose id={lessonBodyId} html={useHtmlOnce(lessonBodyId, html)} className="mt-8 max-w-3xl" />;
 }
 
 /** ← and → move between lessons, unless the learner is typing somewhere. */
@@ -206,7 +214,7 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
                 />
               </div>
             )}
-            {html && <Prose html={html} className="mt-8 max-w-3xl" />}
+            {html && <LessonBody html={html} />}
             <div ref={end} />
           </>
         )}

@@ -282,7 +282,12 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       shop: deps.payments.shop,
       sandbox: deps.payments.sandbox,
     });
-    context.set(keys.documentRequest, { nonce, inlineStylesheet: (href) => stylesheetText(deps.assets, href) });
+    context.set(keys.documentRequest, {
+      nonce,
+      inlineStylesheet: (href) => stylesheetText(deps.assets, href),
+      dataRequest: c.req.path.endsWith(".data"),
+      serverHtml: new Map(),
+    });
     const response = await handleRequest(request, context);
     const contentType = response.headers.get("content-type");
     if (contentType?.startsWith("text/html") && !response.headers.has("cache-control")) {

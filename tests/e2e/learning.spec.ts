@@ -108,3 +108,30 @@ test("a signed-out visitor is sent to sign in before the player", async ({ page 
   await page.goto(`/courses/${course}/submodule/1-1`);
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcourses%2Fwebdevfrontendcourse%2Fsubmodule%2F1-1$/);
 });
+
+test("a lesson's text reaches the browser once, and stays through hydration and moving between lessons", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Kavya", email: uniqueEmail("lesson-once"), password });
+  await buyCourse(page, course);
+  // React reports a hydration that had to start over as an uncaught error or on the console.
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  const document = await page.goto(`/courses/${course}/submodule/1-2`);
+  const html = (await document?.text()) ?? "";
+  // In the page, and not a second time inside the loader data React Router embeds for hydration.
+  expect(html.split("HTML describes").length - 1).toBe(1);
+  const body = page.locator("#lesson-body");
+  await expect(body).toContainText("HTML describes");
+  await expect(body.getByRole("heading", { name: /The skeleton every page needs/ })).toBeVisible();
+
+  await page.keyboard.press("ArrowRight");
+  await expect(page).toHaveURL(`/courses/${course}/submodule/1-3`);
+  await expect(body).not.toContainText("HTML describes");
+  await expect(body.locator("h2").first()).toBeVisible();
+  await page.keyboard.press("ArrowLeft");
+  await expect(page).toHaveURL(`/courses/${course}/submodule/1-2`);
+  await expect(body).toContainText("HTML describes");
+  expect(errors).toEqual([]);
+});
