@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
+import { stylesheetCookie } from "../app/lib/stylesheet-cache.ts";
 import { buyCourse, createBuyer, send, type Buyer } from "./buyers.ts";
 import { root, type RunningServer } from "./server.ts";
 import { constantRate, type RateResult } from "./rate.ts";
@@ -48,7 +49,7 @@ export async function prepareLearner(url: string): Promise<Buyer> {
   }
   // After its first signed-in page a browser holds the stylesheet and says so (app/lib/stylesheet-cache.ts).
   const stylesheet = readdirSync(path.join(root, "build/client/assets")).find((file) => /^app-[\w-]+\.css$/.test(file));
-  return { ...buyer, cookie: `${buyer.cookie}; academy_css=${stylesheet}` };
+  return { ...buyer, cookie: `${buyer.cookie}; ${stylesheetCookie(`/assets/${stylesheet}`)}` };
 }
 
 export async function signedInBench(server: RunningServer, buyer: Buyer, seconds: number): Promise<SignedInResult> {

@@ -10,9 +10,12 @@ const maxAgeSeconds = 365 * 24 * 60 * 60;
 /** A stylesheet's version: its file name, which carries a hash of its content. */
 const version = (href: string) => href.slice(href.lastIndexOf("/") + 1);
 
+/** The cookie, as `name=value`, of a browser that holds this stylesheet. */
+export const stylesheetCookie = (href: string) => `${cookieName}=${version(href)}`;
+
 /** Whether the Cookie header says the browser has this very stylesheet cached. */
 export function hasStylesheetCached(cookieHeader: string | null, href: string): boolean {
-  return cookieHeader !== null && cookieHeader.split(/;\s*/).includes(`${cookieName}=${version(href)}`);
+  return cookieHeader !== null && cookieHeader.split(/;\s*/).includes(stylesheetCookie(href));
 }
 
 /** Fetches the stylesheet into the browser's cache, then says so in the cookie. */
@@ -26,7 +29,7 @@ export function cacheStylesheet(href: string): void {
     "load",
     () => {
       const secure = location.protocol === "https:" ? "; Secure" : "";
-      document.cookie = `${cookieName}=${version(href)}; Max-Age=${maxAgeSeconds}; Path=/; SameSite=Lax${secure}`;
+      document.cookie = `${stylesheetCookie(href)}; Max-Age=${maxAgeSeconds}; Path=/; SameSite=Lax${secure}`;
       link.remove();
     },
     { once: true },

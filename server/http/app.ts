@@ -19,7 +19,7 @@ import { uploadsPath, type FileStorage } from "../storage/index.ts";
 import { clientAddress, isLoopback } from "./client-address.ts";
 import { compressOnce, compressPerRequest, isCompressible } from "./compression.ts";
 import { hasSession, PageCache } from "./page-cache.ts";
-import { acceptedEncoding, prepareResponse, requestHeader, sendPrepared } from "./prepared-response.ts";
+import { acceptedEncoding, headedResponse, prepareResponse, requestHeader, sendPrepared } from "./prepared-response.ts";
 import { mountDevMailbox } from "./dev-mailbox.ts";
 import type { HttpEnv } from "./env.ts";
 import { robotsTxt, sitemapXml } from "./seo.ts";
@@ -129,9 +129,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   /** A small JSON answer with all its headers, for the probes that poll us most. */
   const routineJson = (c: Context<Env>, status: number, body: unknown) => {
     c.set("routine", true);
-    c.set("headed", true);
-    const headers = { ...headersFor(null, c.req.path), "content-type": "application/json", "x-request-id": c.get("requestId") };
-    return new Response(JSON.stringify(body), { status, headers });
+    return headedResponse(c, status, { ...headersFor(null, c.req.path), "content-type": "application/json" }, JSON.stringify(body));
   };
   const loopbackOnly: MiddlewareHandler<Env> = async (c, next) => {
     if (!isLoopback(requestAddress(c, deps.proxyHops))) {

@@ -59,13 +59,15 @@ export function acceptedEncoding(c: Context<HttpEnv>): Encoding | null {
   return encoding;
 }
 
-/** Sends a prepared response in the encoding the client prefers; the response carries all its headers already. */
+/** A response whose headers are all given here, security headers included; only the request id is added. */
+export function headedResponse(c: Context<HttpEnv>, status: number, headers: Record<string, string>, body: BodyInit | null): Response {
+  c.set("headed", true);
+  return new Response(body, { status, headers: { ...headers, "x-request-id": c.get("requestId") } });
+}
+
+/** Sends a prepared response in the encoding the client prefers. */
 export function sendPrepared(c: Context<HttpEnv>, prepared: PreparedResponse): Response {
   const encoding = acceptedEncoding(c);
   const variant = (encoding && prepared[encoding]) || prepared.identity;
-  c.set("headed", true);
-  return new Response(c.req.method === "HEAD" ? null : variant.body, {
-    status: prepared.status,
-    headers: { ...variant.headers, "x-request-id": c.get("requestId") },
-  });
+  return headedResponse(c, prepared.status, variant.headers, c.req.method === "HEAD" ? null : variant.body);
 }
