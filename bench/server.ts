@@ -8,10 +8,10 @@ export { chromiumFlags, chromiumPath } from "../tests/chromium.ts";
 
 export const root = path.resolve(import.meta.dirname, "..");
 
-/** The Node flags `npm start` runs the server with (package.json), so the benchmarks measure that process. */
-const serverNodeFlags = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/)
-  .filter((arg) => arg.startsWith("--"));
+/** The environment and Node flags `npm start` runs the server with (package.json), so the benchmarks measure that process. */
+const startWords = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+const serverNodeFlags = startWords.filter((word) => word.startsWith("--"));
+const serverStartEnv = Object.fromEntries(startWords.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split("=", 2)));
 
 export interface RunningServer {
   url: string;
@@ -34,6 +34,7 @@ export async function startServer(
   const child = spawn(process.execPath, [...serverNodeFlags, "server/main.ts"], {
     cwd: root,
     env: {
+      ...serverStartEnv,
       ...process.env,
       PORT: String(port),
       HOST: "127.0.0.1",
