@@ -26,7 +26,7 @@ import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/notes";
 
 /** How many notes the list shows before "Show all": enough for most learners, light for the rest. */
-const listLength = 100;
+const listLength = 50;
 
 function readQuery(url: URL) {
   const params = url.searchParams;

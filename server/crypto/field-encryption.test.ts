@@ -1,6 +1,12 @@
-import { randomBytes } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { createDecipheriv, randomBytes } from "node:crypto";
+import { describe, expect, it, vi } from "vitest";
 import { createFieldCipher, decryptFields, encryptFields, EncryptionError } from "./field-encryption.ts";
+
+// Passed through, and counted: a stored value is decrypted once while the cipher keeps it.
+vi.mock("node:crypto", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("node:crypto")>();
+  return { ...actual, createDecipheriv: vi.fn(actual.createDecipheriv) };
+});
 
 const cipher = createFieldCipher(randomBytes(32));
 
@@ -38,5 +44,18 @@ describe("field encryption", () => {
   it("keeps a value that does not decrypt as it is", () => {
     const legacy = { name: "Plain Name", email: cipher.encrypt("x@example.com") };
     expect(decryptFields(cipher, legacy, ["name", "email"])).toEqual({ name: "Plain Name", email: "x@example.com" });
+  });
+
+  it("decrypts a stored value once while it is kept, and keeps only the most recent ones", () => {
+    const small = createFieldCipher(randomBytes(32), 2);
+    const [a, b, c] = ["first", "second", "third"].map((text) => small.encrypt(text)) as [string, string, string];
+    vi.mocked(createDecipheriv).mockClear();
+    expect([small.decrypt(a), small.decrypt(a), small.decrypt(b), small.decrypt(a)]).toEqual(["first", "first", "second", "first"]);
+    expect(createDecipheriv).toHaveBeenCalledTimes(2);
+    expect(small.decrypt(c)).toBe("third");
+    expect(small.decrypt(a)).toBe("first");
+    expect(createDecipheriv).toHaveBeenCalledTimes(4);
+    const tampered = a.slice(0, -4) + (a.endsWith("AAAA") ? "BBBB" : "AAAA");
+    expect(() => small.decrypt(tampered)).toThrow(new EncryptionError("Failed to decrypt value"));
   });
 });
