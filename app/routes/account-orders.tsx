@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       id: o.id,
       number: o.number,
       courseId: o.courseId,
-      courseTitle: o.courseTitle,
+      title: o.title,
       courseListed: catalog.courses.some((c) => c.id === o.courseId),
       amount: o.amount,
       status: o.status,
@@ -138,7 +138,7 @@ function OrderActions({ order }: { order: OrderView }) {
         </Link>
       )}
       {(canRefund || refundRetry) && (
-        <RefundDialog orderId={order.id} courseTitle={order.courseTitle} amount={formatPaise(order.amount)} retry={refundRetry} />
+        <RefundDialog orderId={order.id} courseTitle={order.title} amount={formatPaise(order.amount)} retry={refundRetry} />
       )}
     </div>
   );
@@ -199,10 +199,10 @@ export default function AccountOrders({ loaderData, actionData }: Route.Componen
                     <h3 id={`order-${order.id}-title`} className="mt-1 text-lg font-semibold text-slate-950 dark:text-white">
                       {order.courseListed ? (
                         <Link to={`/course/${order.courseId}`} className="hover:underline">
-                          {order.courseTitle}
+                          {order.title}
                         </Link>
                       ) : (
-                        order.courseTitle
+                        order.title
                       )}
                     </h3>
                   </div>

@@ -17,7 +17,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       id: p.id,
       orderId: p.orderId,
       orderNumber: p.orderNumber,
-      courseTitle: p.courseTitle,
+      title: p.title,
       providerPaymentId: p.providerPaymentId,
       method: paymentMethodLabel(p.method),
       amount: p.amount,
@@ -69,7 +69,7 @@ export default function AccountPayments({ loaderData }: Route.ComponentProps) {
                       <time dateTime={new Date(payment.createdAt).toISOString()}>{formatMoment(payment.createdAt)}</time>
                     </p>
                     <h3 id={`payment-${payment.id}-title`} className="mt-1 text-lg font-semibold text-slate-950 dark:text-white">
-                      {payment.courseTitle}
+                      {payment.title}
                     </h3>
                     <p className="text-sm text-slate-600 dark:text-slate-400">
                       Order{" "}

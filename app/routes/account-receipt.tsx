@@ -43,7 +43,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     paid: order.status === "paid" || order.status === "refunded",
     status: order.status,
     courseId: order.courseId,
-    courseTitle: order.courseTitle,
+    title: order.title,
     createdAt: order.createdAt,
     paidAt: order.paidAt,
     amount: order.amount,
@@ -273,7 +273,7 @@ export default function ReceiptPage({ loaderData: r }: Route.ComponentProps) {
             <tbody>
               <tr className="border-b border-slate-200 dark:border-slate-800 print:border-slate-300">
                 <th scope="row" className={`${cell} font-normal`}>
-                  <span className="block font-medium text-slate-950 dark:text-white print:text-black">{r.courseTitle}</span>
+                  <span className="block font-medium text-slate-950 dark:text-white print:text-black">{r.title}</span>
                   <span className="block text-slate-600 dark:text-slate-400 print:text-slate-700">Online course: commercial training and coaching services</span>
                   <span className="mt-1 block text-slate-600 sm:hidden dark:text-slate-400">
                     SAC <span className="font-mono">{sacCode}</span>

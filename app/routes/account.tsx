@@ -28,8 +28,8 @@ interface AttentionItem {
  */
 function attentionItems(orders: OrderWithRefund[], ownedIds: Set<string>, now: Date): AttentionItem[] {
   const latestForCourse = new Map<string, string>();
-  for (const order of orders) if (!latestForCourse.has(order.courseId)) latestForCourse.set(order.courseId, order.id);
-  const open = (order: OrderWithRefund) => latestForCourse.get(order.courseId) === order.id && !ownedIds.has(order.courseId);
+  for (const order of orders) if (order.courseId && !latestForCourse.has(order.courseId)) latestForCourse.set(order.courseId, order.id);
+  const open = (order: OrderWithRefund) => order.courseId !== null && latestForCourse.get(order.courseId) === order.id && !ownedIds.has(order.courseId);
 
   return orders.flatMap((order): AttentionItem[] => {
     const number = formatOrderNumber(order.number);
@@ -39,7 +39,7 @@ function attentionItems(orders: OrderWithRefund[], ownedIds: Set<string>, now: D
           key: order.id,
           tone: "warning",
           badge: "Refund in progress",
-          title: `Refund of ${formatPaise(order.refund.amount)} for ${order.courseTitle}`,
+          title: `Refund of ${formatPaise(order.refund.amount)} for ${order.title}`,
           text: "The money goes back to the account you paid with, normally within 5–7 business days. We will e-mail you when it is done.",
           link: { to: "/account/orders", label: "See the order" },
         },
@@ -51,7 +51,7 @@ function attentionItems(orders: OrderWithRefund[], ownedIds: Set<string>, now: D
           key: order.id,
           tone: "danger",
           badge: "Refund failed",
-          title: `The refund for ${order.courseTitle} did not go through`,
+          title: `The refund for ${order.title} did not go through`,
           text: order.refund.failureReason ?? "The payment provider could not complete this refund.",
           link: { to: "/account/orders", label: "Try again from your orders" },
         },
@@ -63,7 +63,7 @@ function attentionItems(orders: OrderWithRefund[], ownedIds: Set<string>, now: D
           key: order.id,
           tone: "warning",
           badge: "Payment not completed",
-          title: `${order.courseTitle} is waiting for payment`,
+          title: `${order.title} is waiting for payment`,
           text: `Order ${number} for ${formatPaise(order.amount)} was started on ${formatDay(order.createdAt)} but not paid.`,
           link: { to: `/courses/${order.courseId}/confirm?order=${order.id}`, label: "Complete the payment" },
         },
@@ -75,7 +75,7 @@ function attentionItems(orders: OrderWithRefund[], ownedIds: Set<string>, now: D
           key: order.id,
           tone: "danger",
           badge: "Payment failed",
-          title: `Your payment for ${order.courseTitle} did not go through`,
+          title: `Your payment for ${order.title} did not go through`,
           text: order.failureReason ?? "The payment did not go through. Nothing was charged.",
           link: { to: `/courses/${order.courseId}/confirm`, label: "Payment failed — try again" },
         },
@@ -106,7 +106,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     recentOrders: orders.slice(0, 3).map((o) => ({
       id: o.id,
       number: o.number,
-      courseTitle: o.courseTitle,
+      title: o.title,
       amount: o.amount,
       status: o.status,
       refund: o.refund && { status: o.refund.status },
@@ -244,7 +244,7 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
               <li key={order.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 p-4">
                 <div className="min-w-0">
                   <Link to={`/account/orders#order-${order.id}`} className="font-medium text-slate-950 hover:underline dark:text-white">
-                    {order.courseTitle}
+                    {order.title}
                   </Link>
                   <p className="text-sm text-slate-600 dark:text-slate-400">
                     <span className="font-mono">{formatOrderNumber(order.number)}</span> · {formatDay(order.createdAt)}

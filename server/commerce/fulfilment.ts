@@ -1,9 +1,11 @@
 import { and, eq } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
 import { formatDay, formatPaise, formatOrderNumber } from "../../app/lib/format.ts";
-import { enrolments, orders, payments, type PaymentStatus } from "../db/schema.ts";
-import { receiptMail } from "../mail/templates.ts";
+import { enrolments, orders, payments, type PaymentStatus, websites } from "../db/schema.ts";
+import { hostingReceiptMail, receiptMail } from "../mail/templates.ts";
 import type { ProviderPayment } from "../payments/provider.ts";
+import { addPaidPeriod, hostingPlan } from "../websites/index.ts";
+import type { Order } from "./orders.ts";
 import { coursePlayerPath, grantAccess, mailBuyer, type Shop, type Tx } from "./shop.ts";
 
 export type PaymentOutcome = "fulfilled" | "already-paid" | "failed" | "pending" | "amount-mismatch" | "unknown-order";
@@ -88,24 +90,51 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
 
   // Money was taken: a capture completes the order even after a failed attempt or a closed window.
   await tx.update(orders).set({ status: "paid", paidAt: now, failureReason: null, updatedAt: now }).where(eq(orders.id, order.id));
-  if (order.userId) {
-    await grantAccess(tx, { ...order, userId: order.userId }, now);
-  } else {
+  if (!order.userId) {
     shop.logger.error({ orderId: order.id, paymentId: payment.id }, "a payment was captured after the buyer deleted their account; refund it by hand");
+    return "fulfilled";
+  }
+  const receipt = {
+    orderNumber: formatOrderNumber(order.number),
+    amount: formatPaise(order.amount),
+    tax: `includes GST of ${formatPaise(order.taxAmount)} at ${order.taxRatePercent}%`,
+    paymentId: payment.id,
+    paidOn: formatDay(now),
+    receiptUrl: `${shop.publicUrl}/account/orders/${order.id}/receipt`,
+  };
+  if (order.courseId) {
+    const courseId = order.courseId;
+    await grantAccess(tx, { id: order.id, userId: order.userId, courseId }, now);
+    await mailBuyer(tx, shop, order.userId, (site, to) =>
+      receiptMail(site, to, { ...receipt, courseTitle: order.title, courseUrl: `${shop.publicUrl}${coursePlayerPath(courseId)}` }),
+    );
+    return "fulfilled";
+  }
+  const period = await hostingPeriod(tx, shop, order, now);
+  if (!period) {
+    shop.logger.error({ orderId: order.id, paymentId: payment.id }, "a paid hosting order has no website or plan to extend; extend or refund it by hand");
+    return "fulfilled";
   }
   await mailBuyer(tx, shop, order.userId, (site, to) =>
-    receiptMail(site, to, {
-        orderNumber: formatOrderNumber(order.number),
-        courseTitle: order.courseTitle,
-        amount: formatPaise(order.amount),
-        tax: `includes GST of ${formatPaise(order.taxAmount)} at ${order.taxRatePercent}%`,
-        paymentId: payment.id,
-        paidOn: formatDay(now),
-        receiptUrl: `${shop.publicUrl}/account/orders/${order.id}/receipt`,
-      courseUrl: `${shop.publicUrl}${coursePlayerPath(order.courseId)}`,
+    hostingReceiptMail(site, to, {
+      ...receipt,
+      title: order.title,
+      domain: period.domain,
+      until: formatDay(period.endsAt),
+      websiteUrl: `${shop.publicUrl}/account/services/websites/${period.websiteId}`,
     }),
   );
   return "fulfilled";
+}
+
+/** The period a paid hosting order adds to its website, with the website's domain; null when the website or plan is gone. */
+async function hostingPeriod(tx: Tx, shop: Shop, order: Order, now: Date) {
+  if (!order.websiteId || !order.planId) return null;
+  const [site] = await tx.select({ serviceId: websites.serviceId, domain: websites.domain }).from(websites).where(eq(websites.id, order.websiteId));
+  const plan = site && hostingPlan(shop.catalog(), site.serviceId, order.planId);
+  if (!site || !plan) return null;
+  const period = await addPaidPeriod(tx, { id: order.id, websiteId: order.websiteId, planId: plan.id }, plan.interval, now);
+  return period && { ...period, domain: site.domain };
 }
 
 /** True when the user has active access to the course. */

@@ -57,8 +57,9 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
   const now = shop.now();
   const values = {
     userId: input.userId,
+    kind: "course" as const,
     courseId: course.id,
-    courseTitle: course.title,
+    title: course.title,
     currency: price.currency,
     amount: price.total,
     taxableAmount: price.taxable,
@@ -77,7 +78,7 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
         .onConflictDoNothing()
         .returning();
       if (!order) throw new Conflict("This enrolment is already being processed.");
-      await grantAccess(tx, { ...order, userId: input.userId }, now);
+      await grantAccess(tx, { id: order.id, userId: input.userId, courseId: course.id }, now);
       return order;
     });
   }

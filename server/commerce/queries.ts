@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { enrolments, orders, payments, refunds } from "../db/schema.ts";
 import { completedLessons, progressPercent } from "../learning/progress.ts";
 import { findOrder, type Order } from "./orders.ts";
-import { courseUse, refundEligibility, type Refund, type RefundEligibility } from "./refunds.ts";
+import { courseBuyer, courseUse, refundEligibility, type Refund, type RefundEligibility } from "./refunds.ts";
 
 export type Payment = typeof payments.$inferSelect;
 
@@ -58,9 +58,10 @@ export async function listOrders(db: Db, userId: string): Promise<OrderWithRefun
 export async function listOrdersWithEligibility(db: Db, catalog: Catalog, userId: string, now: Date): Promise<OrderSummary[]> {
   return Promise.all(
     (await listOrders(db, userId)).map(async (order) => {
+      const bought = courseBuyer(order);
       const eligibility =
-        order.status === "paid" && !order.refund
-          ? refundEligibility(order, { now, use: await courseUse(db, catalog, { ...order, userId }, { lock: false }), policy: catalog.site.refund })
+        bought && order.status === "paid" && !order.refund
+          ? refundEligibility(order, { now, use: await courseUse(db, catalog, bought, { lock: false }), policy: catalog.site.refund })
           : null;
       return { ...order, refundEligibility: eligibility };
     }),
@@ -69,14 +70,14 @@ export async function listOrdersWithEligibility(db: Db, catalog: Catalog, userId
 
 export interface PaymentSummary extends Payment {
   orderNumber: number;
-  courseTitle: string;
+  title: string;
   refund: Refund | null;
 }
 
 /** Every payment attempt of the user, newest first, with its order and any refund. */
 export async function listPayments(db: Db, userId: string): Promise<PaymentSummary[]> {
   const rows = await db
-    .select({ payment: payments, orderNumber: orders.number, courseTitle: orders.courseTitle })
+    .select({ payment: payments, orderNumber: orders.number, title: orders.title })
     .from(payments)
     .innerJoin(orders, eq(orders.id, payments.orderId))
     .where(eq(payments.userId, userId))
@@ -86,7 +87,7 @@ export async function listPayments(db: Db, userId: string): Promise<PaymentSumma
   return rows.map((r) => ({
     ...r.payment,
     orderNumber: r.orderNumber,
-    courseTitle: r.courseTitle,
+    title: r.title,
     refund: refundRows.find((f) => f.paymentId === r.payment.id) ?? null,
   }));
 }

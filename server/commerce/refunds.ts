@@ -55,8 +55,13 @@ export function refundEligibility(
   return { eligible: true, until };
 }
 
-/** An order whose buyer still has an account. */
-type BuyersOrder = Pick<Order, "id" | "courseId"> & { userId: string };
+/** A course order whose buyer still has an account. */
+type BuyersOrder = { id: string; userId: string; courseId: string };
+
+/** The order as a course bought by a buyer with an account; null for any other order. */
+export function courseBuyer(order: Pick<Order, "id" | "courseId" | "userId">, userId = order.userId): BuyersOrder | null {
+  return order.courseId && userId ? { id: order.id, userId, courseId: order.courseId } : null;
+}
 
 /** Whether the buyer was refunded for an earlier order of this course. */
 async function refundedBefore(tx: Tx | Shop["db"], order: BuyersOrder): Promise<boolean> {
@@ -99,12 +104,14 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
   const prepared = await shop.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for("update");
     if (!locked) throw new Conflict("This order cannot be refunded.");
+    const bought = courseBuyer(locked, userId);
+    if (!bought) throw new ValidationError("Only course orders can be refunded here. For any other order, write to us and we will sort it out.");
     const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, order.id));
     if (existing && existing.status !== "requested" && existing.status !== "failed") return { refund: existing, providerPaymentId: null };
     // A retry after the provider failed keeps the time of the first request, but not a course finished since.
     const eligibility = refundEligibility(locked, {
       now: existing?.createdAt ?? shop.now(),
-      use: await courseUse(tx, shop.catalog(), { ...locked, userId }, { lock: true }),
+      use: await courseUse(tx, shop.catalog(), bought, { lock: true }),
       policy: shop.catalog().site.refund,
     });
     if (!eligibility.eligible) throw new ValidationError(eligibility.reason);
@@ -119,12 +126,12 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
           .insert(refunds)
           .values({ orderId: order.id, paymentId: payment.id, userId, amount: locked.amount, currency: locked.currency })
           .returning();
-    await revokeAccess(tx, { ...locked, userId }, shop.now());
+    await revokeAccess(tx, bought, shop.now());
     if (!existing) {
       await mailBuyer(tx, shop, userId, (site, to) =>
         refundRequestedMail(site, to, {
           orderNumber: formatOrderNumber(locked.number),
-          courseTitle: locked.courseTitle,
+          courseTitle: locked.title,
           amount: formatPaise(locked.amount),
           ordersUrl: ordersUrl(shop),
         }),
@@ -146,7 +153,8 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
     const reason = "We could not reach the payment provider. Your course access is unchanged; please try again in a few minutes.";
     await shop.db.transaction(async (tx) => {
       await tx.update(refunds).set({ status: "failed", failureReason: reason }).where(eq(refunds.id, prepared.refund.id));
-      await restoreAccess(tx, { ...order, userId });
+      const bought = courseBuyer(order, userId);
+      if (bought) await restoreAccess(tx, bought);
     });
     throw new ServiceUnavailable(reason);
   }
@@ -216,7 +224,7 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
   const [order] = await tx.select().from(orders).where(eq(orders.id, refund.orderId)).for("update");
   if (!order) return "unknown-refund";
   // Null once the buyer deleted their account: the books still change, but no access, certificate or mail is left.
-  const bought = order.userId ? { ...order, userId: order.userId } : null;
+  const bought = courseBuyer(order);
   if (providerRefund.status === "failed") {
     await tx
       .update(refunds)
@@ -241,7 +249,7 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
   await mailBuyer(tx, shop, order.userId, (site, to) =>
     refundProcessedMail(site, to, {
       orderNumber: formatOrderNumber(order.number),
-      courseTitle: order.courseTitle,
+      courseTitle: order.title,
       amount: formatPaise(refund.amount),
       refundId: providerRefund.id,
       ordersUrl: ordersUrl(shop),

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Catalog, Site } from "../catalog/index.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { enrolments, user } from "../db/schema.ts";
 import { enqueueMail, type MailMessage } from "../mail/outbox.ts";
 import type { Logger } from "../logger.ts";
@@ -18,7 +18,7 @@ export interface Shop {
   now: () => Date;
 }
 
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type { Tx };
 
 /** Where a buyer starts learning a course they own: the course home of the player. */
 export function coursePlayerPath(courseId: string): string {

@@ -12,6 +12,8 @@ import { Pool } from "pg";
 import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** The handle a transaction's callback gets: every query function takes a Db or a Tx. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export interface Database {
   db: Db;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, bigserial, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth-schema.ts";
 
 export * from "./auth-schema.ts";
@@ -53,6 +53,56 @@ export const throttles = pgTable("throttles", {
 const money = (name: string) => integer(name).notNull();
 const at = (name: string) => timestamp(name, { withTimezone: true });
 
+/**
+ * A website the company hosts for a customer. Its state is worked out from its dates
+ * (server/websites/rules.ts); it is pending until a first period is paid. A domain has one live
+ * website at a time: paid and not cancelled (a suspended site can still be renewed by its owner).
+ */
+export const websites = pgTable(
+  "websites",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    /** The service in content/services that sells it. */
+    serviceId: text("service_id").notNull(),
+    domain: text("domain").notNull(),
+    /** The plan of the latest period bought, or of the first one ordered while pending. */
+    planId: text("plan_id").notNull(),
+    startedAt: at("started_at"),
+    expiresAt: at("expires_at"),
+    cancelledAt: at("cancelled_at"),
+    createdAt: at("created_at").notNull().defaultNow(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex("websites_live_domain_idx").on(table.domain).where(sql`${table.startedAt} is not null and ${table.cancelledAt} is null`),
+    index("websites_user_idx").on(table.userId, table.createdAt),
+    index("websites_expiry_idx").on(table.expiresAt).where(sql`${table.cancelledAt} is null`),
+  ],
+);
+
+/** One paid period of a website: each paid order adds exactly one (the order id is unique). */
+export const websitePeriods = pgTable(
+  "website_periods",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    websiteId: uuid("website_id")
+      .notNull()
+      .references(() => websites.id, { onDelete: "cascade" }),
+    orderId: uuid("order_id")
+      .notNull()
+      .unique()
+      .references((): AnyPgColumn => orders.id),
+    planId: text("plan_id").notNull(),
+    startsAt: at("starts_at").notNull(),
+    endsAt: at("ends_at").notNull(),
+    createdAt: at("created_at").notNull().defaultNow(),
+  },
+  (table) => [index("website_periods_website_idx").on(table.websiteId, table.startsAt)],
+);
+
 export const orderStatuses = ["created", "paid", "failed", "cancelled", "refunded"] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 
@@ -65,8 +115,14 @@ export const orders = pgTable(
     number: bigserial("number", { mode: "number" }).notNull().unique(),
     /** Null once the buyer deleted their account: the invoice is kept (tax law), its link to a person is not. */
     userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
-    courseId: text("course_id").notNull(),
-    courseTitle: text("course_title").notNull(),
+    kind: text("kind", { enum: ["course", "website"] }).notNull().default("course"),
+    /** The course bought, for a course order. */
+    courseId: text("course_id"),
+    /** The hosted website a period is bought for, for a website order; the plan is from content/. */
+    websiteId: uuid("website_id").references((): AnyPgColumn => websites.id, { onDelete: "set null" }),
+    planId: text("plan_id"),
+    /** What was bought, as the receipt and invoice print it. */
+    title: text("title").notNull(),
     currency: text("currency").notNull(),
     amount: money("amount"),
     taxableAmount: money("taxable_amount"),

@@ -102,6 +102,26 @@ export function receiptMail(site: Site, to: { email: string; name: string }, fac
   });
 }
 
+/** The receipt for a paid hosting period: what it paid for and until when. */
+export function hostingReceiptMail(
+  site: Site,
+  to: { email: string; name: string },
+  facts: Omit<ReceiptFacts, "courseTitle" | "courseUrl"> & { title: string; domain: string; until: string; websiteUrl: string },
+): MailMessage {
+  return compose(site, {
+    to: to.email,
+    subject: `Your receipt for ${facts.title} (order ${facts.orderNumber})`,
+    greeting: greet(to.name),
+    paragraphs: [
+      `Thank you. Your payment of ${facts.amount} for "${facts.title}" was received on ${facts.paidOn}, and ${facts.domain} is now hosted until ${facts.until}.`,
+      `Order ${facts.orderNumber} · payment ${facts.paymentId} · ${facts.tax}.`,
+      `Your receipt and GST invoice are at ${facts.receiptUrl}.`,
+    ],
+    action: { label: "See your website", url: facts.websiteUrl },
+    closing: "We will write before the next renewal is due. Questions about your site? Reply to this mail.",
+  });
+}
+
 export function refundRequestedMail(
   site: Site,
   to: { email: string; name: string },
