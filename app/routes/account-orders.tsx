@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
-import { listOrdersWithEligibility, requestRefund } from "../../server/commerce/index.ts";
+import { listOrdersWithEligibility, orderPagePath, requestRefund } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
@@ -26,6 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       id: o.id,
       number: o.number,
       courseId: o.courseId,
+      payPath: orderPagePath(o),
       title: o.title,
       courseListed: catalog.courses.some((c) => c.id === o.courseId),
       amount: o.amount,
@@ -84,7 +85,7 @@ function OrderNotes({ order }: { order: OrderView }) {
     return (
       <p className={note}>
         This order has not been paid yet.{" "}
-        <Link to={`/courses/${order.courseId}/confirm?order=${order.id}`} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+        <Link to={order.payPath} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
           Complete the payment
         </Link>
       </p>

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { data, Link } from "react-router";
-import { getReceipt, gstSplit } from "../../server/commerce/index.ts";
+import { getReceipt, gstSplit, orderPagePath } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { paymentMethodLabel } from "../components/account-payment-method.tsx";
@@ -43,6 +43,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     paid: order.status === "paid" || order.status === "refunded",
     status: order.status,
     courseId: order.courseId,
+    payPath: orderPagePath(order),
     title: order.title,
     createdAt: order.createdAt,
     paidAt: order.paidAt,
@@ -155,7 +156,7 @@ export default function ReceiptPage({ loaderData: r }: Route.ComponentProps) {
         <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">This order has not been paid, so there is no receipt.</p>
         {r.status === "created" && (
           <Link
-            to={`/courses/${r.courseId}/confirm?order=${r.id}`}
+            to={r.payPath}
             className="mt-6 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
           >
             Complete the payment

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { coursePlayerPath, listOrders, listOwnedCourses, type OrderWithRefund } from "../../server/commerce/index.ts";
+import { coursePlayerPath, listOrders, orderPagePath, listOwnedCourses, type OrderWithRefund } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
 import { CourseProgress } from "../components/account-progress.tsx";
@@ -65,7 +65,7 @@ function attentionItems(orders: OrderWithRefund[], ownedIds: Set<string>, now: D
           badge: "Payment not completed",
           title: `${order.title} is waiting for payment`,
           text: `Order ${number} for ${formatPaise(order.amount)} was started on ${formatDay(order.createdAt)} but not paid.`,
-          link: { to: `/courses/${order.courseId}/confirm?order=${order.id}`, label: "Complete the payment" },
+          link: { to: orderPagePath(order), label: "Complete the payment" },
         },
       ];
     }

@@ -112,7 +112,7 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
   }
   const period = await hostingPeriod(tx, shop, order, now);
   if (!period) {
-    shop.logger.error({ orderId: order.id, paymentId: payment.id }, "a paid hosting order has no website or plan to extend; extend or refund it by hand");
+    shop.logger.error({ orderId: order.id, paymentId: payment.id }, "a paid hosting order has no website or plan to extend, or its domain went live on another website; extend or refund it by hand");
     return "fulfilled";
   }
   await mailBuyer(tx, shop, order.userId, (site, to) =>

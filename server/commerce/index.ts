@@ -1,6 +1,6 @@
 export { completeCheckout } from "./checkout.ts";
 export { isEnrolled } from "./fulfilment.ts";
-export { cancelOrder, createOrder, findOrder, normaliseGstin, type Order } from "./orders.ts";
+export { cancelOrder, createHostingOrder, createOrder, findOrder, normaliseGstin, orderPagePath, type Order } from "./orders.ts";
 export { gstSplit, priceBreakdown, type PriceBreakdown } from "./pricing.ts";
 export { getReceipt, listOrders, listOrdersWithEligibility, listOwnedCourses, listPayments, type OrderSummary, type OrderWithRefund, type OwnedCourse, type PaymentSummary, type Receipt } from "./queries.ts";
 export { refundEligibility, requestRefund, type Refund } from "./refunds.ts";

@@ -1,7 +1,8 @@
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, ne, type SQL } from "drizzle-orm";
 import { orders } from "../db/schema.ts";
 import { Conflict, NotFound, ServiceUnavailable, ValidationError } from "../errors.ts";
 import { isEnrolled } from "./fulfilment.ts";
+import { assertRenewable, findWebsite, hostingPlan } from "../websites/index.ts";
 import { priceBreakdown } from "./pricing.ts";
 import { grantAccess, type Shop } from "./shop.ts";
 
@@ -38,19 +39,9 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
   const catalog = shop.catalog();
   const course = catalog.courses.find((c) => c.id === input.courseId);
   if (!course) throw new NotFound("We could not find that course.");
-  if (!idempotencyKeyPattern.test(input.idempotencyKey)) {
-    throw new ValidationError("This form has expired. Reload the page and try again.");
-  }
+  const previous = await previousOrder(shop, input.userId, input.idempotencyKey, (o) => o.courseId === course.id);
+  if (previous) return previous;
   const buyerGstin = normaliseGstin(input.buyerGstin);
-
-  const [previous] = await db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, input.idempotencyKey)));
-  if (previous) {
-    if (previous.courseId !== course.id) throw new ValidationError("This form has expired. Reload the page and try again.");
-    return previous;
-  }
   if (await isEnrolled(db, input.userId, course.id)) throw new Conflict("You already own this course.");
 
   const price = priceBreakdown(course.price, catalog.site.tax);
@@ -83,6 +74,21 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
     });
   }
 
+  return placeOrder(shop, values, {
+    notes: { course_id: course.id, course_title: course.title.slice(0, 250) },
+    sameItem: eq(orders.courseId, course.id),
+  });
+}
+
+type OrderValues = Omit<typeof orders.$inferInsert, "provider" | "status"> & { userId: string; idempotencyKey: string };
+
+/**
+ * Opens a paid order with the provider, for the browser's checkout. Resubmitting the same form
+ * (the same idempotency key) returns the same order; older unpaid attempts at the same item
+ * (`sameItem`) are abandoned, though a capture that still arrives for one is honoured.
+ */
+async function placeOrder(shop: Shop, values: OrderValues, item: { notes: Record<string, string>; sameItem: SQL }): Promise<Order> {
+  const { db } = shop;
   const [order] = await db
     .insert(orders)
     .values({ ...values, provider: shop.provider.kind })
@@ -92,7 +98,7 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
     const [raced] = await db
       .select()
       .from(orders)
-      .where(and(eq(orders.userId, input.userId), eq(orders.idempotencyKey, input.idempotencyKey)));
+      .where(and(eq(orders.userId, values.userId), eq(orders.idempotencyKey, values.idempotencyKey)));
     if (!raced) throw new Conflict("This order is already being processed.");
     return raced;
   }
@@ -100,12 +106,7 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
   let providerOrderId: string;
   try {
     providerOrderId = (
-      await shop.provider.createOrder({
-        amount: order.amount,
-        currency: order.currency,
-        receipt: order.id,
-        notes: { order_id: order.id, course_id: course.id, course_title: course.title.slice(0, 250) },
-      })
+      await shop.provider.createOrder({ amount: order.amount, currency: order.currency, receipt: order.id, notes: { order_id: order.id, ...item.notes } })
     ).id;
   } catch (error) {
     shop.logger.error({ err: error, orderId: order.id }, "the payment provider did not create an order");
@@ -118,14 +119,73 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
     .set({ providerOrderId, updatedAt: shop.now() })
     .where(eq(orders.id, order.id))
     .returning();
-  // Older unpaid attempts at the same course are abandoned; a capture that still arrives for one is honoured.
   await db
     .update(orders)
     .set({ status: "cancelled", updatedAt: shop.now() })
-    .where(
-      and(eq(orders.userId, input.userId), eq(orders.courseId, course.id), eq(orders.status, "created"), ne(orders.id, order.id)),
-    );
+    .where(and(eq(orders.userId, values.userId), item.sameItem, eq(orders.status, "created"), ne(orders.id, order.id)));
   return ready ?? order;
+}
+
+/** The order made by this form before, if any; a key reused for something else means the form is stale. */
+async function previousOrder(shop: Shop, userId: string, idempotencyKey: string, sameItem: (order: Order) => boolean): Promise<Order | null> {
+  if (!idempotencyKeyPattern.test(idempotencyKey)) throw new ValidationError("This form has expired. Reload the page and try again.");
+  const [previous] = await shop.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, idempotencyKey)));
+  if (previous && !sameItem(previous)) throw new ValidationError("This form has expired. Reload the page and try again.");
+  return previous ?? null;
+}
+
+export interface HostingOrderInput {
+  userId: string;
+  websiteId: string;
+  planId: string;
+  idempotencyKey: string;
+  buyerGstin?: string | null;
+}
+
+/**
+ * Starts paying for a period of one of the user's websites: its first period or a renewal, on
+ * any monthly or yearly plan of the service that hosts it (switching plans included). The price
+ * comes from content/. The period itself is worked out when the payment arrives (fulfilment.ts).
+ */
+export async function createHostingOrder(shop: Shop, input: HostingOrderInput): Promise<Order> {
+  const catalog = shop.catalog();
+  const site = await findWebsite(shop.db, input.userId, input.websiteId);
+  const previous = await previousOrder(shop, input.userId, input.idempotencyKey, (o) => o.websiteId === site.id);
+  if (previous) return previous;
+  const plan = hostingPlan(catalog, site.serviceId, input.planId);
+  if (!plan) throw new NotFound("We could not find that plan. Choose one of the plans listed.");
+  const buyerGstin = normaliseGstin(input.buyerGstin);
+  await assertRenewable(shop.db, site);
+
+  const price = priceBreakdown(plan.price, catalog.site.tax);
+  return placeOrder(
+    shop,
+    {
+      userId: input.userId,
+      kind: "website",
+      websiteId: site.id,
+      planId: plan.id,
+      title: `${plan.name} hosting for ${site.domain}`,
+      currency: price.currency,
+      amount: price.total,
+      taxableAmount: price.taxable,
+      taxAmount: price.tax,
+      taxRatePercent: price.ratePercent,
+      taxMode: price.mode,
+      buyerGstin,
+      idempotencyKey: input.idempotencyKey,
+    },
+    { notes: { website_id: site.id, plan_id: plan.id, domain: site.domain }, sameItem: eq(orders.websiteId, site.id) },
+  );
+}
+
+/** The page that shows an order's progress and offers to pay again: the course's confirmation page, or the website's renewal page. */
+export function orderPagePath(order: Pick<Order, "id" | "courseId" | "websiteId">): string {
+  const page = order.websiteId ? `/account/services/websites/${order.websiteId}/renew` : `/courses/${order.courseId}/confirm`;
+  return `${page}?order=${order.id}`;
 }
 
 /** One of the user's own orders; another user's order is "not found", never "forbidden". */

@@ -11,6 +11,7 @@ import type { Database } from "../db/client.ts";
 import type { Identity } from "../identity.ts";
 import type { Logger } from "../logger.ts";
 import { completeCheckout, type CheckoutResult } from "../commerce/checkout.ts";
+import { orderPagePath } from "../commerce/orders.ts";
 import { handleWebhook } from "../commerce/webhooks.ts";
 import { UserError } from "../errors.ts";
 import { callbackPath, webhookPath, type Payments } from "../payments/index.ts";
@@ -213,7 +214,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     if (!result) return c.text("This is not a payment result we understand.", 400);
     try {
       const { order } = await completeCheckout(deps.payments.shop, result);
-      return c.redirect(`/courses/${order.courseId}/confirm?order=${order.id}`, 303);
+      return c.redirect(orderPagePath(order), 303);
     } catch (error) {
       // Could not ask the provider: the order page waits for the webhook, which will settle it.
       if (error instanceof ProviderError) {

@@ -21,7 +21,7 @@ import { createLogger } from "../../server/logger.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
 import { paymentSignature, webhookSignature } from "../../server/payments/signature.ts";
-import { contentDir, databaseKinds, identitySuite, startTestPayments, testPaymentSecrets } from "./helpers.ts";
+import { contentDir, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, startTestPayments, testPaymentSecrets } from "./helpers.ts";
 
 let catalog: Catalog;
 beforeAll(async () => {
@@ -63,36 +63,8 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
     return order as Order & { providerOrderId: string };
   }
 
-  /** The buyer pays in the sandbox and the browser's signed callback arrives. */
-  async function payInSandbox(order: Order & { providerOrderId: string }) {
-    const callback = await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
-    return completeCheckout(shop(), {
-      kind: "success",
-      orderId: order.providerOrderId,
-      paymentId: callback.razorpay_payment_id as string,
-      signature: callback.razorpay_signature as string,
-    });
-  }
-
-  /** Delivers every webhook the sandbox owes, now, however late it planned them. */
-  async function deliverAllWebhooks(): Promise<number> {
-    await db().update(sandboxWebhooks).set({ deliverAt: sql`now() - interval '1 second'` }).where(sql`${sandboxWebhooks.deliveredAt} is null`);
-    let total = 0;
-    for (let round = 0; round < 5; round++) {
-      total += await sandbox.deliverDueWebhooks(
-        async (request) => {
-          const answer = await handleWebhook(shop(), {
-            rawBody: await request.text(),
-            signature: request.headers.get("x-razorpay-signature") ?? undefined,
-            eventId: request.headers.get("x-razorpay-event-id") ?? undefined,
-          });
-          return new Response(answer.message, { status: answer.status });
-        },
-        "http://academy.test/api/payments/webhook",
-      );
-    }
-    return total;
-  }
+  const payInSandbox = (order: Order & { providerOrderId: string }) => payInTestSandbox(payments$, order);
+  const deliverAllWebhooks = () => deliverTestWebhooks(db(), payments$);
 
   const count = async (table: typeof payments | typeof enrolments | typeof mailOutbox, where: ReturnType<typeof eq>) =>
     (await db().select({ n: sql<number>`count(*)::int` }).from(table).where(where))[0]?.n ?? 0;

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import { existsSync } from "node:fs";
 import { cp, mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,7 +11,9 @@ import { afterAll, beforeAll } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { loadCatalog, type Catalog, type Course } from "../../server/catalog/index.ts";
 import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
-import { enrolments } from "../../server/db/schema.ts";
+import { enrolments, sandboxWebhooks } from "../../server/db/schema.ts";
+import { completeCheckout, handleWebhook } from "../../server/commerce/index.ts";
+import type { SandboxGateway } from "../../server/payments/sandbox.ts";
 import { startIdentity, type Identity } from "../../server/identity.ts";
 import { createDiskStorage, type FileStorage } from "../../server/storage/index.ts";
 import { createHttpApp, type HttpDeps } from "../../server/http/app.ts";
@@ -179,6 +182,38 @@ export function startTestPayments(
     mailQueued: identity.mailWorker.nudge,
     now: options.now,
   });
+}
+
+/** The buyer pays an order in the sandbox and the browser's signed callback arrives. */
+export async function payInTestSandbox(payments: Payments, order: { providerOrderId: string | null }) {
+  const providerOrderId = order.providerOrderId ?? "";
+  const callback = await (payments.sandbox as SandboxGateway).pay(providerOrderId, { outcome: "pay", method: "upi" });
+  return completeCheckout(payments.shop, {
+    kind: "success",
+    orderId: providerOrderId,
+    paymentId: callback.razorpay_payment_id as string,
+    signature: callback.razorpay_signature as string,
+  });
+}
+
+/** Delivers every webhook the sandbox owes, now, however late it planned them. */
+export async function deliverTestWebhooks(db: Db, payments: Payments): Promise<number> {
+  await db.update(sandboxWebhooks).set({ deliverAt: sql`now() - interval '1 second'` }).where(sql`${sandboxWebhooks.deliveredAt} is null`);
+  let total = 0;
+  for (let round = 0; round < 5; round++) {
+    total += await (payments.sandbox as SandboxGateway).deliverDueWebhooks(
+      async (request) => {
+        const answer = await handleWebhook(payments.shop, {
+          rawBody: await request.text(),
+          signature: request.headers.get("x-razorpay-signature") ?? undefined,
+          eventId: request.headers.get("x-razorpay-event-id") ?? undefined,
+        });
+        return new Response(answer.message, { status: answer.status });
+      },
+      "http://academy.test/api/payments/webhook",
+    );
+  }
+  return total;
 }
 
 export interface TestApp {

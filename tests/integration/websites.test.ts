@@ -2,9 +2,12 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
-import { orders, websitePeriods, websites } from "../../server/db/schema.ts";
-import { addPaidPeriod } from "../../server/websites/index.ts";
-import { contentDir, databaseKinds, identitySuite } from "./helpers.ts";
+import { createHostingOrder } from "../../server/commerce/index.ts";
+import { mailOutbox, orders, websitePeriods, websites } from "../../server/db/schema.ts";
+import { Conflict, NotFound, ValidationError } from "../../server/errors.ts";
+import type { Payments } from "../../server/payments/index.ts";
+import { addPaidPeriod, startWebsite, websiteState } from "../../server/websites/index.ts";
+import { contentDir, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, startTestPayments } from "./helpers.ts";
 
 let catalog: Catalog;
 beforeAll(async () => {
@@ -12,6 +15,7 @@ beforeAll(async () => {
 });
 
 const at = (iso: string) => new Date(iso);
+const key = () => randomBytes(12).toString("hex");
 
 describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
   const suite = identitySuite(open, () => catalog);
@@ -38,7 +42,7 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
         taxRatePercent: 18,
         taxMode: "inclusive",
         provider: "sandbox",
-        idempotencyKey: randomBytes(12).toString("hex"),
+        idempotencyKey: key(),
       })
       .returning();
     return order as typeof orders.$inferSelect & { websiteId: string; planId: string };
@@ -72,14 +76,91 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
     expect(stored?.expiresAt).toEqual(at("2027-03-01T00:00:00Z"));
   });
 
-  it("holds one live website per domain, while pending and cancelled ones do not block it", async () => {
+  it("starts no second live website on a domain, while pending and cancelled ones do not block it", async () => {
     const [a, b] = [await suite.signUp(), await suite.signUp()];
     const domain = `shared-${randomBytes(4).toString("hex")}.example.in`;
     const first = await pendingWebsite(a.id, domain);
     const second = await pendingWebsite(b.id, domain);
     await pay(await hostingOrder(a.id, first.id, "starter-monthly"), "month", at("2026-04-01T00:00:00Z"));
-    await expect(pay(await hostingOrder(b.id, second.id, "starter-monthly"), "month", at("2026-04-02T00:00:00Z"))).rejects.toThrow();
+    expect(await pay(await hostingOrder(b.id, second.id, "starter-monthly"), "month", at("2026-04-02T00:00:00Z"))).toBeNull();
+    expect((await db().select().from(websites).where(eq(websites.id, second.id)))[0]?.startedAt).toBeNull();
     await db().update(websites).set({ cancelledAt: at("2026-04-03T00:00:00Z") }).where(eq(websites.id, first.id));
     expect(await pay(await hostingOrder(b.id, second.id, "starter-monthly"), "month", at("2026-04-04T00:00:00Z"))).not.toBeNull();
+  });
+
+  describe("buying and renewing through the sandbox", () => {
+    let payments$: Payments;
+    let clock = at("2026-05-10T09:00:00Z");
+    beforeAll(() => {
+      payments$ = startTestPayments(suite.db, catalog, suite.identity, { now: () => clock });
+    });
+    const shop = () => payments$.shop;
+    const starter = { serviceId: "website-hosting", planId: "starter-monthly" };
+
+    it("buys a plan for a typed domain at the content's price, once, whether the callback or the webhook comes first", async () => {
+      const buyer = await suite.signUp();
+      const site = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: " Shop.Example.IN " });
+      expect(site).toMatchObject({ domain: "shop.example.in", startedAt: null, expiresAt: null });
+      expect(websiteState(site, clock)).toBe("pending");
+      const idempotencyKey = key();
+      const order = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey });
+      expect(order).toMatchObject({ kind: "website", websiteId: site.id, planId: "starter-monthly", amount: 149_900, title: "Starter (Monthly) hosting for shop.example.in" });
+      expect((await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey })).id).toBe(order.id);
+
+      expect((await payInTestSandbox(payments$, order)).outcome).toBe("fulfilled");
+      await deliverTestWebhooks(db(), payments$);
+      const [paid] = await db().select().from(websites).where(eq(websites.id, site.id));
+      expect(paid).toMatchObject({ startedAt: clock, expiresAt: at("2026-06-10T09:00:00Z") });
+      expect(websiteState(paid as typeof websites.$inferSelect, clock)).toBe("active");
+      const mails = await db().select().from(mailOutbox).where(eq(mailOutbox.to, buyer.email));
+      expect(mails.filter((m) => m.subject.startsWith("Your receipt for Starter (Monthly) hosting for shop.example.in"))).toHaveLength(1);
+      expect(mails.find((m) => m.subject.startsWith("Your receipt"))?.text).toContain("shop.example.in is now hosted until 10 June 2026");
+    });
+
+    it("renews early from the expiry on any plan of the service, and extends once for a replayed payment", async () => {
+      const buyer = await suite.signUp();
+      const site = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `renew-${key()}.example.in` });
+      await payInTestSandbox(payments$, await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() }));
+      clock = at("2026-06-01T00:00:00Z");
+      const renewal = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "business-yearly", idempotencyKey: key() });
+      expect(renewal.amount).toBe(3_999_000);
+      await payInTestSandbox(payments$, renewal);
+      await payInTestSandbox(payments$, renewal).catch(() => null);
+      await deliverTestWebhooks(db(), payments$);
+      const [renewed] = await db().select().from(websites).where(eq(websites.id, site.id));
+      expect(renewed).toMatchObject({ planId: "business-yearly", expiresAt: at("2027-06-10T09:00:00Z") });
+      expect(await db().select().from(websitePeriods).where(eq(websitePeriods.websiteId, site.id))).toHaveLength(2);
+      clock = at("2026-05-10T09:00:00Z");
+    });
+
+    it("refuses, with a specific message and no change, another customer's site, an unknown plan, a bad or taken domain and a cancelled site", async () => {
+      const [owner, other] = [await suite.signUp(), await suite.signUp()];
+      const domain = `taken-${key()}.example.in`;
+      const site = await startWebsite(db(), catalog, { userId: owner.id, ...starter, domain });
+      await payInTestSandbox(payments$, await createHostingOrder(shop(), { userId: owner.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() }));
+      const before = (await db().select().from(orders)).length;
+
+      await expect(createHostingOrder(shop(), { userId: other.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() })).rejects.toThrow(new NotFound("We could not find that website."));
+      await expect(createHostingOrder(shop(), { userId: owner.id, websiteId: site.id, planId: "platinum-monthly", idempotencyKey: key() })).rejects.toThrow("We could not find that plan.");
+      await expect(createHostingOrder(shop(), { userId: owner.id, websiteId: "not-a-website", planId: "starter-monthly", idempotencyKey: key() })).rejects.toThrow(NotFound);
+      await expect(startWebsite(db(), catalog, { userId: other.id, ...starter, domain })).rejects.toThrow(new Conflict(`${domain} is already hosted with us. If it is yours, write to us from the address on that account and we will sort it out.`));
+      await expect(startWebsite(db(), catalog, { userId: owner.id, ...starter, domain })).rejects.toThrow("You already host");
+      await expect(startWebsite(db(), catalog, { userId: other.id, ...starter, domain: "https://x.example.in/" })).rejects.toThrow(ValidationError);
+      await expect(startWebsite(db(), catalog, { userId: other.id, serviceId: "website-hosting", planId: "starter-once", domain: "x.example.in" })).rejects.toThrow("We could not find that plan.");
+
+      await db().update(websites).set({ cancelledAt: at("2026-05-11T00:00:00Z") }).where(eq(websites.id, site.id));
+      await expect(createHostingOrder(shop(), { userId: owner.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() })).rejects.toThrow(
+        `You cancelled ${domain} on 11 May 2026, so it cannot be renewed.`,
+      );
+      expect((await db().select().from(orders)).length).toBe(before);
+    });
+
+    it("reuses the customer's pending website for the same domain instead of making another", async () => {
+      const buyer = await suite.signUp();
+      const domain = `again-${key()}.example.in`;
+      const first = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain });
+      const second = await startWebsite(db(), catalog, { userId: buyer.id, serviceId: "website-hosting", planId: "business-monthly", domain });
+      expect(second).toMatchObject({ id: first.id, planId: "business-monthly" });
+    });
   });
 });

@@ -1,0 +1,76 @@
+import { and, desc, eq, isNotNull, isNull, ne } from "drizzle-orm";
+// Formatting is shared with the pages; the module is plain functions with no browser dependency.
+import { formatDay } from "../../app/lib/format.ts";
+import type { Catalog } from "../catalog/index.ts";
+import type { Db, Tx } from "../db/client.ts";
+import { websites } from "../db/schema.ts";
+import { Conflict, NotFound, ValidationError } from "../errors.ts";
+import { normaliseDomain } from "./domain-name.ts";
+import { hostingPlan } from "./plans.ts";
+
+export type Website = typeof websites.$inferSelect;
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One of the user's own websites; another customer's is "not found", never "forbidden". */
+export async function findWebsite(db: Db | Tx, userId: string, websiteId: string): Promise<Website> {
+  if (!uuidPattern.test(websiteId)) throw new NotFound("We could not find that website.");
+  const [site] = await db
+    .select()
+    .from(websites)
+    .where(and(eq(websites.id, websiteId), eq(websites.userId, userId)));
+  if (!site) throw new NotFound("We could not find that website.");
+  return site;
+}
+
+/** The live website (paid, not cancelled) that holds this domain, other than `except`. */
+export async function liveWebsiteFor(db: Db | Tx, domain: string, except?: string): Promise<Website | undefined> {
+  const [live] = await db
+    .select()
+    .from(websites)
+    .where(and(eq(websites.domain, domain), isNotNull(websites.startedAt), isNull(websites.cancelledAt), except ? ne(websites.id, except) : undefined));
+  return live;
+}
+
+function takenMessage(domain: string): string {
+  return `${domain} is already hosted with us. If it is yours, write to us from the address on that account and we will sort it out.`;
+}
+
+/** Throws with what to do when a period cannot be bought for this website. */
+export async function assertRenewable(db: Db | Tx, site: Website): Promise<void> {
+  if (site.cancelledAt) {
+    throw new ValidationError(`You cancelled ${site.domain} on ${formatDay(site.cancelledAt)}, so it cannot be renewed. To host it again, choose a plan on the website hosting page.`);
+  }
+  if (!site.startedAt && (await liveWebsiteFor(db, site.domain, site.id))) throw new Conflict(takenMessage(site.domain));
+}
+
+/**
+ * A customer picked a plan and typed a domain: the pending website the purchase is for. The
+ * customer's own pending website for the same domain is reused (a second try does not make a
+ * second site). A domain someone hosts with us already is refused; the customer's own live site
+ * is renewed from its page instead.
+ */
+export async function startWebsite(
+  db: Db,
+  catalog: Catalog,
+  input: { userId: string; serviceId: string; planId: string; domain: string },
+): Promise<Website> {
+  if (!hostingPlan(catalog, input.serviceId, input.planId)) throw new NotFound("We could not find that plan. Choose one of the plans listed.");
+  const domain = normaliseDomain(input.domain);
+  const live = await liveWebsiteFor(db, domain);
+  if (live?.userId === input.userId) throw new Conflict(`You already host ${domain} with us. Renew it from its page under Services in your account.`);
+  if (live) throw new Conflict(takenMessage(domain));
+  const [pending] = await db
+    .select()
+    .from(websites)
+    .where(and(eq(websites.userId, input.userId), eq(websites.domain, domain), isNull(websites.startedAt), isNull(websites.cancelledAt)))
+    .orderBy(desc(websites.createdAt))
+    .limit(1);
+  if (pending) {
+    const [updated] = await db.update(websites).set({ planId: input.planId, serviceId: input.serviceId }).where(eq(websites.id, pending.id)).returning();
+    return updated ?? pending;
+  }
+  const [created] = await db.insert(websites).values({ userId: input.userId, serviceId: input.serviceId, domain, planId: input.planId }).returning();
+  if (!created) throw new Conflict("This website is already being set up.");
+  return created;
+}
