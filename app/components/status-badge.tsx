@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import type { OrderStatus, PaymentStatus, RefundStatus } from "../../server/db/schema.ts";
+import { stateLabels, type WebsiteState } from "../../server/websites/rules.ts";
 
 export type BadgeTone = "success" | "warning" | "danger" | "info" | "neutral";
 
@@ -79,4 +80,17 @@ const refundLabels: Record<RefundStatus, StatusLabel> = {
 export function RefundStatusBadge({ status }: { status: RefundStatus }) {
   const { label, tone } = refundLabels[status];
   return <StatusBadge tone={tone}>{label}</StatusBadge>;
+}
+
+const websiteTones: Record<WebsiteState, BadgeTone> = {
+  pending: "warning",
+  active: "success",
+  expiring: "warning",
+  expired: "danger",
+  suspended: "danger",
+  cancelled: "neutral",
+};
+
+export function WebsiteStatusBadge({ state }: { state: WebsiteState }) {
+  return <StatusBadge tone={websiteTones[state]}>{stateLabels[state]}</StatusBadge>;
 }

@@ -53,6 +53,14 @@ export function formatMoment(moment: Date | string): string {
   return indiaMoment.format(new Date(moment));
 }
 
+/** A count of days from today, as a person says it: "in 12 days", "tomorrow", "today", "3 days ago". */
+export function relativeDays(days: number): string {
+  if (days === 0) return "today";
+  if (days === 1) return "tomorrow";
+  if (days === -1) return "yesterday";
+  return days > 0 ? `in ${days} days` : `${-days} days ago`;
+}
+
 /** The number printed on receipts: ACD-000042. */
 export function formatOrderNumber(sequence: number): string {
   return `ACD-${String(sequence).padStart(6, "0")}`;

@@ -7,6 +7,7 @@ const tabs = [
   { to: "/account/courses", label: "Courses", end: false },
   { to: "/account/orders", label: "Orders", end: false },
   { to: "/account/payments", label: "Payments", end: false },
+  { to: "/account/services", label: "Services", end: false },
   { to: "/notes", label: "Notes", end: false },
 ];
 

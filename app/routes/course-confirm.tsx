@@ -9,19 +9,19 @@ import {
   isEnrolled,
   priceBreakdown,
 } from "../../server/commerce/index.ts";
-import { consumeThrottle } from "../../server/auth/throttle.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
-import { callbackPath } from "../../server/payments/index.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { CheckList } from "../components/check-list.tsx";
 import { FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
 import { Container } from "../components/page-intro.tsx";
-import { RazorpayCheckout, type RazorpayCheckoutOptions } from "../components/razorpay-checkout.tsx";
+import { RazorpayCheckout } from "../components/razorpay-checkout.tsx";
+import { SummaryRow } from "../components/summary-row.tsx";
 import { formatPaise, formatOrderNumber } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import { useReloadWhile } from "../lib/use-reload-while.ts";
 import type { Route } from "./+types/course-confirm";
+import { payAction, type CheckoutActionResult } from "./checkout.server.ts";
 
 function findCourse(context: Route.LoaderArgs["context"], courseId: string) {
   const { catalog } = context.get(appServices);
@@ -78,66 +78,31 @@ export const meta: Route.MetaFunction = (args) =>
     description: "Review the course, the price with GST and the refund policy, then pay securely.",
   });
 
-type ActionResult = { error: string } | { checkout: RazorpayCheckoutOptions; orderId: string };
-
 export async function action({ params, request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
-  const { shop, catalog, publicUrl } = context.get(appServices);
+  const services = context.get(appServices);
   const course = findCourse(context, params.courseId);
   const form = await request.formData();
   const intent = form.get("intent");
   const here = `/courses/${course.id}/confirm`;
 
   if (intent === "cancel") {
-    const result = await attempt(() => cancelOrder(shop, viewer.id, String(form.get("orderId") ?? "")));
-    if (!result.ok) return data<ActionResult>({ error: result.message }, { status: result.status });
+    const result = await attempt(() => cancelOrder(services.shop, viewer.id, String(form.get("orderId") ?? "")));
+    if (!result.ok) return data<CheckoutActionResult>({ error: result.message }, { status: result.status });
     throw redirect(`${here}?order=${result.value.id}`);
   }
-  if (intent !== "pay") return data<ActionResult>({ error: "Unknown action." }, { status: 400 });
-  // Each attempt opens an order with the provider; a person needs a handful, a script needs a limit.
-  const limit = await consumeThrottle(shop.db, `orders:${viewer.id}`, { windowSeconds: 15 * 60, max: 20 });
-  if (!limit.allowed) {
-    return data<ActionResult>(
-      { error: "Too many payment attempts. Please wait a few minutes before trying again." },
-      { status: 429, headers: { "Retry-After": String(limit.retryAfterSeconds) } },
-    );
-  }
-
-  const result = await attempt(() =>
-    createOrder(shop, {
-      userId: viewer.id,
-      courseId: course.id,
-      idempotencyKey: String(form.get("idempotencyKey") ?? ""),
-      buyerGstin: String(form.get("gstin") ?? ""),
-    }),
-  );
-  if (!result.ok) return data<ActionResult>({ error: result.message }, { status: result.status });
-  const order = result.value;
-  if (order.status !== "created" || !order.providerOrderId) throw redirect(`${here}?order=${order.id}`);
-  if (shop.provider.kind === "sandbox") throw redirect(`/sandbox/checkout/${order.providerOrderId}`);
-  return {
-    orderId: order.id,
-    checkout: {
-      key: shop.provider.keyId,
-      order_id: order.providerOrderId,
-      amount: order.amount,
-      currency: order.currency,
-      name: catalog.site.name,
-      description: course.title,
-      prefill: { name: viewer.name, email: viewer.email },
-      callback_url: `${publicUrl}${callbackPath}`,
-      redirect: true,
-      theme: { color: "#4f46e5" },
-    },
-  } satisfies ActionResult;
-}
-
-function Row({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
-  return (
-    <div className={`flex justify-between gap-4 py-2 ${strong ? "text-base font-semibold text-slate-950 dark:text-white" : "text-sm text-slate-700 dark:text-slate-300"}`}>
-      <dt>{label}</dt>
-      <dd className="tabular-nums">{value}</dd>
-    </div>
+  if (intent !== "pay") return data<CheckoutActionResult>({ error: "Unknown action." }, { status: 400 });
+  return payAction(
+    services,
+    viewer,
+    () =>
+      createOrder(services.shop, {
+        userId: viewer.id,
+        courseId: course.id,
+        idempotencyKey: String(form.get("idempotencyKey") ?? ""),
+        buyerGstin: String(form.get("gstin") ?? ""),
+      }),
+    { description: course.title, orderPage: (order) => `${here}?order=${order.id}` },
   );
 }
 
@@ -239,13 +204,13 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
             <>
               <dl className="mt-4 divide-y divide-slate-200 dark:divide-slate-800">
                 {free ? (
-                  <Row label="Price" value="Free" strong />
+                  <SummaryRow label="Price" value="Free" strong />
                 ) : (
                   <>
-                    <Row label="Course fee" value={formatPaise(price.taxable)} />
-                    <Row label={`CGST (${price.ratePercent / 2}%)`} value={formatPaise(gst.cgst)} />
-                    <Row label={`SGST (${price.ratePercent / 2}%)`} value={formatPaise(gst.sgst)} />
-                    <Row label="Total" value={formatPaise(price.total)} strong />
+                    <SummaryRow label="Course fee" value={formatPaise(price.taxable)} />
+                    <SummaryRow label={`CGST (${price.ratePercent / 2}%)`} value={formatPaise(gst.cgst)} />
+                    <SummaryRow label={`SGST (${price.ratePercent / 2}%)`} value={formatPaise(gst.sgst)} />
+                    <SummaryRow label="Total" value={formatPaise(price.total)} strong />
                   </>
                 )}
               </dl>

@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import { appServices } from "../../server/context.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { CheckList } from "../components/check-list.tsx";
@@ -62,8 +62,8 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
                 Plans
               </h2>
               <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-                {taxMode === "inclusive" ? "Prices include GST." : "GST is added at checkout."} Cancel any time; your plan
-                stops renewing at the end of the paid period.
+                {taxMode === "inclusive" ? "Prices include GST." : "GST is added at checkout."} Pay for a month or a year at
+                a time; we remind you before each renewal, and you can let a plan run out whenever you like.
               </p>
               <ul className="mt-5 grid gap-4 sm:grid-cols-2">
                 {service.plans.map((plan) => (
@@ -74,6 +74,14 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
                       <span className="text-sm text-slate-600 dark:text-slate-400">{intervalLabel[plan.interval]}</span>
                     </p>
                     <CheckList small items={plan.features} className="mt-4 flex-1 space-y-2" />
+                    {plan.interval !== "once" && (
+                      <Link
+                        to={`/account/services/websites/new?service=${service.id}&plan=${plan.id}`}
+                        className="mt-5 rounded-full bg-brand-600 px-5 py-2.5 text-center text-sm font-semibold text-white hover:bg-brand-700"
+                      >
+                        Choose {plan.name}
+                      </Link>
+                    )}
                   </li>
                 ))}
               </ul>

@@ -1,5 +1,14 @@
 export { normaliseDomain } from "./domain-name.ts";
 export { addPaidPeriod, type PaidPeriod } from "./periods.ts";
-export { hostingPlan, type HostingPlan } from "./plans.ts";
-export { addInterval, daysUntil, graceDays, expiringWithinDays, nextPeriod, suspensionDate, websiteState, type BillingInterval, type WebsiteState } from "./rules.ts";
-export { assertRenewable, findWebsite, startWebsite, type Website } from "./websites.ts";
+export { hostingPlan, hostingPlans, type HostingPlan } from "./plans.ts";
+export { addInterval, needsRenewal, daysUntil, stateLabels, graceDays, expiringWithinDays, nextPeriod, suspensionDate, websiteState, type BillingInterval, type WebsiteState } from "./rules.ts";
+export {
+  assertRenewable,
+  cancelWebsite,
+  findWebsite,
+  listWebsites,
+  startWebsite,
+  websiteHistory,
+  type Website,
+  type WebsitePeriodEntry,
+} from "./websites.ts";

@@ -9,6 +9,21 @@ export const expiringWithinDays = 30;
 /** After expiry the site keeps running this many days, shown as needing renewal, before it is suspended. */
 export const graceDays = 15;
 
+/** How every page and mail names a state. */
+export const stateLabels: Record<WebsiteState, string> = {
+  pending: "Awaiting payment",
+  active: "Active",
+  expiring: "Expiring soon",
+  expired: "Expired: renew now",
+  suspended: "Suspended",
+  cancelled: "Cancelled",
+};
+
+/** States that call for renewing now: a site that runs out soon, ran out, or was never paid for (any live site may renew early). */
+export function needsRenewal(state: WebsiteState): boolean {
+  return state !== "active" && state !== "cancelled";
+}
+
 export interface WebsiteDates {
   /** Null until the first period is paid. */
   expiresAt: Date | null;

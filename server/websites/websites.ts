@@ -1,14 +1,15 @@
-import { and, desc, eq, isNotNull, isNull, ne } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
 import { formatDay } from "../../app/lib/format.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Db, Tx } from "../db/client.ts";
-import { websites } from "../db/schema.ts";
+import { orders, websitePeriods, websites } from "../db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../errors.ts";
 import { normaliseDomain } from "./domain-name.ts";
 import { hostingPlan } from "./plans.ts";
 
 export type Website = typeof websites.$inferSelect;
+type Order = typeof orders.$inferSelect;
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -73,4 +74,46 @@ export async function startWebsite(
   const [created] = await db.insert(websites).values({ userId: input.userId, serviceId: input.serviceId, domain, planId: input.planId }).returning();
   if (!created) throw new Conflict("This website is already being set up.");
   return created;
+}
+
+/** The user's websites, the ones that need attention soonest first: by expiry, pending and cancelled ones last. */
+export async function listWebsites(db: Db, userId: string): Promise<Website[]> {
+  return db
+    .select()
+    .from(websites)
+    .where(eq(websites.userId, userId))
+    .orderBy(sql`${websites.cancelledAt} is not null`, sql`${websites.expiresAt} asc nulls last`, desc(websites.createdAt));
+}
+
+export interface WebsitePeriodEntry {
+  id: string;
+  planId: string;
+  startsAt: Date;
+  endsAt: Date;
+  order: { id: string; number: number; amount: number; status: Order["status"] };
+}
+
+/** Every period paid for the website, newest first, each with the order that paid it. */
+export async function websiteHistory(db: Db, websiteId: string): Promise<WebsitePeriodEntry[]> {
+  const rows = await db
+    .select({ period: websitePeriods, order: { id: orders.id, number: orders.number, amount: orders.amount, status: orders.status } })
+    .from(websitePeriods)
+    .innerJoin(orders, eq(orders.id, websitePeriods.orderId))
+    .where(eq(websitePeriods.websiteId, websiteId))
+    .orderBy(desc(websitePeriods.startsAt));
+  return rows.map(({ period, order }) => ({ id: period.id, planId: period.planId, startsAt: period.startsAt, endsAt: period.endsAt, order }));
+}
+
+/**
+ * The customer lets a website go: no more reminders and no renewals. What is paid for still runs
+ * to its expiry. Cancelling again changes nothing.
+ */
+export async function cancelWebsite(db: Db, userId: string, websiteId: string, now: Date): Promise<Website> {
+  const site = await findWebsite(db, userId, websiteId);
+  const [cancelled] = await db
+    .update(websites)
+    .set({ cancelledAt: now, updatedAt: now })
+    .where(and(eq(websites.id, site.id), isNull(websites.cancelledAt)))
+    .returning();
+  return cancelled ?? site;
 }

@@ -17,7 +17,7 @@ const origin = "http://academy.test";
 const password = "a good long password";
 
 let t: TestApp;
-let learner: { cookie: string; email: string; noteId: string; orderId: string; providerOrderId: string };
+let learner: { cookie: string; email: string; noteId: string; orderId: string; providerOrderId: string; websiteId: string };
 
 function send(path: string, init: RequestInit & { cookie?: string; address?: string } = {}) {
   const headers = new Headers(init.headers);
@@ -52,14 +52,16 @@ beforeAll(async () => {
   const fields = await (t.payments.sandbox as SandboxGateway).pay(providerOrderId, { outcome: "pay", method: "upi" });
   const paid = await send("/api/payments/callback", formInit(fields));
   const orderId = new URL(paid.headers.get("location") ?? "", origin).searchParams.get("order") ?? "";
-  expect(noteId && orderId && providerOrderId).toBeTruthy();
-  learner = { cookie, email, noteId, orderId, providerOrderId };
+  const website = await send("/account/services/websites/new", formInit({ planId: "starter-monthly", domain: "fuzz.example.in" }, cookie));
+  const websiteId = /^\/account\/services\/websites\/([0-9a-f-]{36})\/renew/.exec(website.headers.get("location") ?? "")?.[1] ?? "";
+  expect(noteId && orderId && providerOrderId && websiteId).toBeTruthy();
+  learner = { cookie, email, noteId, orderId, providerOrderId, websiteId };
 }, 60_000);
 afterAll(() => t.close());
 
 /** Everything a refused request must leave alone, as one digest. */
 async function dataDigest(): Promise<string> {
-  const tables = ["user", "users", "notes", "feedback", "orders", "payments", "refunds", "enrolments", "lesson_progress", "certificates", "course_positions"];
+  const tables = ["user", "users", "notes", "feedback", "orders", "payments", "refunds", "enrolments", "lesson_progress", "certificates", "course_positions", "websites", "website_periods"];
   const parts = tables.map((name) => sql`coalesce((select md5(string_agg(md5(x::text), '' order by md5(x::text))) from ${sql.identifier(name)} x), '')`);
   const result = await t.database.db.execute(sql`select md5(${sql.join(parts, sql` || `)}) as digest`);
   const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { digest: string }[];
@@ -84,11 +86,11 @@ const nasty = fc.oneof(
 const fieldNames = [
   "intent", "name", "email", "password", "remember", "redirectTo", "token", "currentPassword", "newPassword", "noteId", "title", "body", "orderId",
   "rating", "comment", "outcome", "method", "idempotencyKey", "gstin", "confirmation", "sessionId", "photo", "retry", "callbackURL", "provider",
-  "razorpay_order_id", "razorpay_payment_id", "razorpay_signature", "error[metadata]", "image", "revokeOtherSessions",
+  "razorpay_order_id", "razorpay_payment_id", "razorpay_signature", "error[metadata]", "image", "revokeOtherSessions", "planId", "domain", "serviceId",
 ];
 const intents = [
   "signin", "signup", "name", "photo", "remove-photo", "password", "create", "save", "delete", "restore", "refund", "pay", "cancel", "complete",
-  "incomplete", "opened", "add-note", "issue", "resend", "signout", "revoke-session", "revoke-others", "delete-account",
+  "incomplete", "opened", "add-note", "issue", "resend", "signout", "revoke-session", "revoke-others", "delete-account", "cancel-website",
 ];
 
 /** A value that is sometimes the learner's own (so requests get past "not found" and into the checks behind it). */
@@ -103,6 +105,8 @@ const value = (name: string) =>
         ...(name === "orderId" ? [learner.orderId] : []),
         ...(name === "outcome" ? ["pay", "decline"] : []),
         ...(name === "method" ? ["upi", "card"] : []),
+        ...(name === "planId" ? ["starter-monthly", "business-yearly"] : []),
+        ...(name === "domain" ? ["shop.example.in", "fuzz.example.in"] : []),
         ...(name === "email" || name === "confirmation" ? [learner.email] : []),
         "",
       ),
@@ -146,6 +150,7 @@ const formActions = [
   "/login", "/login?mode=signup", "/forgot-password", "/reset-password", "/verify-email", "/logout", "/profile", "/settings", "/notes", "/account/orders",
   "/courses/react-fundamentals/confirm", "/course/react-fundamentals/feedback", "/courses/react-fundamentals/submodule/1-1",
   "/courses/react-fundamentals/certificate", "/sandbox/checkout/SANDBOX", "/sandbox/checkout/order_unknown", "/courses/no-such-course/confirm",
+  "/account/services/websites/new", "/account/services/websites/WEBSITE", "/account/services/websites/WEBSITE/renew", "/account/services/websites/0/renew",
 ];
 const jsonEndpoints = [
   "/api/auth/sign-up/email", "/api/auth/sign-in/email", "/api/auth/request-password-reset", "/api/auth/reset-password", "/api/auth/update-user",
@@ -162,7 +167,8 @@ const target = fc.record({
 
 const pages = [
   "/login", "/reset-password", "/verify-email", "/notes", "/account/orders", "/courses/react-fundamentals/confirm", "/certificates/X",
-  "/course/react-fundamentals/feedback", "/courses", "/help", "/sandbox/checkout/X", "/profile",
+  "/course/react-fundamentals/feedback", "/courses", "/help", "/sandbox/checkout/X", "/profile", "/account/services", "/account/services/websites",
+  "/account/services/websites/new", "/account/services/websites/X", "/account/services/websites/X/renew",
 ];
 const queryNames = ["redirectTo", "token", "q", "note", "order", "pending", "view", "sort", "mode", "error", "all", "page"];
 const pageRequest = fc.record({
@@ -182,7 +188,7 @@ describe("fuzzing every form action and JSON endpoint", () => {
         const cookie = signedIn && path !== "/logout" && path !== "/api/auth/delete-user" ? learner.cookie : undefined;
         const headers: Record<string, string> = body.contentType === null ? {} : { "content-type": body.contentType };
         const before = await dataDigest();
-        const url = path.replace("SANDBOX", learner.providerOrderId);
+        const url = path.replace("SANDBOX", learner.providerOrderId).replace("WEBSITE", learner.websiteId);
         const response = await send(url, { method: "POST", headers, body: body.body, cookie, address });
         await response.arrayBuffer();
         expect(response.status, `${path} ${body.label}`).toBeLessThan(500);

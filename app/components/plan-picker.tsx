@@ -1,0 +1,55 @@
+import type { Money } from "../../server/catalog/index.ts";
+import { formatMoney, intervalLabel } from "../lib/format.ts";
+
+export interface PickablePlan {
+  id: string;
+  name: string;
+  interval: "month" | "year";
+  price: Money;
+  /** A line under the price, such as the date the plan would host the site until. */
+  note?: string;
+}
+
+/** The hosting plans as radio cards; a plain form posts the chosen one as `planId`. */
+export function PlanPicker({
+  plans,
+  selected,
+  legend,
+  onSelect,
+}: {
+  plans: PickablePlan[];
+  selected: string | null;
+  legend: string;
+  onSelect?: (planId: string) => void;
+}) {
+  return (
+    <fieldset>
+      <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">{legend}</legend>
+      <div className="mt-2 grid gap-3 sm:grid-cols-2">
+        {plans.map((plan) => (
+          <label
+            key={plan.id}
+            className="flex cursor-pointer items-start gap-3 rounded-xl border border-slate-300 p-4 has-checked:border-brand-600 has-checked:bg-brand-50 has-focus-visible:ring-2 has-focus-visible:ring-brand-500 dark:border-slate-700 dark:has-checked:border-brand-400 dark:has-checked:bg-slate-800"
+          >
+            <input
+              type="radio"
+              name="planId"
+              value={plan.id}
+              defaultChecked={plan.id === selected}
+              required
+              onChange={() => onSelect?.(plan.id)}
+              className="mt-1 accent-brand-600"
+            />
+            <span>
+              <span className="block font-semibold text-slate-950 dark:text-white">{plan.name}</span>
+              <span className="block text-sm text-slate-700 dark:text-slate-300">
+                {formatMoney(plan.price)} {intervalLabel[plan.interval]}
+              </span>
+              {plan.note && <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">{plan.note}</span>}
+            </span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

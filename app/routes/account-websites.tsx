@@ -1,0 +1,76 @@
+import { Link } from "react-router";
+import { appServices, requireViewer } from "../../server/context.ts";
+import { listWebsites } from "../../server/websites/index.ts";
+import { AccountEmptyState } from "../components/account-empty-state.tsx";
+import { WebsiteStatusBadge } from "../components/status-badge.tsx";
+import { ExpiryText } from "../components/website-expiry.tsx";
+import { pageMeta } from "../lib/seo.ts";
+import type { Route } from "./+types/account-websites";
+import { websiteView } from "./website-view.server.ts";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const viewer = requireViewer(context);
+  const { catalog, db, shop } = context.get(appServices);
+  const now = shop.now();
+  return { websites: (await listWebsites(db, viewer.id)).map((site) => websiteView(site, catalog, now)) };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "Your websites", description: "The websites we host for you: their plans, status and renewal dates." });
+
+export default function AccountWebsites({ loaderData }: Route.ComponentProps) {
+  const { websites } = loaderData;
+  return (
+    <section aria-labelledby="websites-heading">
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id="websites-heading" className="text-xl font-semibold tracking-tight text-slate-950 dark:text-white">
+          Your websites
+        </h2>
+        {websites.length > 0 && (
+          <Link to="/service/website-hosting" className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+            Host another website
+          </Link>
+        )}
+      </div>
+      {websites.length === 0 ? (
+        <div className="mt-6">
+          <AccountEmptyState title="We do not host a website for you yet" action={{ to: "/service/website-hosting", label: "See the hosting plans" }}>
+            Pick a plan, tell us your domain, and we take care of hosting, backups, updates and monthly edits.
+          </AccountEmptyState>
+        </div>
+      ) : (
+        <ul className="mt-6 space-y-4">
+          {websites.map((site) => (
+            <li key={site.id} className="rounded-2xl border border-slate-200 p-5 dark:border-slate-800">
+              <div className="flex flex-wrap items-start justify-between gap-3">
+                <div className="min-w-0">
+                  <h3 className="break-all text-lg font-semibold text-slate-950 dark:text-white">
+                    <Link to={`/account/services/websites/${site.id}`} className="hover:underline">
+                      {site.domain}
+                    </Link>
+                  </h3>
+                  <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{site.planName}</p>
+                </div>
+                <WebsiteStatusBadge state={site.state} />
+              </div>
+              <div className="mt-3 flex flex-wrap items-center justify-between gap-3">
+                <p className="text-sm text-slate-700 dark:text-slate-300">
+                  <ExpiryText site={site} />
+                </p>
+                {site.needsRenewal && (
+                  <Link
+                    to={`/account/services/websites/${site.id}/renew`}
+                    className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+                  >
+                    {site.state === "pending" ? "Complete the payment" : "Renew"}
+                    <span className="sr-only"> {site.domain}</span>
+                  </Link>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,124 @@
+import { expect, test, type Page } from "@playwright/test";
+import { seriousViolations } from "./axe.ts";
+import { latestMail, signIn, signOut, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+
+const password = "correct horse battery staple";
+
+test.beforeEach(async ({ context }) => {
+  await useOwnAddress(context);
+});
+
+/** Pays the sandbox checkout the page was sent to. */
+async function payInSandbox(page: Page) {
+  await expect(page.getByText("Sandbox — no money moves")).toBeVisible();
+  await page.getByLabel("UPI").check();
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+}
+
+test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yearly and finds the receipt", async ({ page, request }) => {
+  const email = uniqueEmail("host");
+  const domain = `shop-${Date.now().toString(36)}.example.in`;
+  await signUpVerified(page, request, { name: "Ritu Malhotra", email, password });
+  await signOut(page);
+
+  await page.goto("/service/website-hosting");
+  await page.getByRole("link", { name: "Choose Starter (Monthly)" }).click();
+  await expect(page).toHaveURL(/\/login\?redirectTo=/);
+  await signIn(page, email, password);
+  await expect(page).toHaveURL(/\/account\/services\/websites\/new\?service=website-hosting&plan=starter-monthly$/);
+  await expect(page.getByRole("radio", { name: /Starter \(Monthly\)/ })).toBeChecked();
+
+  await page.getByLabel("Your website's domain").fill("https://Shop.example.in/about");
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Enter the domain alone, without http:// or https://, like shop.example.in.");
+  await page.getByLabel("Your website's domain").fill(domain.toUpperCase());
+  await page.getByRole("button", { name: "Continue" }).click();
+
+  await expect(page).toHaveURL(/\/account\/services\/websites\/[0-9a-f-]{36}\/renew\?plan=starter-monthly$/);
+  await expect(page.getByRole("heading", { name: `Start hosting ${domain}` })).toBeVisible();
+  await expect(page.getByText("Total")).toBeVisible();
+  await expect(page.getByText("₹1,499").first()).toBeVisible();
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await payInSandbox(page);
+
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  await expect(page.getByText(new RegExp(`${domain.replaceAll(".", "\\.")} is now hosted until`))).toBeVisible();
+  await page.getByRole("link", { name: "See your website" }).click();
+  await expect(page.getByRole("heading", { name: domain })).toBeVisible();
+  // A month is within the 30 days in which a site counts as expiring.
+  await expect(page.getByText("Expiring soon", { exact: true })).toBeVisible();
+  await expect(page.getByText(/^Expires .* · in \d+ days$/)).toBeVisible();
+  const receipt = await latestMail(request, email, new RegExp(`Your receipt for Starter \\(Monthly\\) hosting for ${domain.replaceAll(".", "\\.")}`));
+  expect(receipt.text).toContain(`${domain} is now hosted until`);
+
+  await page.getByRole("link", { name: "Renew" }).click();
+  await page.getByRole("radio", { name: /Starter \(Yearly\)/ }).check();
+  const summary = page.locator("form").filter({ hasText: "What you are buying" });
+  await expect(summary).toContainText("₹14,990");
+  const renewedUntil = await summary.getByText(/^Starter \(Yearly\):/).textContent();
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await payInSandbox(page);
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  const until = /to (.+)$/.exec(renewedUntil ?? "")?.[1] ?? "";
+  expect(until).not.toBe("");
+  await expect(page.getByText(`${domain} is now hosted until ${until}.`, { exact: false })).toBeVisible();
+
+  await page.getByRole("link", { name: "See your website" }).click();
+  await expect(page.getByText("Active", { exact: true })).toBeVisible();
+  const history = page.getByRole("region", { name: "Renewal history" });
+  await expect(history.getByRole("listitem")).toHaveCount(2);
+  await history.getByRole("link", { name: /^Receipt ACD-/ }).first().click();
+  await expect(page.getByText(`Starter (Yearly) hosting for ${domain}`)).toBeVisible();
+
+  await page.goto("/account/services");
+  await expect(page.getByRole("link", { name: domain })).toBeVisible();
+  await page.goto("/account/services/websites");
+  await expect(page.getByRole("link", { name: domain })).toBeVisible();
+});
+
+test("another customer's website is not found, and a cancelled website cannot be renewed", async ({ page, request, browser }) => {
+  await signUpVerified(page, request, { name: "Owner", email: uniqueEmail("owner"), password });
+  await page.goto("/account/services/websites/new?plan=business-monthly");
+  await page.getByLabel("Your website's domain").fill(`own-${Date.now().toString(36)}.example.in`);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await expect(page).toHaveURL(/\/renew\?plan=business-monthly$/);
+  const details = page.url().replace(/\/renew\?.*$/, "");
+
+  const other = await browser.newContext();
+  await useOwnAddress(other);
+  const stranger = await other.newPage();
+  await signUpVerified(stranger, other.request, { name: "Stranger", email: uniqueEmail("stranger"), password });
+  for (const path of [details, `${details}/renew`]) {
+    const answer = await stranger.goto(path);
+    expect(answer?.status(), path).toBe(404);
+  }
+  await other.close();
+
+  await page.goto(details);
+  await page.getByRole("button", { name: "Cancel this website" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Cancel the website" }).click();
+  await expect(page.getByText("Cancelled", { exact: true })).toBeVisible();
+  await page.goto(`${details}/renew`);
+  await expect(page.getByText("You cancelled this website, so it cannot be renewed.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Continue to payment" })).toHaveCount(0);
+});
+
+for (const theme of ["light", "dark"] as const) {
+  test(`the website pages have no serious or critical axe violations in the ${theme} theme`, async ({ page, request }) => {
+    test.setTimeout(120_000);
+    await page.emulateMedia({ colorScheme: theme });
+    await signUpVerified(page, request, { name: "Axe Host", email: uniqueEmail(`axe-host-${theme}`), password });
+    await page.goto("/account/services");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto("/account/services/websites/new?plan=starter-yearly");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel("Your website's domain").fill(`axe-${theme}-${Date.now().toString(36)}.example.in`);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(page).toHaveURL(/\/renew\?plan=starter-yearly$/);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(page.url().replace(/\/renew\?.*$/, ""));
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto("/account/services/websites");
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
