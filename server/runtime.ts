@@ -6,6 +6,7 @@ import { type Catalog, ContentError, loadCatalog } from "./catalog/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { collectWhenIdle } from "./idle-collection.ts";
+import { startReminderJob } from "./websites/reminders.ts";
 import { startIdentity, type Identity } from "./identity.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createPayments, type Payments } from "./payments/index.ts";
@@ -97,6 +98,14 @@ export function listen(
   const { gc } = globalThis;
   const collector = gc ? collectWhenIdle(handler, () => gc({ type: "major", execution: "sync", flavor: "last-resort" }), idleCollectionMs) : null;
   const server = createServer(collector?.handler ?? handler);
+  const reminders = startReminderJob({
+    db: database.db,
+    site: () => services.catalog.current.site,
+    publicUrl: config.publicUrl,
+    logger,
+    now: services.payments.shop.now,
+    mailQueued: services.identity.mailWorker.nudge,
+  });
   server.keepAliveTimeout = 65_000;
   let stopping = false;
   const stop = (signal: string) => {
@@ -112,6 +121,7 @@ export function listen(
     server.close(() => {
       void services.payments
         .stop()
+        .then(() => reminders.stop())
         .then(() => services.identity.mailWorker.stop())
         .then(() => database.close())
         .then(

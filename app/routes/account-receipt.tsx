@@ -12,7 +12,11 @@ import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-receipt";
 
 /** Services accounting code for commercial training and coaching services. */
-const sacCode = "999293";
+/** How the invoice describes each kind of order, with its GST services code (SAC). */
+const invoiceLines = {
+  course: { description: "Online course: commercial training and coaching services", sac: "999293" },
+  website: { description: "Website hosting and maintenance: hosting and IT infrastructure provisioning services", sac: "998315" },
+} as const;
 
 /** The state named by a GSTIN's first two digits, for "place of supply"; only the codes we are likely to meet are named. */
 const gstStates: Record<string, string> = {
@@ -43,6 +47,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     paid: order.status === "paid" || order.status === "refunded",
     status: order.status,
     courseId: order.courseId,
+    kind: order.kind,
     payPath: orderPagePath(order),
     title: order.title,
     createdAt: order.createdAt,
@@ -275,12 +280,12 @@ export default function ReceiptPage({ loaderData: r }: Route.ComponentProps) {
               <tr className="border-b border-slate-200 dark:border-slate-800 print:border-slate-300">
                 <th scope="row" className={`${cell} font-normal`}>
                   <span className="block font-medium text-slate-950 dark:text-white print:text-black">{r.title}</span>
-                  <span className="block text-slate-600 dark:text-slate-400 print:text-slate-700">Online course: commercial training and coaching services</span>
+                  <span className="block text-slate-600 dark:text-slate-400 print:text-slate-700">{invoiceLines[r.kind].description}</span>
                   <span className="mt-1 block text-slate-600 sm:hidden dark:text-slate-400">
-                    SAC <span className="font-mono">{sacCode}</span>
+                    SAC <span className="font-mono">{invoiceLines[r.kind].sac}</span>
                   </span>
                 </th>
-                <td className={`${cell} hidden font-mono sm:table-cell`}>{sacCode}</td>
+                <td className={`${cell} hidden font-mono sm:table-cell`}>{invoiceLines[r.kind].sac}</td>
                 <td className={`${cell} text-right tabular-nums`}>1</td>
                 <td className={`${cell} text-right tabular-nums`}>{exact(r.taxableAmount)}</td>
               </tr>
@@ -292,7 +297,7 @@ export default function ReceiptPage({ loaderData: r }: Route.ComponentProps) {
           <div className="text-sm sm:max-w-xs">
             <h2 className={label}>Amount in words</h2>
             <p className="mt-2 font-medium text-slate-950 dark:text-white print:text-black">{amountInWords(r.amount)}</p>
-            {r.taxMode === "inclusive" && <p className="mt-2 text-slate-600 dark:text-slate-400 print:text-slate-700">The course price includes GST.</p>}
+            {r.taxMode === "inclusive" && <p className="mt-2 text-slate-600 dark:text-slate-400 print:text-slate-700">The price includes GST.</p>}
           </div>
           <table className="w-full text-sm sm:w-80">
             <caption className="sr-only">Tax breakdown</caption>

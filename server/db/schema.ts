@@ -103,6 +103,27 @@ export const websitePeriods = pgTable(
   (table) => [index("website_periods_website_idx").on(table.websiteId, table.startsAt)],
 );
 
+export const reminderKinds = ["30-days", "7-days", "1-day", "expiry-day", "suspended"] as const;
+export type ReminderKind = (typeof reminderKinds)[number];
+
+/**
+ * Renewal reminders sent, one row per website, kind and the expiry it was about: the row is
+ * written in the transaction that queues the mail, so a reminder goes out once, whichever process
+ * sends it and whatever crashes in between.
+ */
+export const websiteReminders = pgTable(
+  "website_reminders",
+  {
+    websiteId: uuid("website_id")
+      .notNull()
+      .references(() => websites.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: reminderKinds }).notNull(),
+    expiresAt: at("expires_at").notNull(),
+    sentAt: at("sent_at").notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.websiteId, table.kind, table.expiresAt] })],
+);
+
 export const orderStatuses = ["created", "paid", "failed", "cancelled", "refunded"] as const;
 export type OrderStatus = (typeof orderStatuses)[number];
 

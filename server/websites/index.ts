@@ -12,3 +12,4 @@ export {
   type Website,
   type WebsitePeriodEntry,
 } from "./websites.ts";
+export { dueReminder, queueDueReminders, startReminderJob, type ReminderRun } from "./reminders.ts";

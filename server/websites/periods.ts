@@ -30,7 +30,7 @@ export async function addPaidPeriod(
   const period = nextPeriod(site.expiresAt, now, interval);
   const [added] = await tx
     .insert(websitePeriods)
-    .values({ websiteId: site.id, orderId: order.id, planId: order.planId, ...period })
+    .values({ websiteId: site.id, orderId: order.id, planId: order.planId, ...period, createdAt: now })
     .onConflictDoNothing()
     .returning();
   if (!added) return null;

@@ -69,6 +69,8 @@ test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yea
   await expect(history.getByRole("listitem")).toHaveCount(2);
   await history.getByRole("link", { name: /^Receipt ACD-/ }).first().click();
   await expect(page.getByText(`Starter (Yearly) hosting for ${domain}`)).toBeVisible();
+  await expect(page.getByText("Website hosting and maintenance: hosting and IT infrastructure provisioning services")).toBeVisible();
+  await expect(page.getByRole("cell", { name: "998315" })).toBeVisible();
 
   await page.goto("/account/services");
   await expect(page.getByRole("link", { name: domain })).toBeVisible();

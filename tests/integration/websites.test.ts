@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { createHostingOrder } from "../../server/commerce/index.ts";
-import { mailOutbox, orders, websitePeriods, websites } from "../../server/db/schema.ts";
+import { mailOutbox, orders, user, websitePeriods, websiteReminders, websites } from "../../server/db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../../server/errors.ts";
 import type { Payments } from "../../server/payments/index.ts";
-import { addPaidPeriod, startWebsite, websiteState } from "../../server/websites/index.ts";
+import { addPaidPeriod, queueDueReminders, startWebsite, websiteState } from "../../server/websites/index.ts";
 import { contentDir, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, startTestPayments } from "./helpers.ts";
 
 let catalog: Catalog;
@@ -16,6 +16,7 @@ beforeAll(async () => {
 
 const at = (iso: string) => new Date(iso);
 const key = () => randomBytes(12).toString("hex");
+const shift = (from: Date, days: number) => new Date(from.getTime() + days * 86_400_000);
 
 describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
   const suite = identitySuite(open, () => catalog);
@@ -161,6 +162,84 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
       const first = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain });
       const second = await startWebsite(db(), catalog, { userId: buyer.id, serviceId: "website-hosting", planId: "business-monthly", domain });
       expect(second).toMatchObject({ id: first.id, planId: "business-monthly" });
+    });
+  });
+
+  const remind = (now: Date) => queueDueReminders(db(), { site: catalog.site, publicUrl: "http://academy.test", now });
+
+  /** A site of its own owner, paid on `paidAt` for a year. */
+  async function paidSite(paidAt: Date, userId?: string) {
+    const owner = userId ?? (await suite.signUp()).id;
+    const created = await pendingWebsite(owner);
+    await pay(await hostingOrder(owner, created.id, "starter-yearly"), "year", paidAt);
+    const [stored] = await db().select().from(websites).where(eq(websites.id, created.id));
+    return stored as typeof websites.$inferSelect & { expiresAt: Date };
+  }
+  const sentFor = async (websiteId: string) =>
+    (await db().select().from(websiteReminders).where(eq(websiteReminders.websiteId, websiteId))).map((r) => r.kind).toSorted();
+  const mailsTo = async (userId: string) => {
+    const [owner] = await db().select().from(user).where(eq(user.id, userId));
+    return db().select().from(mailOutbox).where(eq(mailOutbox.to, owner?.email ?? ""));
+  };
+
+  describe("renewal reminders", () => {
+    it("sends each reminder once, at 30, 7 and 1 days before, on the expiry day and at suspension, each with the renew link", async () => {
+      const paid = await paidSite(at("2025-06-01T00:00:00Z"));
+      const expiry = paid.expiresAt;
+      const steps: [number, string[]][] = [
+        [-31, []],
+        [-30, ["30-days"]],
+        [-29, ["30-days"]],
+        [-7, ["30-days", "7-days"]],
+        [-1, ["1-day", "30-days", "7-days"]],
+        [0, ["1-day", "30-days", "7-days", "expiry-day"]],
+        [14, ["1-day", "30-days", "7-days", "expiry-day"]],
+        [15, ["1-day", "30-days", "7-days", "expiry-day", "suspended"]],
+        [40, ["1-day", "30-days", "7-days", "expiry-day", "suspended"]],
+      ];
+      for (const [days, expected] of steps) {
+        await remind(shift(expiry, days));
+        await remind(shift(expiry, days));
+        expect(await sentFor(paid.id), `${days} days from expiry`).toEqual(expected);
+      }
+      const mails = (await mailsTo(paid.userId)).filter((m) => m.subject.startsWith(paid.domain));
+      expect(mails.map((m) => m.subject.slice(paid.domain.length + 2)).toSorted()).toEqual([
+        "hosting ends in 7 days",
+        "hosting ends tomorrow",
+        "hosting has expired",
+        "hosting renews in 30 days",
+        "website suspended",
+      ]);
+      for (const mail of mails) expect(mail.links).toContain(`http://academy.test/account/services/websites/${paid.id}/renew`);
+    });
+
+    it("sends nothing for a site renewed in the meantime or cancelled, and only the latest reminder after a pause", async () => {
+      const renewed = await paidSite(at("2025-06-01T00:00:00Z"));
+      await remind(shift(renewed.expiresAt, -7));
+      await pay(await hostingOrder(renewed.userId, renewed.id, "starter-yearly"), "year", shift(renewed.expiresAt, -6));
+      await remind(shift(renewed.expiresAt, -1));
+      await remind(shift(renewed.expiresAt, 0));
+      expect(await sentFor(renewed.id)).toEqual(["7-days"]);
+
+      const cancelled = await paidSite(at("2025-06-01T00:00:00Z"));
+      await db().update(websites).set({ cancelledAt: shift(cancelled.expiresAt, -40) }).where(eq(websites.id, cancelled.id));
+      await remind(shift(cancelled.expiresAt, -1));
+      expect(await sentFor(cancelled.id)).toEqual([]);
+
+      const paused = await paidSite(at("2025-06-01T00:00:00Z"));
+      await remind(shift(paused.expiresAt, -3));
+      expect(await sentFor(paused.id)).toEqual(["7-days"]);
+    });
+
+    it("sends each due reminder once when two workers run at the same moment", async () => {
+      const owner = (await suite.signUp()).id;
+      const paidAt = at("2024-01-10T00:00:00Z");
+      const sites = [];
+      for (let i = 0; i < 30; i++) sites.push(await paidSite(paidAt, owner));
+      const now = shift(sites[0]?.expiresAt ?? paidAt, -7);
+      await Promise.all([remind(now), remind(now), remind(now)]);
+      for (const site of sites) expect(await sentFor(site.id)).toEqual(["7-days"]);
+      expect((await mailsTo(owner)).filter((m) => m.subject.endsWith("hosting ends in 7 days"))).toHaveLength(30);
     });
   });
 });

@@ -1,0 +1,178 @@
+import { and, eq, gt, isNotNull, isNull, lte, sql } from "drizzle-orm";
+// Formatting is shared with the pages; the module is plain functions with no browser dependency.
+import { formatDay } from "../../app/lib/format.ts";
+import type { Site } from "../catalog/index.ts";
+import type { Db } from "../db/client.ts";
+import { type ReminderKind, user, websitePeriods, websiteReminders, websites } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
+import { enqueueMail } from "../mail/outbox.ts";
+import { renewalReminderMail } from "../mail/templates.ts";
+import { graceDays, suspensionDate } from "./rules.ts";
+
+const day = 86_400_000;
+
+/** Each reminder and when it is due, relative to the expiry; the latest due one is the one sent. */
+const schedule: { kind: ReminderKind; offsetDays: number }[] = [
+  { kind: "30-days", offsetDays: -30 },
+  { kind: "7-days", offsetDays: -7 },
+  { kind: "1-day", offsetDays: -1 },
+  { kind: "expiry-day", offsetDays: 0 },
+  { kind: "suspended", offsetDays: graceDays },
+];
+
+/** The reminder due at `now` for a site expiring at `expiresAt`, if any: the latest whose moment has come. */
+export function dueReminder(expiresAt: Date, now: Date): { kind: ReminderKind; dueAt: Date } | null {
+  let due: { kind: ReminderKind; dueAt: Date } | null = null;
+  for (const step of schedule) {
+    const dueAt = new Date(expiresAt.getTime() + step.offsetDays * day);
+    if (dueAt <= now) due = { kind: step.kind, dueAt };
+  }
+  return due;
+}
+
+/** dueReminder's kind, worked out by the database from the same schedule. */
+function dueKindSql(now: Date) {
+  const steps = schedule.toReversed().map((step) => sql`when ${now.toISOString()}::timestamptz >= ${websites.expiresAt} + ${step.offsetDays} * interval '1 day' then ${step.kind}`);
+  return sql`(case ${sql.join(steps, sql` `)} end)`;
+}
+
+function reminderText(kind: ReminderKind, expiresAt: Date): { headline: string; detail: string } {
+  const on = formatDay(expiresAt);
+  switch (kind) {
+    case "30-days":
+      return { headline: "hosting renews in 30 days", detail: `The paid period ends on ${on}.` };
+    case "7-days":
+      return { headline: "hosting ends in 7 days", detail: `The paid period ends on ${on}; renew before then to keep the site running without a break.` };
+    case "1-day":
+      return { headline: "hosting ends tomorrow", detail: `The paid period ends on ${on}.` };
+    case "expiry-day":
+      return {
+        headline: "hosting has expired",
+        detail: `The paid period ended on ${on}. The site stays online for ${graceDays} more days; it is suspended on ${formatDay(suspensionDate(expiresAt))} unless you renew.`,
+      };
+    case "suspended":
+      return { headline: "website suspended", detail: `The hosting was not renewed after it expired on ${on}, so the site is now offline. Renew it to bring it back.` };
+  }
+}
+
+export interface ReminderRun {
+  sent: number;
+  /** Websites looked at in this run. */
+  examined: number;
+}
+
+/**
+ * Queues the renewal reminders due at `now`, at most `batch` websites per transaction until none
+ * is left. Each website is claimed with FOR UPDATE SKIP LOCKED, so processes running this at once
+ * share the work; the reminder row and its mail are written in one transaction (the outbox), so a
+ * reminder is sent once even when a process dies between the two. A reminder whose moment came
+ * before the site's latest payment is skipped (renewed in the meantime, or bought with less than
+ * 30 days to run); a cancelled site gets none.
+ */
+export async function queueDueReminders(
+  db: Db,
+  options: { site: Site; publicUrl: string; now: Date; batch?: number },
+): Promise<ReminderRun> {
+  const { now, batch = 500 } = options;
+  // Only sites whose latest reminder moment may have come and whose last one (suspension) is not long past.
+  const from = new Date(now.getTime() - (graceDays + 1) * day);
+  const until = new Date(now.getTime() + 30 * day);
+  const run: ReminderRun = { sent: 0, examined: 0 };
+  let after = "00000000-0000-0000-0000-000000000000";
+  for (;;) {
+    const page = await db.transaction(async (tx) => {
+      const candidates = await tx
+        .select({
+          id: websites.id,
+          domain: websites.domain,
+          expiresAt: websites.expiresAt,
+          email: user.email,
+          name: user.name,
+          lastPaidAt: sql<Date>`(select max(${websitePeriods.createdAt}) from ${websitePeriods} where ${websitePeriods.websiteId} = ${websites.id})`.mapWith(
+            (value: string | Date) => new Date(value),
+          ),
+        })
+        .from(websites)
+        .innerJoin(user, eq(user.id, websites.userId))
+        .where(
+          and(
+            isNull(websites.cancelledAt),
+            isNotNull(websites.expiresAt),
+            gt(websites.expiresAt, from),
+            lte(websites.expiresAt, until),
+            gt(websites.id, after),
+            // Not the sites whose latest due reminder is already sent: a run every few minutes stays cheap.
+            sql`not exists (select 1 from ${websiteReminders} where ${websiteReminders.websiteId} = ${websites.id}
+              and ${websiteReminders.expiresAt} = ${websites.expiresAt} and ${websiteReminders.kind} = ${dueKindSql(now)})`,
+          ),
+        )
+        .orderBy(websites.id)
+        .limit(batch)
+        .for("update", { of: websites, skipLocked: true });
+      let sent = 0;
+      for (const site of candidates) {
+        if (!site.expiresAt) continue;
+        const due = dueReminder(site.expiresAt, now);
+        if (!due || due.dueAt < site.lastPaidAt) continue;
+        const [claimed] = await tx
+          .insert(websiteReminders)
+          .values({ websiteId: site.id, kind: due.kind, expiresAt: site.expiresAt, sentAt: now })
+          .onConflictDoNothing()
+          .returning();
+        if (!claimed) continue;
+        await enqueueMail(
+          tx,
+          renewalReminderMail(options.site, site, {
+            domain: site.domain,
+            ...reminderText(due.kind, site.expiresAt),
+            renewUrl: `${options.publicUrl}/account/services/websites/${site.id}/renew`,
+          }),
+        );
+        sent++;
+      }
+      return { sent, examined: candidates.length, last: candidates.at(-1)?.id };
+    });
+    run.sent += page.sent;
+    run.examined += page.examined;
+    if (!page.last || page.examined < batch) return run;
+    after = page.last;
+  }
+}
+
+/** Runs the reminder job now and every `intervalMs`; each run's mail is handed to the mail worker. */
+export function startReminderJob(options: {
+  db: Db;
+  site: () => Site;
+  publicUrl: string;
+  logger: Logger;
+  now: () => Date;
+  mailQueued: () => void;
+  intervalMs?: number;
+}): { stop(): Promise<void> } {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    if (running) return;
+    running = queueDueReminders(options.db, { site: options.site(), publicUrl: options.publicUrl, now: options.now() })
+      .then(
+        (result) => {
+          if (result.sent > 0) {
+            options.logger.info(result, "website reminders queued");
+            options.mailQueued();
+          }
+        },
+        (error: unknown) => options.logger.error({ err: error }, "website reminders failed"),
+      )
+      .finally(() => {
+        running = undefined;
+      });
+  };
+  const timer = setInterval(run, options.intervalMs ?? 10 * 60_000);
+  timer.unref();
+  run();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
