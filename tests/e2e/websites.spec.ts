@@ -105,16 +105,17 @@ test("another customer's website is not found, and a cancelled website cannot be
   await expect(page.getByRole("button", { name: "Continue to payment" })).toHaveCount(0);
 });
 
-for (const theme of ["light", "dark"] as const) {
-  test(`the website pages have no serious or critical axe violations in the ${theme} theme`, async ({ page, request }) => {
+for (const [theme, width] of [["light", 1280], ["dark", 1280], ["light", 375], ["dark", 375]] as const) {
+  test(`the website pages have no serious or critical axe violations in the ${theme} theme at ${width} px`, async ({ page, request }) => {
     test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme: theme });
-    await signUpVerified(page, request, { name: "Axe Host", email: uniqueEmail(`axe-host-${theme}`), password });
+    await page.setViewportSize({ width, height: 900 });
+    await signUpVerified(page, request, { name: "Axe Host", email: uniqueEmail(`axe-host-${theme}-${width}`), password });
     await page.goto("/account/services");
     expect(await seriousViolations(page)).toEqual([]);
     await page.goto("/account/services/websites/new?plan=starter-yearly");
     expect(await seriousViolations(page)).toEqual([]);
-    await page.getByLabel("Your website's domain").fill(`axe-${theme}-${Date.now().toString(36)}.example.in`);
+    await page.getByLabel("Your website's domain").fill(`axe-${theme}-${width}-${Date.now().toString(36)}.example.in`);
     await page.getByRole("button", { name: "Continue" }).click();
     await expect(page).toHaveURL(/\/renew\?plan=starter-yearly$/);
     expect(await seriousViolations(page)).toEqual([]);
