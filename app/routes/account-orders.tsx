@@ -27,6 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       number: o.number,
       courseId: o.courseId,
       payPath: orderPagePath(o),
+      websiteId: o.websiteId,
       title: o.title,
       courseListed: catalog.courses.some((c) => c.id === o.courseId),
       amount: o.amount,
@@ -139,7 +140,7 @@ function OrderActions({ order }: { order: OrderView }) {
         </Link>
       )}
       {(canRefund || refundRetry) && (
-        <RefundDialog orderId={order.id} courseTitle={order.title} amount={formatPaise(order.amount)} retry={refundRetry} />
+        <RefundDialog orderId={order.id} courseTitle={order.title} amount={formatPaise(order.amount)} retry={refundRetry} hosting={order.websiteId !== null} />
       )}
     </div>
   );

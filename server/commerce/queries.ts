@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { enrolments, orders, payments, refunds } from "../db/schema.ts";
 import { completedLessons, progressPercent } from "../learning/progress.ts";
 import { findOrder, type Order } from "./orders.ts";
-import { courseBuyer, courseUse, refundEligibility, type Refund, type RefundEligibility } from "./refunds.ts";
+import { courseBuyer, courseUse, hostingRefundEligibility, isFirstPeriod, refundEligibility, type Refund, type RefundEligibility } from "./refunds.ts";
 
 export type Payment = typeof payments.$inferSelect;
 
@@ -59,10 +59,15 @@ export async function listOrdersWithEligibility(db: Db, catalog: Catalog, userId
   return Promise.all(
     (await listOrders(db, userId)).map(async (order) => {
       const bought = courseBuyer(order);
-      const eligibility =
-        bought && order.status === "paid" && !order.refund
-          ? refundEligibility(order, { now, use: await courseUse(db, catalog, bought, { lock: false }), policy: catalog.site.refund })
-          : null;
+      const policy = catalog.site.refund;
+      const open = order.status === "paid" && !order.refund;
+      const eligibility = !open
+        ? null
+        : bought
+          ? refundEligibility(order, { now, use: await courseUse(db, catalog, bought, { lock: false }), policy })
+          : order.websiteId
+            ? hostingRefundEligibility(order, { now, firstPeriod: await isFirstPeriod(db, order.id), policy })
+            : null;
       return { ...order, refundEligibility: eligibility };
     }),
   );

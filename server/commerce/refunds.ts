@@ -1,12 +1,13 @@
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, inArray, lt, ne } from "drizzle-orm";
 import { formatDay, formatPaise, formatOrderNumber } from "../../app/lib/format.ts";
 import type { Catalog, Site } from "../catalog/index.ts";
-import { enrolments, orders, payments, refunds } from "../db/schema.ts";
+import { enrolments, orders, payments, refunds, websitePeriods } from "../db/schema.ts";
 import { Conflict, ServiceUnavailable, ValidationError } from "../errors.ts";
 import { revokeCertificates } from "../learning/certificates.ts";
 import { refundStanding, type RefundStanding } from "../learning/progress.ts";
 import { refundProcessedMail, refundRequestedMail } from "../mail/templates.ts";
 import type { ProviderRefund } from "../payments/provider.ts";
+import { endRefundedHosting } from "../websites/index.ts";
 import { findOrder, type Order } from "./orders.ts";
 import { mailBuyer, type Shop, type Tx } from "./shop.ts";
 
@@ -31,15 +32,9 @@ export function refundEligibility(
   options: { now: Date; use: CourseUse; policy: Site["refund"] },
 ): RefundEligibility {
   const { policy, use } = options;
-  if (order.status !== "paid" || !order.paidAt) return { eligible: false, reason: "Only paid orders can be refunded." };
-  if (order.amount === 0) return { eligible: false, reason: "This course was free, so there is nothing to refund." };
-  const until = new Date(order.paidAt.getTime() + policy.windowDays * dayMs);
-  if (options.now >= until) {
-    return {
-      eligible: false,
-      reason: `Refunds are available for ${policy.windowDays} days after purchase; the window for this order closed on ${formatDay(until)}.`,
-    };
-  }
+  const window = refundWindow(order, options.now, policy);
+  if (!window.eligible) return window;
+  const { until } = window;
   if (use.refundedBefore) {
     return { eligible: false, reason: "You were refunded for this course before, so buying it again is not refundable." };
   }
@@ -53,6 +48,48 @@ export function refundEligibility(
     };
   }
   return { eligible: true, until };
+}
+
+/** Paid, not free, and within the policy's window after payment. */
+function refundWindow(order: Pick<Order, "status" | "paidAt" | "amount">, now: Date, policy: Site["refund"]): RefundEligibility {
+  if (order.status !== "paid" || !order.paidAt) return { eligible: false, reason: "Only paid orders can be refunded." };
+  if (order.amount === 0) return { eligible: false, reason: "This course was free, so there is nothing to refund." };
+  const until = new Date(order.paidAt.getTime() + policy.windowDays * dayMs);
+  if (now >= until) {
+    return {
+      eligible: false,
+      reason: `Refunds are available for ${policy.windowDays} days after purchase; the window for this order closed on ${formatDay(until)}.`,
+    };
+  }
+  return { eligible: true, until };
+}
+
+/**
+ * The policy for hosting: the first period of a website, within the window; renewals are not
+ * refunded (the policy gives no pro-rata refunds). The refund cancels the website.
+ */
+export function hostingRefundEligibility(
+  order: Pick<Order, "status" | "paidAt" | "amount">,
+  options: { now: Date; firstPeriod: boolean; policy: Site["refund"] },
+): RefundEligibility {
+  const window = refundWindow(order, options.now, options.policy);
+  if (!window.eligible) return window;
+  if (!options.firstPeriod) {
+    return { eligible: false, reason: "Only a website's first period can be refunded; renewals are not, as the cancellation & refund policy says." };
+  }
+  return window;
+}
+
+/** Whether the order paid for its website's first period. */
+export async function isFirstPeriod(tx: Tx | Shop["db"], orderId: string): Promise<boolean> {
+  const [period] = await tx.select().from(websitePeriods).where(eq(websitePeriods.orderId, orderId));
+  if (!period) return false;
+  const [earlier] = await tx
+    .select({ id: websitePeriods.id })
+    .from(websitePeriods)
+    .where(and(eq(websitePeriods.websiteId, period.websiteId), lt(websitePeriods.startsAt, period.startsAt)))
+    .limit(1);
+  return earlier === undefined;
 }
 
 /** A course order whose buyer still has an account. */
@@ -105,15 +142,15 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
     const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for("update");
     if (!locked) throw new Conflict("This order cannot be refunded.");
     const bought = courseBuyer(locked, userId);
-    if (!bought) throw new ValidationError("Only course orders can be refunded here. For any other order, write to us and we will sort it out.");
+    if (!bought && !locked.websiteId) throw new ValidationError("This order cannot be refunded here. Write to us and we will sort it out.");
     const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, order.id));
     if (existing && existing.status !== "requested" && existing.status !== "failed") return { refund: existing, providerPaymentId: null };
     // A retry after the provider failed keeps the time of the first request, but not a course finished since.
-    const eligibility = refundEligibility(locked, {
-      now: existing?.createdAt ?? shop.now(),
-      use: await courseUse(tx, shop.catalog(), bought, { lock: true }),
-      policy: shop.catalog().site.refund,
-    });
+    const now = existing?.createdAt ?? shop.now();
+    const policy = shop.catalog().site.refund;
+    const eligibility = bought
+      ? refundEligibility(locked, { now, use: await courseUse(tx, shop.catalog(), bought, { lock: true }), policy })
+      : hostingRefundEligibility(locked, { now, firstPeriod: await isFirstPeriod(tx, locked.id), policy });
     if (!eligibility.eligible) throw new ValidationError(eligibility.reason);
     const [payment] = await tx
       .select()
@@ -126,7 +163,7 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
           .insert(refunds)
           .values({ orderId: order.id, paymentId: payment.id, userId, amount: locked.amount, currency: locked.currency })
           .returning();
-    await revokeAccess(tx, bought, shop.now());
+    if (bought) await revokeAccess(tx, bought, shop.now());
     if (!existing) {
       await mailBuyer(tx, shop, userId, (site, to) =>
         refundRequestedMail(site, to, {
@@ -134,6 +171,7 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
           courseTitle: locked.title,
           amount: formatPaise(locked.amount),
           ordersUrl: ordersUrl(shop),
+          consequence: bought ? "Your access to the course has ended." : "The website's hosting is cancelled once the refund is processed.",
         }),
       );
     }
@@ -150,7 +188,8 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
     });
   } catch (error) {
     shop.logger.error({ err: error, refundId: prepared.refund.id }, "the payment provider did not accept the refund");
-    const reason = "We could not reach the payment provider. Your course access is unchanged; please try again in a few minutes.";
+    const unchanged = order.websiteId ? "Your website is unchanged" : "Your course access is unchanged";
+    const reason = `We could not reach the payment provider. ${unchanged}; please try again in a few minutes.`;
     await shop.db.transaction(async (tx) => {
       await tx.update(refunds).set({ status: "failed", failureReason: reason }).where(eq(refunds.id, prepared.refund.id));
       const bought = courseBuyer(order, userId);
@@ -242,6 +281,7 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
     await revokeAccess(tx, bought, now);
     await revokeCertificates(tx, bought.userId, bought.courseId, now);
   }
+  if (order.websiteId) await endRefundedHosting(tx, order.websiteId, now);
   await tx
     .update(payments)
     .set({ status: "refunded", amountRefunded: providerRefund.amount, updatedAt: now })

@@ -141,14 +141,14 @@ export function renewalReminderMail(
 export function refundRequestedMail(
   site: Site,
   to: { email: string; name: string },
-  facts: { orderNumber: string; courseTitle: string; amount: string; ordersUrl: string },
+  facts: { orderNumber: string; courseTitle: string; amount: string; ordersUrl: string; consequence: string },
 ): MailMessage {
   return compose(site, {
     to: to.email,
     subject: `We have received your refund request for order ${facts.orderNumber}`,
     greeting: greet(to.name),
     paragraphs: [
-      `We are refunding ${facts.amount} for "${facts.courseTitle}" (order ${facts.orderNumber}). Your access to the course has ended.`,
+      `We are refunding ${facts.amount} for "${facts.courseTitle}" (order ${facts.orderNumber}). ${facts.consequence}`,
       "The money goes back to the account or card you paid with. Banks usually take 5 to 7 working days to show it; we will write again when the refund has been processed.",
     ],
     action: { label: "See your orders", url: facts.ordersUrl },

@@ -5,6 +5,7 @@ export { addInterval, needsRenewal, daysUntil, stateLabels, graceDays, expiringW
 export {
   assertRenewable,
   cancelWebsite,
+  endRefundedHosting,
   findWebsite,
   listWebsites,
   startWebsite,

@@ -117,3 +117,12 @@ export async function cancelWebsite(db: Db, userId: string, websiteId: string, n
     .returning();
   return cancelled ?? site;
 }
+
+/** A refunded first period ends the website: it is cancelled and its hosting stops now. */
+export async function endRefundedHosting(tx: Tx, websiteId: string, now: Date): Promise<void> {
+  const at = now.toISOString();
+  await tx
+    .update(websites)
+    .set({ cancelledAt: sql`coalesce(${websites.cancelledAt}, ${at}::timestamptz)`, expiresAt: sql`least(${websites.expiresAt}, ${at}::timestamptz)`, updatedAt: now })
+    .where(eq(websites.id, websiteId));
+}

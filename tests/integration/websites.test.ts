@@ -2,8 +2,8 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
-import { createHostingOrder } from "../../server/commerce/index.ts";
-import { mailOutbox, orders, user, websitePeriods, websiteReminders, websites } from "../../server/db/schema.ts";
+import { createHostingOrder, requestRefund } from "../../server/commerce/index.ts";
+import { mailOutbox, orders, refunds, user, websitePeriods, websiteReminders, websites } from "../../server/db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../../server/errors.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import { addPaidPeriod, queueDueReminders, startWebsite, websiteState } from "../../server/websites/index.ts";
@@ -154,6 +154,32 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
         `You cancelled ${domain} on 11 May 2026, so it cannot be renewed.`,
       );
       expect((await db().select().from(orders)).length).toBe(before);
+    });
+
+    it("refunds a website's first period inside the policy's window, which cancels the site, and never a renewal", async () => {
+      const buyer = await suite.signUp();
+      const site = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `refund-${key()}.example.in` });
+      const first = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() });
+      await payInTestSandbox(payments$, first);
+      const renewal = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() });
+      await payInTestSandbox(payments$, renewal);
+
+      await expect(requestRefund(shop(), buyer.id, renewal.id)).rejects.toThrow("Only a website's first period can be refunded");
+      const refund = await requestRefund(shop(), buyer.id, first.id);
+      await deliverTestWebhooks(db(), payments$);
+      const [settled] = await db().select().from(refunds).where(eq(refunds.id, refund.id));
+      expect(settled?.status).toBe("processed");
+      const [ended] = await db().select().from(websites).where(eq(websites.id, site.id));
+      expect(ended).toMatchObject({ cancelledAt: clock, expiresAt: clock });
+      expect(websiteState(ended as typeof websites.$inferSelect, clock)).toBe("cancelled");
+      await expect(createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() })).rejects.toThrow("so it cannot be renewed");
+
+      const late = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `late-${key()}.example.in` });
+      const lateOrder = await createHostingOrder(shop(), { userId: buyer.id, websiteId: late.id, planId: "starter-monthly", idempotencyKey: key() });
+      await payInTestSandbox(payments$, lateOrder);
+      clock = shift(clock, catalog.site.refund.windowDays + 1);
+      await expect(requestRefund(shop(), buyer.id, lateOrder.id)).rejects.toThrow(`Refunds are available for ${catalog.site.refund.windowDays} days after purchase`);
+      clock = at("2026-05-10T09:00:00Z");
     });
 
     it("reuses the customer's pending website for the same domain instead of making another", async () => {
