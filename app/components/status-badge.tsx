@@ -82,7 +82,7 @@ export function RefundStatusBadge({ status }: { status: RefundStatus }) {
   return <StatusBadge tone={tone}>{label}</StatusBadge>;
 }
 
-const websiteTones: Record<WebsiteState, BadgeTone> = {
+export const websiteTones: Record<WebsiteState, BadgeTone> = {
   pending: "warning",
   active: "success",
   expiring: "warning",

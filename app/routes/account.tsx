@@ -1,13 +1,15 @@
 import { Link } from "react-router";
 import { coursePlayerPath, listOrders, orderPagePath, listOwnedCourses, type OrderWithRefund } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
+import { listWebsites, stateLabels } from "../../server/websites/index.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
 import { CourseProgress } from "../components/account-progress.tsx";
 import { ArrowRightIcon } from "../components/icons.tsx";
-import { OrderStatusBadge, StatusBadge, type BadgeTone } from "../components/status-badge.tsx";
-import { formatDay, formatPaise, formatOrderNumber, levelLabel } from "../lib/format.ts";
+import { OrderStatusBadge, StatusBadge, type BadgeTone, websiteTones } from "../components/status-badge.tsx";
+import { formatDay, formatPaise, formatOrderNumber, levelLabel, relativeDays } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account";
+import { websiteView, type WebsiteView } from "./website-view.server.ts";
 
 const dayMs = 24 * 60 * 60 * 1000;
 /** A failed payment older than this is history, not something to act on. */
@@ -85,12 +87,31 @@ function attentionItems(orders: OrderWithRefund[], ownedIds: Set<string>, now: D
   });
 }
 
+/** Websites that need renewing, or paying for the first time, with the way to do it. */
+function websiteAttention(sites: WebsiteView[]): AttentionItem[] {
+  return sites.flatMap((site): AttentionItem[] => {
+    if (!site.needsRenewal) return [];
+    const renew = `/account/services/websites/${site.id}/renew`;
+    const base = { key: site.id, tone: websiteTones[site.state], badge: stateLabels[site.state] };
+    if (site.state === "pending" || !site.expiresAt || site.daysLeft === null) {
+      return [{ ...base, title: `Hosting for ${site.domain} is waiting for payment`, text: "The first period has not been paid, so the website is not hosted yet.", link: { to: renew, label: "Complete the payment" } }];
+    }
+    const text =
+      site.state === "expiring"
+        ? `Its hosting ends on ${formatDay(site.expiresAt)}, ${relativeDays(site.daysLeft)}.`
+        : site.state === "expired" && site.suspendsAt
+          ? `Its hosting ended on ${formatDay(site.expiresAt)}; it is suspended on ${formatDay(site.suspendsAt)} unless you renew.`
+          : `Its hosting ended on ${formatDay(site.expiresAt)} and the website is suspended until you renew.`;
+    return [{ ...base, title: `Renew ${site.domain}`, text, link: { to: renew, label: `Renew ${site.domain}` } }];
+  });
+}
+
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { catalog, db, shop } = context.get(appServices);
   const now = shop.now();
   // All orders, not just the recent three: something needing attention can be older.
-  const [owned, orders] = await Promise.all([listOwnedCourses(db, catalog, viewer.id), listOrders(db, viewer.id)]);
+  const [owned, orders, websites] = await Promise.all([listOwnedCourses(db, catalog, viewer.id), listOrders(db, viewer.id), listWebsites(db, viewer.id)]);
   return {
     name: viewer.name,
     courses: owned.map((o) => ({
@@ -113,7 +134,10 @@ export async function loader({ context }: Route.LoaderArgs) {
       createdAt: o.createdAt,
     })),
     orderCount: orders.length,
-    attention: attentionItems(orders, new Set(owned.map((o) => o.course.id)), now),
+    attention: [
+      ...websiteAttention(websites.map((site) => websiteView(site, catalog, now))),
+      ...attentionItems(orders, new Set(owned.map((o) => o.course.id)), now),
+    ],
   };
 }
 
