@@ -1,11 +1,12 @@
 import { useCallback, useState } from "react";
-import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
-import { cancelOrder, createHostingOrder, findOrder, gstSplit, priceBreakdown } from "../../server/commerce/index.ts";
+import { Form, Link, useNavigation, useSubmit } from "react-router";
+import { createHostingOrder, findOrder, gstSplit, priceBreakdown } from "../../server/commerce/index.ts";
 import { appServices } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { hostingPlans, nextPeriod } from "../../server/websites/index.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
+import { CancelOrderForm, OrderAlerts } from "../components/order-progress.tsx";
 import { PlanPicker } from "../components/plan-picker.tsx";
 import { RazorpayCheckout } from "../components/razorpay-checkout.tsx";
 import { WebsiteStatusBadge } from "../components/status-badge.tsx";
@@ -15,7 +16,7 @@ import { formatDay, formatOrderNumber, formatPaise } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import { useReloadWhile } from "../lib/use-reload-while.ts";
 import type { Route } from "./+types/account-website-renew";
-import { payAction, type CheckoutActionResult } from "./checkout.server.ts";
+import { checkoutAction, checkoutHeaders } from "./checkout.server.ts";
 import { ownWebsite, websiteView } from "./website-view.server.ts";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -58,12 +59,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-export function headers({ actionHeaders }: Route.HeadersArgs) {
-  const result = new Headers({ "Cache-Control": "private, no-store" });
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) result.set("Retry-After", retryAfter);
-  return result;
-}
+export const headers = checkoutHeaders;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -75,18 +71,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const { viewer, site } = await ownWebsite(context, params.webId);
   const services = context.get(appServices);
   const form = await request.formData();
-  const intent = form.get("intent");
-  const here = `/account/services/websites/${site.id}/renew`;
-  if (intent === "cancel") {
-    const result = await attempt(() => cancelOrder(services.shop, viewer.id, String(form.get("orderId") ?? "")));
-    if (!result.ok) return data<CheckoutActionResult>({ error: result.message }, { status: result.status });
-    throw redirect(`${here}?order=${result.value.id}`);
-  }
-  if (intent !== "pay") return data<CheckoutActionResult>({ error: "Unknown action." }, { status: 400 });
-  return payAction(
-    services,
-    viewer,
-    () =>
+  return checkoutAction(services, viewer, form, {
+    here: `/account/services/websites/${site.id}/renew`,
+    description: `Website hosting for ${site.domain}`,
+    create: () =>
       createHostingOrder(services.shop, {
         userId: viewer.id,
         websiteId: site.id,
@@ -94,8 +82,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
         idempotencyKey: String(form.get("idempotencyKey") ?? ""),
         buyerGstin: String(form.get("gstin") ?? ""),
       }),
-    { description: `Website hosting for ${site.domain}`, orderPage: (order) => `${here}?order=${order.id}` },
-  );
+  });
 }
 
 export default function RenewWebsite({ loaderData, actionData }: Route.ComponentProps) {
@@ -155,12 +142,7 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         <ExpiryText site={site} />
       </p>
-      <div className="mt-4 space-y-3" aria-live="polite">
-        {actionData && "error" in actionData && <FormAlert>{actionData.error}</FormAlert>}
-        {order?.status === "failed" && <FormAlert>{order.failureReason ?? "The payment did not go through. Nothing was charged."}</FormAlert>}
-        {order?.status === "cancelled" && <FormAlert tone="info">{order.failureReason ?? "This order was cancelled. Nothing was charged."}</FormAlert>}
-        {waiting && <FormAlert tone="info">We are waiting for the payment provider to confirm order {order.number}. This page updates by itself.</FormAlert>}
-      </div>
+      <OrderAlerts error={actionData && "error" in actionData ? actionData.error : null} order={order} waiting={waiting} />
       {cancelled ? (
         <div className="mt-6">
           <FormAlert tone="info">You cancelled this website, so it cannot be renewed. To host it again, choose a plan on the hosting page.</FormAlert>
@@ -198,15 +180,7 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
           </div>
         </Form>
       )}
-      {waiting && order && (
-        <Form method="post" className="mt-3">
-          <input type="hidden" name="intent" value="cancel" />
-          <input type="hidden" name="orderId" value={order.id} />
-          <button type="submit" className="text-sm font-medium text-slate-600 underline underline-offset-2 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white">
-            Cancel this order
-          </button>
-        </Form>
-      )}
+      {waiting && order && <CancelOrderForm orderId={order.id} />}
     </section>
   );
 }

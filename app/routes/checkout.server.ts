@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { consumeThrottle } from "../../server/auth/throttle.ts";
 import type { Viewer } from "../../server/auth/access.ts";
-import type { Order } from "../../server/commerce/index.ts";
+import { cancelOrder, type Order } from "../../server/commerce/index.ts";
 import type { AppServices } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { callbackPath } from "../../server/payments/index.ts";
@@ -49,4 +49,32 @@ export async function payAction(
       theme: { color: "#4f46e5" },
     },
   });
+}
+
+/** A checkout page's headers: never cached, and an action's Retry-After passed on. */
+export function checkoutHeaders({ actionHeaders }: { actionHeaders: Headers }): Headers {
+  const result = new Headers({ "Cache-Control": "private, no-store" });
+  const retryAfter = actionHeaders.get("Retry-After");
+  if (retryAfter) result.set("Retry-After", retryAfter);
+  return result;
+}
+
+/**
+ * A checkout page's action: "cancel" closes the order the browser's checkout was dismissed for,
+ * "pay" opens one (payAction); either way the order's progress shows at `here?order=`.
+ */
+export async function checkoutAction(
+  services: AppServices,
+  viewer: Viewer,
+  form: FormData,
+  { here, description, create }: { here: string; description: string; create: () => Promise<Order> },
+) {
+  const intent = form.get("intent");
+  if (intent === "cancel") {
+    const result = await attempt(() => cancelOrder(services.shop, viewer.id, String(form.get("orderId") ?? "")));
+    if (!result.ok) return data<CheckoutActionResult>({ error: result.message }, { status: result.status });
+    throw redirect(`${here}?order=${result.value.id}`);
+  }
+  if (intent !== "pay") return data<CheckoutActionResult>({ error: "Unknown action." }, { status: 400 });
+  return payAction(services, viewer, create, { description, orderPage: (order) => `${here}?order=${order.id}` });
 }

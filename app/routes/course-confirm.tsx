@@ -1,7 +1,6 @@
 import { useCallback } from "react";
-import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
+import { data, Form, Link, useNavigation, useSubmit } from "react-router";
 import {
-  cancelOrder,
   coursePlayerPath,
   createOrder,
   findOrder,
@@ -14,6 +13,7 @@ import { attempt } from "../../server/errors.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { CheckList } from "../components/check-list.tsx";
 import { FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
+import { CancelOrderForm, OrderAlerts } from "../components/order-progress.tsx";
 import { Container } from "../components/page-intro.tsx";
 import { RazorpayCheckout } from "../components/razorpay-checkout.tsx";
 import { SummaryRow } from "../components/summary-row.tsx";
@@ -21,7 +21,7 @@ import { formatPaise, formatOrderNumber } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import { useReloadWhile } from "../lib/use-reload-while.ts";
 import type { Route } from "./+types/course-confirm";
-import { payAction, type CheckoutActionResult } from "./checkout.server.ts";
+import { checkoutAction, checkoutHeaders } from "./checkout.server.ts";
 
 function findCourse(context: Route.LoaderArgs["context"], courseId: string) {
   const { catalog } = context.get(appServices);
@@ -65,12 +65,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-export function headers({ actionHeaders }: Route.HeadersArgs) {
-  const result = new Headers({ "Cache-Control": "private, no-store" });
-  const retryAfter = actionHeaders.get("Retry-After");
-  if (retryAfter) result.set("Retry-After", retryAfter);
-  return result;
-}
+export const headers = checkoutHeaders;
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
@@ -83,27 +78,17 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const services = context.get(appServices);
   const course = findCourse(context, params.courseId);
   const form = await request.formData();
-  const intent = form.get("intent");
-  const here = `/courses/${course.id}/confirm`;
-
-  if (intent === "cancel") {
-    const result = await attempt(() => cancelOrder(services.shop, viewer.id, String(form.get("orderId") ?? "")));
-    if (!result.ok) return data<CheckoutActionResult>({ error: result.message }, { status: result.status });
-    throw redirect(`${here}?order=${result.value.id}`);
-  }
-  if (intent !== "pay") return data<CheckoutActionResult>({ error: "Unknown action." }, { status: 400 });
-  return payAction(
-    services,
-    viewer,
-    () =>
+  return checkoutAction(services, viewer, form, {
+    here: `/courses/${course.id}/confirm`,
+    description: course.title,
+    create: () =>
       createOrder(services.shop, {
         userId: viewer.id,
         courseId: course.id,
         idempotencyKey: String(form.get("idempotencyKey") ?? ""),
         buyerGstin: String(form.get("gstin") ?? ""),
       }),
-    { description: course.title, orderPage: (order) => `${here}?order=${order.id}` },
-  );
+  });
 }
 
 export default function ConfirmPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -219,19 +204,7 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
                   {price.mode === "inclusive" ? "The price includes GST." : "GST is added to the course fee."} One-time payment.
                 </p>
               )}
-              <div className="mt-4 space-y-3" aria-live="polite">
-                {actionData && "error" in actionData && <FormAlert>{actionData.error}</FormAlert>}
-                {order?.status === "failed" && <FormAlert>{order.failureReason ?? "The payment did not go through. Nothing was charged."}</FormAlert>}
-                {order?.status === "cancelled" && (
-                  <FormAlert tone="info">{order.failureReason ?? "This order was cancelled. Nothing was charged."}</FormAlert>
-                )}
-                {order?.status === "refunded" && <FormAlert tone="info">Order {order.number} was refunded.</FormAlert>}
-                {waiting && (
-                  <FormAlert tone="info">
-                    We are waiting for the payment provider to confirm order {order.number}. This page updates by itself.
-                  </FormAlert>
-                )}
-              </div>
+              <OrderAlerts error={actionData && "error" in actionData ? actionData.error : null} order={order} waiting={waiting} />
               {checkout ? (
                 <RazorpayCheckout options={checkout.checkout} onDismiss={dismiss} />
               ) : (
@@ -251,15 +224,7 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
                   </SubmitButton>
                 </Form>
               )}
-              {waiting && order && (
-                <Form method="post" className="mt-3">
-                  <input type="hidden" name="intent" value="cancel" />
-                  <input type="hidden" name="orderId" value={order.id} />
-                  <button type="submit" className="w-full text-center text-sm font-medium text-slate-600 underline underline-offset-2 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white">
-                    Cancel this order
-                  </button>
-                </Form>
-              )}
+              {waiting && order && <CancelOrderForm orderId={order.id} className="w-full text-center" />}
               {!free && <p className="mt-4 text-center text-xs text-slate-600 dark:text-slate-400">Payments are processed securely by Razorpay. UPI, cards, net banking and wallets accepted.</p>}
             </>
           )}

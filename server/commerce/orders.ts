@@ -3,7 +3,7 @@ import { orders } from "../db/schema.ts";
 import { Conflict, NotFound, ServiceUnavailable, ValidationError } from "../errors.ts";
 import { isEnrolled } from "./fulfilment.ts";
 import { assertRenewable, findWebsite, hostingPlan } from "../websites/index.ts";
-import { priceBreakdown } from "./pricing.ts";
+import { priceBreakdown, type PriceBreakdown } from "./pricing.ts";
 import { grantAccess, type Shop } from "./shop.ts";
 
 export type Order = typeof orders.$inferSelect;
@@ -19,6 +19,18 @@ export function normaliseGstin(value: string | null | undefined): string | null 
     throw new ValidationError("That GSTIN does not look right. It has 15 characters, like 29ABCDE1234F1Z5; leave it empty if you are not buying for a business.");
   }
   return gstin;
+}
+
+/** An order's money columns, from the price worked out on the server. */
+function priceColumns(price: PriceBreakdown) {
+  return {
+    currency: price.currency,
+    amount: price.total,
+    taxableAmount: price.taxable,
+    taxAmount: price.tax,
+    taxRatePercent: price.ratePercent,
+    taxMode: price.mode,
+  };
 }
 
 export interface CreateOrderInput {
@@ -51,12 +63,7 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
     kind: "course" as const,
     courseId: course.id,
     title: course.title,
-    currency: price.currency,
-    amount: price.total,
-    taxableAmount: price.taxable,
-    taxAmount: price.tax,
-    taxRatePercent: price.ratePercent,
-    taxMode: price.mode,
+    ...priceColumns(price),
     buyerGstin,
     idempotencyKey: input.idempotencyKey,
   };
@@ -169,12 +176,7 @@ export async function createHostingOrder(shop: Shop, input: HostingOrderInput): 
       websiteId: site.id,
       planId: plan.id,
       title: `${plan.name} hosting for ${site.domain}`,
-      currency: price.currency,
-      amount: price.total,
-      taxableAmount: price.taxable,
-      taxAmount: price.tax,
-      taxRatePercent: price.ratePercent,
-      taxMode: price.mode,
+      ...priceColumns(price),
       buyerGstin,
       idempotencyKey: input.idempotencyKey,
     },
