@@ -70,6 +70,8 @@ export const websites = pgTable(
     domain: text("domain").notNull(),
     /** The plan of the latest period bought, or of the first one ordered while pending. */
     planId: text("plan_id").notNull(),
+    /** That plan's billing interval, which sets when the site counts as expiring and which reminders it gets. */
+    billingInterval: text("billing_interval", { enum: ["month", "year"] }).notNull(),
     startedAt: at("started_at"),
     expiresAt: at("expires_at"),
     cancelledAt: at("cancelled_at"),

@@ -36,7 +36,7 @@ export async function addPaidPeriod(
   if (!added) return null;
   await tx
     .update(websites)
-    .set({ planId: order.planId, startedAt: site.startedAt ?? now, expiresAt: period.endsAt, updatedAt: now })
+    .set({ planId: order.planId, billingInterval: interval, startedAt: site.startedAt ?? now, expiresAt: period.endsAt, updatedAt: now })
     .where(eq(websites.id, site.id));
   return { websiteId: site.id, startsAt: added.startsAt, endsAt: added.endsAt };
 }

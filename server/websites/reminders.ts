@@ -7,33 +7,50 @@ import { type ReminderKind, user, websitePeriods, websiteReminders, websites } f
 import type { Logger } from "../logger.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { renewalReminderMail } from "../mail/templates.ts";
-import { graceDays, suspensionDate } from "./rules.ts";
+import { type BillingInterval, expiringWithinDays, graceDays, suspensionDate } from "./rules.ts";
 
 const day = 86_400_000;
 
-/** Each reminder and when it is due, relative to the expiry; the latest due one is the one sent. */
-const schedule: { kind: ReminderKind; offsetDays: number }[] = [
-  { kind: "30-days", offsetDays: -30 },
-  { kind: "7-days", offsetDays: -7 },
-  { kind: "1-day", offsetDays: -1 },
-  { kind: "expiry-day", offsetDays: 0 },
-  { kind: "suspended", offsetDays: graceDays },
-];
+type Schedule = { kind: ReminderKind; offsetDays: number }[];
+
+/**
+ * Each reminder and when it is due, relative to the expiry; the latest due one is the one sent. A
+ * site paid by the month has no 30-day reminder: it would arrive the day after paying.
+ */
+const schedules: Record<BillingInterval, Schedule> = {
+  year: [
+    { kind: "30-days", offsetDays: -expiringWithinDays("year") },
+    { kind: "7-days", offsetDays: -7 },
+    { kind: "1-day", offsetDays: -1 },
+    { kind: "expiry-day", offsetDays: 0 },
+    { kind: "suspended", offsetDays: graceDays },
+  ],
+  month: [
+    { kind: "7-days", offsetDays: -expiringWithinDays("month") },
+    { kind: "1-day", offsetDays: -1 },
+    { kind: "expiry-day", offsetDays: 0 },
+    { kind: "suspended", offsetDays: graceDays },
+  ],
+};
 
 /** The reminder due at `now` for a site expiring at `expiresAt`, if any: the latest whose moment has come. */
-export function dueReminder(expiresAt: Date, now: Date): { kind: ReminderKind; dueAt: Date } | null {
+export function dueReminder(expiresAt: Date, interval: BillingInterval, now: Date): { kind: ReminderKind; dueAt: Date } | null {
   let due: { kind: ReminderKind; dueAt: Date } | null = null;
-  for (const step of schedule) {
+  for (const step of schedules[interval]) {
     const dueAt = new Date(expiresAt.getTime() + step.offsetDays * day);
     if (dueAt <= now) due = { kind: step.kind, dueAt };
   }
   return due;
 }
 
-/** dueReminder's kind, worked out by the database from the same schedule. */
+/** dueReminder's kind, worked out by the database from the same schedules. */
 function dueKindSql(now: Date) {
-  const steps = schedule.toReversed().map((step) => sql`when ${now.toISOString()}::timestamptz >= ${websites.expiresAt} + ${step.offsetDays} * interval '1 day' then ${step.kind}`);
-  return sql`(case ${sql.join(steps, sql` `)} end)`;
+  const latestDue = (schedule: Schedule) =>
+    sql.join(
+      schedule.toReversed().map((step) => sql`when ${now.toISOString()}::timestamptz >= ${websites.expiresAt} + ${step.offsetDays} * interval '1 day' then ${step.kind}`),
+      sql` `,
+    );
+  return sql`(case when ${websites.billingInterval} = 'month' then (case ${latestDue(schedules.month)} end) else (case ${latestDue(schedules.year)} end) end)`;
 }
 
 function reminderText(kind: ReminderKind, expiresAt: Date): { headline: string; detail: string } {
@@ -66,8 +83,8 @@ export interface ReminderRun {
  * is left. Each website is claimed with FOR UPDATE SKIP LOCKED, so processes running this at once
  * share the work; the reminder row and its mail are written in one transaction (the outbox), so a
  * reminder is sent once even when a process dies between the two. A reminder whose moment came
- * before the site's latest payment is skipped (renewed in the meantime, or bought with less than
- * 30 days to run); a cancelled site gets none.
+ * before the site's latest payment is skipped (renewed in the meantime, or bought with less time
+ * to run); a cancelled site gets none.
  */
 export async function queueDueReminders(
   db: Db,
@@ -76,7 +93,7 @@ export async function queueDueReminders(
   const { now, batch = 500 } = options;
   // Only sites whose latest reminder moment may have come and whose last one (suspension) is not long past.
   const from = new Date(now.getTime() - (graceDays + 1) * day);
-  const until = new Date(now.getTime() + 30 * day);
+  const until = new Date(now.getTime() + expiringWithinDays("year") * day);
   const run: ReminderRun = { sent: 0, examined: 0 };
   let after = "00000000-0000-0000-0000-000000000000";
   for (;;) {
@@ -86,6 +103,7 @@ export async function queueDueReminders(
           id: websites.id,
           domain: websites.domain,
           expiresAt: websites.expiresAt,
+          billingInterval: websites.billingInterval,
           email: user.email,
           name: user.name,
           lastPaidAt: sql<Date>`(select max(${websitePeriods.createdAt}) from ${websitePeriods} where ${websitePeriods.websiteId} = ${websites.id})`.mapWith(
@@ -112,7 +130,7 @@ export async function queueDueReminders(
       let sent = 0;
       for (const site of candidates) {
         if (!site.expiresAt) continue;
-        const due = dueReminder(site.expiresAt, now);
+        const due = dueReminder(site.expiresAt, site.billingInterval, now);
         if (!due || due.dueAt < site.lastPaidAt) continue;
         const [claimed] = await tx
           .insert(websiteReminders)

@@ -7,17 +7,25 @@ const at = (iso: string) => new Date(iso);
 
 describe("a website's state", () => {
   const expiresAt = at("2026-06-30T12:00:00Z");
-  const state = (now: string) => websiteState({ expiresAt, cancelledAt: null }, at(now));
+  const state = (now: string) => websiteState({ expiresAt, cancelledAt: null, billingInterval: "year" }, at(now));
+  const monthly = (now: string) => websiteState({ expiresAt, cancelledAt: null, billingInterval: "month" }, at(now));
 
   it("is pending until a first period is paid, and cancelled once the customer lets it go", () => {
-    expect(websiteState({ expiresAt: null, cancelledAt: null }, at("2026-01-01T00:00:00Z"))).toBe("pending");
-    expect(websiteState({ expiresAt, cancelledAt: at("2026-05-01T00:00:00Z") }, at("2026-05-02T00:00:00Z"))).toBe("cancelled");
+    expect(websiteState({ expiresAt: null, cancelledAt: null, billingInterval: "month" }, at("2026-01-01T00:00:00Z"))).toBe("pending");
+    expect(websiteState({ expiresAt, cancelledAt: at("2026-05-01T00:00:00Z"), billingInterval: "year" }, at("2026-05-02T00:00:00Z"))).toBe("cancelled");
   });
 
   it("is active until 30 days are left, then expiring until the expiry itself", () => {
     expect(state("2026-05-31T11:59:59Z")).toBe("active");
     expect(state("2026-05-31T12:00:00Z")).toBe("expiring");
     expect(state("2026-06-30T11:59:59Z")).toBe("expiring");
+  });
+
+  it("paid by the month, is active until its last 7 days, not expiring from the day it is paid", () => {
+    expect(monthly("2026-05-31T12:00:00Z")).toBe("active");
+    expect(monthly("2026-06-23T11:59:59Z")).toBe("active");
+    expect(monthly("2026-06-23T12:00:00Z")).toBe("expiring");
+    expect(monthly("2026-06-30T12:00:00Z")).toBe("expired");
   });
 
   it("is expired from the expiry through 15 days of grace, then suspended", () => {

@@ -4,8 +4,6 @@ export type WebsiteState = "pending" | "active" | "expiring" | "expired" | "susp
 export type BillingInterval = "month" | "year";
 
 const day = 86_400_000;
-/** A site with this many days or fewer left is "expiring" and shows a renew action. */
-export const expiringWithinDays = 30;
 /** After expiry the site keeps running this many days, shown as needing renewal, before it is suspended. */
 export const graceDays = 15;
 
@@ -24,17 +22,27 @@ export function needsRenewal(state: WebsiteState): boolean {
   return state !== "active" && state !== "cancelled";
 }
 
+/**
+ * How many days before its expiry a site counts as "expiring" and shows a renew action: 30 for a
+ * site paid by the year, 7 for one paid by the month (30 days would be the whole of a month).
+ */
+export function expiringWithinDays(interval: BillingInterval): number {
+  return interval === "year" ? 30 : 7;
+}
+
 export interface WebsiteDates {
   /** Null until the first period is paid. */
   expiresAt: Date | null;
   cancelledAt: Date | null;
+  /** The interval of the latest period bought. */
+  billingInterval: BillingInterval;
 }
 
 export function websiteState(site: WebsiteDates, now: Date): WebsiteState {
   if (site.cancelledAt) return "cancelled";
   if (!site.expiresAt) return "pending";
   const left = site.expiresAt.getTime() - now.getTime();
-  if (left > expiringWithinDays * day) return "active";
+  if (left > expiringWithinDays(site.billingInterval) * day) return "active";
   if (left > 0) return "expiring";
   if (-left < graceDays * day) return "expired";
   return "suspended";

@@ -56,7 +56,8 @@ export async function startWebsite(
   catalog: Catalog,
   input: { userId: string; serviceId: string; planId: string; domain: string },
 ): Promise<Website> {
-  if (!hostingPlan(catalog, input.serviceId, input.planId)) throw new NotFound("We could not find that plan. Choose one of the plans listed.");
+  const plan = hostingPlan(catalog, input.serviceId, input.planId);
+  if (!plan) throw new NotFound("We could not find that plan. Choose one of the plans listed.");
   const domain = normaliseDomain(input.domain);
   const live = await liveWebsiteFor(db, domain);
   if (live?.userId === input.userId) throw new Conflict(`You already host ${domain} with us. Renew it from its page under Services in your account.`);
@@ -68,10 +69,10 @@ export async function startWebsite(
     .orderBy(desc(websites.createdAt))
     .limit(1);
   if (pending) {
-    const [updated] = await db.update(websites).set({ planId: input.planId, serviceId: input.serviceId }).where(eq(websites.id, pending.id)).returning();
+    const [updated] = await db.update(websites).set({ planId: plan.id, billingInterval: plan.interval, serviceId: input.serviceId }).where(eq(websites.id, pending.id)).returning();
     return updated ?? pending;
   }
-  const [created] = await db.insert(websites).values({ userId: input.userId, serviceId: input.serviceId, domain, planId: input.planId }).returning();
+  const [created] = await db.insert(websites).values({ userId: input.userId, serviceId: input.serviceId, domain, planId: plan.id, billingInterval: plan.interval }).returning();
   if (!created) throw new Conflict("This website is already being set up.");
   return created;
 }

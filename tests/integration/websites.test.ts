@@ -23,7 +23,7 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
   const db = () => suite.db;
 
   async function pendingWebsite(userId: string, domain = `site-${randomBytes(4).toString("hex")}.example.in`) {
-    const [site] = await db().insert(websites).values({ userId, serviceId: "website-hosting", domain, planId: "starter-monthly" }).returning();
+    const [site] = await db().insert(websites).values({ userId, serviceId: "website-hosting", domain, planId: "starter-monthly", billingInterval: "month" }).returning();
     return site as typeof websites.$inferSelect;
   }
 
@@ -193,11 +193,11 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
 
   const remind = (now: Date) => queueDueReminders(db(), { site: catalog.site, publicUrl: "http://academy.test", now });
 
-  /** A site of its own owner, paid on `paidAt` for a year. */
-  async function paidSite(paidAt: Date, userId?: string) {
+  /** A site of its own owner, paid on `paidAt` for a year (or a month). */
+  async function paidSite(paidAt: Date, userId?: string, interval: "month" | "year" = "year") {
     const owner = userId ?? (await suite.signUp()).id;
     const created = await pendingWebsite(owner);
-    await pay(await hostingOrder(owner, created.id, "starter-yearly"), "year", paidAt);
+    await pay(await hostingOrder(owner, created.id, interval === "year" ? "starter-yearly" : "starter-monthly"), interval, paidAt);
     const [stored] = await db().select().from(websites).where(eq(websites.id, created.id));
     return stored as typeof websites.$inferSelect & { expiresAt: Date };
   }
@@ -237,6 +237,23 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
         "website suspended",
       ]);
       for (const mail of mails) expect(mail.links).toContain(`http://academy.test/account/services/websites/${paid.id}/renew`);
+    });
+
+    it("sends a site paid by the month no 30-day reminder, and the 7-day one when it starts expiring", async () => {
+      // 31 January + 1 month: a 28-day period; 1 March + 1 month: a 31-day one.
+      for (const paidAt of [at("2025-01-31T00:00:00Z"), at("2025-03-01T00:00:00Z")]) {
+        const monthly = await paidSite(paidAt, undefined, "month");
+        expect(monthly.billingInterval).toBe("month");
+        expect(websiteState(monthly, shift(paidAt, 1))).toBe("active");
+        await remind(shift(paidAt, 1));
+        await remind(shift(monthly.expiresAt, -8));
+        expect(await sentFor(monthly.id)).toEqual([]);
+        await remind(shift(monthly.expiresAt, -7));
+        expect(websiteState(monthly, shift(monthly.expiresAt, -7))).toBe("expiring");
+        expect(await sentFor(monthly.id)).toEqual(["7-days"]);
+        await remind(shift(monthly.expiresAt, 0));
+        expect(await sentFor(monthly.id)).toEqual(["7-days", "expiry-day"]);
+      }
     });
 
     it("sends nothing for a site renewed in the meantime or cancelled, and only the latest reminder after a pause", async () => {
