@@ -2,10 +2,12 @@ import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { callAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
+import { listWebsites, websiteState } from "../../server/websites/index.ts";
 import { SettingsSection } from "../components/settings-section.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
 import { Container, PageIntro } from "../components/page-intro.tsx";
 import { describeDevice } from "../lib/device.ts";
+import { formatDay } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import { type ThemePreference, useThemePreference } from "../lib/theme.ts";
 import type { Route } from "./+types/settings";
@@ -13,10 +15,16 @@ import type { Route } from "./+types/settings";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
   if (!viewer) throw redirect("/login?redirectTo=%2Fsettings");
-  const { auth } = context.get(appServices);
-  const sessions = await auth.api.listSessions({ headers: request.headers });
+  const { auth, db, shop } = context.get(appServices);
+  const [sessions, websites] = await Promise.all([auth.api.listSessions({ headers: request.headers }), listWebsites(db, viewer.id)]);
+  const now = shop.now();
   return {
     email: viewer.email,
+    // Websites still online, whose hosting a deletion would end.
+    hosted: websites.flatMap((site) => {
+      const state = websiteState(site, now);
+      return site.expiresAt && (state === "active" || state === "expiring" || state === "expired") ? [{ id: site.id, domain: site.domain, paidUntil: site.expiresAt.toISOString() }] : [];
+    }),
     // Session tokens are credentials: the page gets ids only.
     sessions: sessions
       .map((s) => ({
@@ -175,7 +183,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           </div>
         </SettingsSection>
 
-        <SettingsSection id="data" title="Your data" lead="A copy of everything we hold about you: account, profile, devices and the e-mails we sent you.">
+        <SettingsSection id="data" title="Your data" lead="A copy of everything we hold about you: account, profile, devices, courses and progress, notes, certificates, orders and payments, websites and the e-mails we sent you.">
           <a
             href="/settings/my-data.json"
             download
@@ -185,9 +193,21 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           </a>
         </SettingsSection>
 
-        <SettingsSection id="delete" title="Delete account" lead="This removes your account, profile, photo, notes, progress, certificates, devices and the e-mails we sent you, for good. It cannot be undone. Invoices for your purchases are kept, as tax law requires, without your name, e-mail or account.">
+        <SettingsSection id="delete" title="Delete account" lead="This removes your account, profile, photo, notes, progress, certificates, devices, hosted websites and the e-mails we sent you, for good. It cannot be undone. Invoices for your purchases are kept, as tax law requires, without your name, e-mail or account.">
           <Form method="post" className="space-y-3">
             {result("delete")}
+            {loaderData.hosted.length > 0 && (
+              <div role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+                <p className="font-semibold">Deleting your account ends the hosting of {loaderData.hosted.length === 1 ? "this website" : "these websites"} now, without a refund:</p>
+                <ul className="mt-1 list-disc pl-5">
+                  {loaderData.hosted.map((site) => (
+                    <li key={site.id}>
+                      {site.domain}, paid until {formatDay(site.paidUntil)}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            )}
             <label htmlFor="confirmation" className="block text-sm text-slate-800 dark:text-slate-200">
               Type <strong>{loaderData.email}</strong> to confirm
             </label>

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, eq, inArray, isNull, max } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, max } from "drizzle-orm";
 import type { Catalog, Course } from "../catalog/index.ts";
 import { decryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
@@ -83,6 +83,12 @@ async function findOwnCertificate(db: Db, cipher: FieldCipher, userId: string, c
     .from(certificates)
     .where(and(eq(certificates.userId, userId), eq(certificates.courseId, courseId), isNull(certificates.revokedAt)));
   return row ? readable(cipher, row) : null;
+}
+
+/** Every certificate issued to the user, revoked ones included, oldest first, for "Download my data". */
+export async function listCertificates(db: Db, cipher: FieldCipher, userId: string): Promise<Certificate[]> {
+  const rows = await db.select().from(certificates).where(eq(certificates.userId, userId)).orderBy(asc(certificates.issuedAt));
+  return rows.map((row) => readable(cipher, row));
 }
 
 /** The IDs of the learner's standing (not revoked) certificates among these courses, by course id. */

@@ -89,6 +89,11 @@ test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yea
   await expect(page.getByRole("link", { name: domain })).toBeVisible();
   await page.goto("/account/services/websites");
   await expect(page.getByRole("link", { name: domain })).toBeVisible();
+
+  // Before deleting the account, the settings page says which hosting that would end.
+  await page.goto("/settings");
+  const warning = page.getByRole("note").filter({ hasText: "Deleting your account ends the hosting of this website now, without a refund" });
+  await expect(warning).toContainText(`${domain}, paid until ${until}`);
 });
 
 test("another customer's website is not found, and a cancelled website cannot be renewed", async ({ page, request, browser }) => {

@@ -3,8 +3,10 @@ import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
-import { lessonProgress, mailOutbox, notes, orders, payments, session, throttles, user, users } from "../../server/db/schema.ts";
+import { certificates, lessonProgress, mailOutbox, notes, orders, payments, session, throttles, user, users, websites } from "../../server/db/schema.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
+import { createNote } from "../../server/notes/index.ts";
+import { exportUserData } from "../../server/users/data-export.ts";
 import { readUserDocument } from "../../server/users/user-document.ts";
 import { createLogger } from "../../server/logger.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
@@ -28,10 +30,10 @@ function send(path: string, init: RequestInit & { cookie?: string } = {}) {
 const postJson = (path: string, body: unknown, cookie: string) =>
   send(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), cookie });
 
-/** A verified account and its session cookie. */
+/** A verified account and its session cookie (signed up in-process: this file tests what comes after, not sign-up's rate limit). */
 async function signedIn(name = "Ravi Kumar"): Promise<{ id: string; email: string; cookie: string }> {
   const email = `account-${randomBytes(4).toString("hex")}@example.com`;
-  const response = await postJson("/api/auth/sign-up/email", { name, email, password: "a good long password" }, "");
+  const response = await t.identity.auth.api.signUpEmail({ body: { name, email, password: "a good long password" }, asResponse: true });
   expect(response.status).toBe(200);
   const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   const { user: created } = (await response.json()) as { user: { id: string } };
@@ -123,14 +125,12 @@ describe("Better Auth's update-user endpoint", () => {
   });
 });
 
-/** A paid order for a course, bought through the confirmation form and the sandbox's signed callback. */
-async function paidOrder(cookie: string) {
-  const started = await send("/courses/react-fundamentals/confirm", {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ intent: "pay", idempotencyKey: randomBytes(12).toString("hex") }).toString(),
-    cookie,
-  });
+const postForm = (path: string, fields: Record<string, string>, cookie: string) =>
+  send(path, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString(), cookie });
+
+/** A paid order, bought through a checkout form (a course's confirmation by default) and the sandbox's signed callback. */
+async function paidOrder(cookie: string, checkout = "/courses/react-fundamentals/confirm", extra: Record<string, string> = {}) {
+  const started = await postForm(checkout, { intent: "pay", idempotencyKey: randomBytes(12).toString("hex"), ...extra }, cookie);
   const providerOrderId = /^\/sandbox\/checkout\/(order_\w+)$/.exec(started.headers.get("location") ?? "")?.[1] as string;
   const fields = await (t.payments.sandbox as SandboxGateway).pay(providerOrderId, { outcome: "pay", method: "upi" });
   const paid = await send("/api/payments/callback", { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
@@ -140,21 +140,30 @@ async function paidOrder(cookie: string) {
   return order as typeof orders.$inferSelect;
 }
 
+/** A website hosted for a year: ordered through the hosting form and paid like any order. */
+async function hostedWebsite(cookie: string, domain: string) {
+  const ordered = await postForm("/account/services/websites/new", { serviceId: "website-hosting", planId: "starter-yearly", domain }, cookie);
+  const renew = /^(\/account\/services\/websites\/[0-9a-f-]{36}\/renew)\?/.exec(ordered.headers.get("location") ?? "")?.[1] as string;
+  expect(renew).toBeDefined();
+  return paidOrder(cookie, renew, { planId: "starter-yearly" });
+}
+
 const mailTo = async (email: string) => (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(mailOutbox).where(eq(mailOutbox.to, email)))[0]?.n;
-const rowsOf = async (table: typeof notes | typeof lessonProgress | typeof session, userId: string) =>
+const rowsOf = async (table: typeof notes | typeof lessonProgress | typeof session | typeof websites, userId: string) =>
   (await t.database.db.select({ n: sql<number>`count(*)::int` }).from(table).where(eq(table.userId, userId)))[0]?.n;
 
-/** Someone with everything an account gathers: a photo, mail, notes, progress, a paid order and a throttle. */
+/** Someone with everything an account gathers: a photo, mail, notes, progress, a paid order, a hosted website and a throttle. */
 async function established() {
   const person = await signedIn("Nandini Iyer");
   const photo = await uploadPhoto(person.cookie, person.id);
   const order = await paidOrder(person.cookie);
+  const hosting = await hostedWebsite(person.cookie, `nandini-${randomBytes(3).toString("hex")}.example.in`);
   const { db } = t.database;
   await db.insert(notes).values({ userId: person.id, title: "v1:private", body: "v1:private" });
   await db.insert(lessonProgress).values({ userId: person.id, courseId: "react-fundamentals", lessonId: "1-1" });
   await db.insert(throttles).values({ key: `/sign-in/email:${person.email}`, count: 1, windowStartedAt: new Date() });
   expect(await mailTo(person.email)).toBeGreaterThan(0);
-  return { ...person, photo, order };
+  return { ...person, photo, order, hosting };
 }
 
 async function expectErased(person: Awaited<ReturnType<typeof established>>) {
@@ -163,7 +172,7 @@ async function expectErased(person: Awaited<ReturnType<typeof established>>) {
   expect(await mailTo(person.email)).toBe(0);
   expect(await account(person.id)).toBeUndefined();
   expect(await db.select().from(users).where(eq(users.uid, person.id))).toEqual([]);
-  for (const table of [notes, lessonProgress, session]) expect(await rowsOf(table, person.id)).toBe(0);
+  for (const table of [notes, lessonProgress, session, websites]) expect(await rowsOf(table, person.id)).toBe(0);
   expect(await db.select().from(throttles).where(sql`${throttles.key} like ${`%${person.email}`}`)).toEqual([]);
   // The invoice and the payment stay, for the tax authorities, with nothing that leads to the person.
   const [order] = await db.select().from(orders).where(eq(orders.id, person.order.id));
@@ -172,7 +181,47 @@ async function expectErased(person: Awaited<ReturnType<typeof established>>) {
   expect(payment).toMatchObject({ status: "captured", amount: 699_900, userId: null });
   const kept = JSON.stringify([order, payment]);
   for (const personal of [person.id, person.email, "Nandini"]) expect(kept).not.toContain(personal);
+  // The website goes with the account; its invoice stays, saying what was bought and for which domain.
+  const [hosting] = await db.select().from(orders).where(eq(orders.id, person.hosting.id));
+  expect(hosting).toMatchObject({ status: "paid", kind: "website", userId: null, websiteId: null, title: person.hosting.title });
 }
+
+describe("download my data", () => {
+  it("holds the person's courses, progress, notes, certificates, orders, payments and websites, and nobody else's", async () => {
+    const person = await signedIn("Meera Pillai");
+    const other = await signedIn("Someone Else");
+    const { db } = t.database;
+    const course = await paidOrder(person.cookie);
+    const domain = `meera-${randomBytes(3).toString("hex")}.example.in`;
+    const hosting = await hostedWebsite(person.cookie, domain);
+    await hostedWebsite(other.cookie, `other-${randomBytes(3).toString("hex")}.example.in`);
+    await db.insert(lessonProgress).values({ userId: person.id, courseId: "react-fundamentals", lessonId: "1-1" });
+    await createNote(db, t.identity.cipher, t.catalog, person.id, { title: "Hooks", body: "useEffect runs after paint" });
+    await createNote(db, t.identity.cipher, t.catalog, other.id, { title: "Not Meera's", body: "secret" });
+    await db.insert(certificates).values({ id: `EXPORT${randomBytes(4).toString("hex")}`, userId: person.id, courseId: "react-fundamentals", courseTitle: "React Fundamentals", learnerName: t.identity.cipher.encrypt("Meera Pillai") });
+
+    expect((await send("/settings/my-data.json")).status).toBe(401);
+    const response = await send("/settings/my-data.json", { cookie: person.cookie });
+    expect(response.headers.get("content-disposition")).toBe('attachment; filename="academy-my-data.json"');
+    const text = await response.text();
+    const exported = JSON.parse(text) as Awaited<ReturnType<typeof exportUserData>>;
+    expect(exported.account).toMatchObject({ id: person.id, email: person.email, name: "Meera Pillai" });
+    expect(exported.courses).toMatchObject([{ courseId: "react-fundamentals", status: "active" }]);
+    expect(exported.lessonsCompleted).toMatchObject([{ courseId: "react-fundamentals", lessonId: "1-1" }]);
+    expect(exported.notes).toMatchObject([{ title: "Hooks", body: "useEffect runs after paint" }]);
+    expect(exported.certificates).toMatchObject([{ courseId: "react-fundamentals", learnerName: "Meera Pillai", revokedAt: null }]);
+    expect(exported.orders.map((o) => [o.number, o.status, o.total]).toSorted()).toEqual(
+      [
+        [course.number, "paid", { value: 6999, currency: "INR" }],
+        [hosting.number, "paid", { value: 14_990, currency: "INR" }],
+      ].toSorted(),
+    );
+    expect(exported.payments).toHaveLength(2);
+    expect(exported.websites).toMatchObject([{ domain, plan: "Starter (Yearly)", status: "Active", periods: [{ plan: "Starter (Yearly)", orderNumber: hosting.number }] }]);
+    expect(exported.mail.length).toBeGreaterThan(0);
+    for (const theirs of [other.id, other.email, "Not Meera's", "other-"]) expect(text).not.toContain(theirs);
+  });
+});
 
 describe("deleting an account", () => {
   it("through Better Auth's delete-user endpoint erases the photo, mail, notes and progress and keeps the invoice without the person", async () => {
