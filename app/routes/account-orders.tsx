@@ -43,6 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         processedAt: o.refund.processedAt,
       },
       refundEligibility: o.refundEligibility,
+      hostingPeriod: o.hostingPeriod,
     })),
   };
 }
@@ -92,11 +93,15 @@ function OrderNotes({ order }: { order: OrderView }) {
       </p>
     );
   }
+  // A hosting payment that could not be applied is refunded without being asked for.
+  const unapplied = order.hostingPeriod === "none";
   if (refund && (refund.status === "requested" || refund.status === "pending")) {
     return (
       <p className={note}>
-        You asked for a refund of {formatPaise(refund.amount)} on {formatDay(refund.createdAt)}. It goes back to the account you paid with, normally
-        within 5–7 business days.
+        {unapplied
+          ? `We could not apply this payment to the website, so we are refunding ${formatPaise(refund.amount)} in full.`
+          : `You asked for a refund of ${formatPaise(refund.amount)} on ${formatDay(refund.createdAt)}.`}{" "}
+        It goes back to the account you paid with, normally within 5–7 business days.
       </p>
     );
   }
@@ -104,19 +109,26 @@ function OrderNotes({ order }: { order: OrderView }) {
     const on = refund?.processedAt ?? order.refundedAt;
     return (
       <p className={note}>
-        {formatPaise(refund?.amount ?? order.amount)} was refunded{on ? ` on ${formatDay(on)}` : ""}. You no longer have access to this course.
+        {formatPaise(refund?.amount ?? order.amount)} was refunded{on ? ` on ${formatDay(on)}` : ""}.{" "}
+        {order.courseId ? "You no longer have access to this course." : unapplied ? "The payment could not be applied to the website." : "The website's hosting has ended."}
       </p>
     );
   }
   if (refund?.status === "failed") {
     return (
       <p className="text-sm text-red-700 dark:text-red-300">
-        Your refund did not go through: {refund.failureReason ?? "the payment provider could not complete it."} You still have access to the course.
+        Your refund did not go through: {refund.failureReason ?? "the payment provider could not complete it."}
+        {order.courseId && " You still have access to the course."}
       </p>
     );
   }
   if (order.refundEligibility?.eligible) {
-    return <p className={note}>You can ask for a full refund until {formatDay(order.refundEligibility.until)}.</p>;
+    const { until } = order.refundEligibility;
+    return (
+      <p className={note}>
+        {until ? `You can ask for a full refund until ${formatDay(until)}.` : "This payment could not be applied to the website: ask for a full refund at any time."}
+      </p>
+    );
   }
   if (order.refundEligibility && !order.refundEligibility.eligible) {
     return <p className={note}>Refund not available: {order.refundEligibility.reason}</p>;

@@ -1,9 +1,10 @@
 import { useCallback, useState } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
-import { createHostingOrder, findOrder, gstSplit, priceBreakdown } from "../../server/commerce/index.ts";
+import { createHostingOrder, findOrder, gstSplit, hostingPeriodOf, priceBreakdown } from "../../server/commerce/index.ts";
 import { appServices } from "../../server/context.ts";
+import { hostingNotStartedReasons } from "../../server/mail/templates.ts";
 import { attempt } from "../../server/errors.ts";
-import { hostingPlans, nextPeriod } from "../../server/websites/index.ts";
+import { hostingPlan, hostingPlans, nextPeriod } from "../../server/websites/index.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
 import { CancelOrderForm, OrderAlerts } from "../components/order-progress.tsx";
@@ -21,7 +22,7 @@ import { ownWebsite, websiteView } from "./website-view.server.ts";
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { viewer, site } = await ownWebsite(context, params.webId);
-  const { catalog, shop } = context.get(appServices);
+  const { catalog, db, shop } = context.get(appServices);
   const now = shop.now();
   const query = new URL(request.url).searchParams;
   const orderId = query.get("order");
@@ -53,6 +54,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       amount: order.amount,
       title: order.title,
       failureReason: order.failureReason,
+      // Paid, but it started or extended nothing (the domain went live elsewhere meanwhile): it is being refunded.
+      unapplied:
+        (order.status === "paid" || order.status === "refunded") && (await hostingPeriodOf(db, order.id)) === "none"
+          ? hostingNotStartedReasons[order.planId && hostingPlan(catalog, site.serviceId, order.planId) ? "domain-taken" : "plan-withdrawn"](site.domain)
+          : null,
     },
     // A fresh key per rendering: resubmitting this form finds the order it already made.
     idempotencyKey: crypto.randomUUID(),
@@ -99,6 +105,26 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
   const details = `/account/services/websites/${site.id}`;
   const [choice, setChoice] = useState(selected);
   const chosen = plans.find((plan) => plan.id === choice) ?? null;
+
+  if (order?.unapplied) {
+    return (
+      <section aria-labelledby="unapplied-heading" className="mx-auto max-w-xl rounded-2xl border border-amber-300 bg-white p-8 text-center shadow-sm dark:border-amber-800 dark:bg-slate-900">
+        <h2 id="unapplied-heading" className="text-2xl font-bold break-words text-slate-950 dark:text-white">
+          We could not apply your payment to {site.domain}
+        </h2>
+        <p className="mt-3 text-slate-700 dark:text-slate-300">
+          We received {formatPaise(order.amount)}, but {order.unapplied}. We are refunding the{" "}
+          {formatPaise(order.amount)} in full, to the account you paid with; banks usually take 5–7 working days to show it. We have e-mailed you the details.
+        </p>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Order {order.number}</p>
+        <div className="mt-6 flex justify-center">
+          <Link to="/account/orders" className="rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+            See your orders
+          </Link>
+        </div>
+      </section>
+    );
+  }
 
   if (order?.status === "paid") {
     return (

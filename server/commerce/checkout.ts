@@ -4,6 +4,7 @@ import { NotFound, ValidationError } from "../errors.ts";
 import { isValidPaymentSignature } from "../payments/signature.ts";
 import { applyPayment, type PaymentOutcome } from "./fulfilment.ts";
 import type { Order } from "./orders.ts";
+import { refundUnprovidedHosting } from "./refunds.ts";
 import type { Shop } from "./shop.ts";
 
 /** What the provider's checkout posts back to our callback URL (Razorpay's field names). */
@@ -31,7 +32,8 @@ export async function completeCheckout(shop: Shop, result: CheckoutResult): Prom
   const payment = await shop.provider.fetchPayment(result.paymentId);
   if (payment.order_id !== result.orderId) throw new ValidationError("This payment belongs to a different order.");
   const outcome = await shop.db.transaction((tx) => applyPayment(tx, shop, payment));
-  if (outcome === "fulfilled") shop.mailQueued();
+  if (outcome === "fulfilled" || outcome === "not-provided") shop.mailQueued();
+  if (outcome === "not-provided") await refundUnprovidedHosting(shop, result.orderId);
   const [current] = await shop.db.select().from(orders).where(eq(orders.id, order.id));
   return { order: current ?? order, outcome };
 }

@@ -1,14 +1,16 @@
 import { and, eq } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
 import { formatDay, formatPaise, formatOrderNumber } from "../../app/lib/format.ts";
-import { enrolments, orders, payments, type PaymentStatus, websites } from "../db/schema.ts";
-import { hostingReceiptMail, receiptMail } from "../mail/templates.ts";
+import { enrolments, orders, payments, type PaymentStatus, refunds, websites } from "../db/schema.ts";
+import { hostingNotStartedMail, hostingReceiptMail, receiptMail } from "../mail/templates.ts";
 import type { ProviderPayment } from "../payments/provider.ts";
-import { addPaidPeriod, hostingPlan } from "../websites/index.ts";
+import { addPaidPeriod, hostingPlan, type PaidPeriod } from "../websites/index.ts";
+import type { HostingNotStarted } from "../mail/templates.ts";
 import type { Order } from "./orders.ts";
 import { coursePlayerPath, grantAccess, mailBuyer, type Shop, type Tx } from "./shop.ts";
 
-export type PaymentOutcome = "fulfilled" | "already-paid" | "failed" | "pending" | "amount-mismatch" | "unknown-order";
+/** "not-provided": paid, but the hosting could not start; a full refund is recorded, for refundUnprovidedHosting to send. */
+export type PaymentOutcome = "fulfilled" | "not-provided" | "already-paid" | "failed" | "pending" | "amount-mismatch" | "unknown-order";
 
 /** A payment's status only moves forward: a late "authorized" never undoes "captured". */
 const statusRank: Record<PaymentStatus, number> = { failed: 0, authorized: 1, captured: 2, refunded: 3 };
@@ -111,9 +113,17 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
     return "fulfilled";
   }
   const period = await hostingPeriod(tx, shop, order, now);
-  if (!period) {
-    shop.logger.error({ orderId: order.id, paymentId: payment.id }, "a paid hosting order has no website or plan to extend, or its domain went live on another website; extend or refund it by hand");
-    return "fulfilled";
+  if ("notStarted" in period) {
+    // The money goes back in full: record the refund with the payment, for refundUnprovidedHosting to send once this commits.
+    shop.logger.warn({ orderId: order.id, paymentId: payment.id, reason: period.notStarted }, "a paid hosting order could not start or extend its website; refunding it");
+    const [paid] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.providerPaymentId, payment.id));
+    if (paid) {
+      await tx.insert(refunds).values({ orderId: order.id, paymentId: paid.id, userId: order.userId, amount: order.amount, currency: order.currency }).onConflictDoNothing({ target: refunds.orderId });
+    }
+    await mailBuyer(tx, shop, order.userId, (site, to) =>
+      hostingNotStartedMail(site, to, { ...receipt, title: order.title, domain: period.domain, reason: period.notStarted, ordersUrl: `${shop.publicUrl}/account/orders` }),
+    );
+    return "not-provided";
   }
   await mailBuyer(tx, shop, order.userId, (site, to) =>
     hostingReceiptMail(site, to, {
@@ -127,14 +137,14 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
   return "fulfilled";
 }
 
-/** The period a paid hosting order adds to its website, with the website's domain; null when the website or plan is gone. */
-async function hostingPeriod(tx: Tx, shop: Shop, order: Order, now: Date) {
-  if (!order.websiteId || !order.planId) return null;
-  const [site] = await tx.select({ serviceId: websites.serviceId, domain: websites.domain }).from(websites).where(eq(websites.id, order.websiteId));
-  const plan = site && hostingPlan(shop.catalog(), site.serviceId, order.planId);
-  if (!site || !plan) return null;
+/** The period a paid hosting order adds to its website, with the website's domain, or why it adds none. */
+async function hostingPeriod(tx: Tx, shop: Shop, order: Order, now: Date): Promise<(PaidPeriod & { domain: string }) | { notStarted: HostingNotStarted; domain: string }> {
+  const [site] = order.websiteId ? await tx.select({ serviceId: websites.serviceId, domain: websites.domain }).from(websites).where(eq(websites.id, order.websiteId)) : [];
+  if (!site || !order.websiteId) return { notStarted: "website-gone", domain: order.title };
+  const plan = order.planId ? hostingPlan(shop.catalog(), site.serviceId, order.planId) : null;
+  if (!plan) return { notStarted: "plan-withdrawn", domain: site.domain };
   const period = await addPaidPeriod(tx, { id: order.id, websiteId: order.websiteId, planId: plan.id }, plan.interval, now);
-  return period && { ...period, domain: site.domain };
+  return period ? { ...period, domain: site.domain } : { notStarted: "domain-taken", domain: site.domain };
 }
 
 /** True when the user has active access to the course. */

@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { enrolments, orders, payments, refunds } from "../db/schema.ts";
 import { completedLessons, progressPercent } from "../learning/progress.ts";
 import { findOrder, type Order } from "./orders.ts";
-import { courseBuyer, courseUse, hostingRefundEligibility, isFirstPeriod, refundEligibility, type Refund, type RefundEligibility } from "./refunds.ts";
+import { courseBuyer, courseUse, type HostingPeriodKind, hostingPeriodOf, hostingRefundEligibility, refundEligibility, type Refund, type RefundEligibility } from "./refunds.ts";
 
 export type Payment = typeof payments.$inferSelect;
 
@@ -44,6 +44,8 @@ export interface OrderWithRefund extends Order {
 export interface OrderSummary extends OrderWithRefund {
   /** Whether a refund can be asked for now, and if not, why. Only for paid orders. */
   refundEligibility: RefundEligibility | null;
+  /** For a paid or refunded hosting order: which period of its website it bought, or none. */
+  hostingPeriod: HostingPeriodKind | null;
 }
 
 /** Every order of the user, newest first, with its refund. */
@@ -61,14 +63,15 @@ export async function listOrdersWithEligibility(db: Db, catalog: Catalog, userId
       const bought = courseBuyer(order);
       const policy = catalog.site.refund;
       const open = order.status === "paid" && !order.refund;
+      const hostingPeriod = order.kind === "website" && (order.status === "paid" || order.status === "refunded") ? await hostingPeriodOf(db, order.id) : null;
       const eligibility = !open
         ? null
         : bought
           ? refundEligibility(order, { now, use: await courseUse(db, catalog, bought, { lock: false }), policy })
-          : order.websiteId
-            ? hostingRefundEligibility(order, { now, firstPeriod: await isFirstPeriod(db, order.id), policy })
+          : hostingPeriod
+            ? hostingRefundEligibility(order, { now, period: hostingPeriod, policy })
             : null;
-      return { ...order, refundEligibility: eligibility };
+      return { ...order, refundEligibility: eligibility, hostingPeriod };
     }),
   );
 }

@@ -13,7 +13,8 @@ import { mailBuyer, type Shop, type Tx } from "./shop.ts";
 
 export type Refund = typeof refunds.$inferSelect;
 
-export type RefundEligibility = { eligible: true; until: Date } | { eligible: false; reason: string };
+/** `until` is null when there is no deadline: for hosting paid for but never provided. */
+export type RefundEligibility = { eligible: true; until: Date | null } | { eligible: false; reason: string };
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -64,32 +65,37 @@ function refundWindow(order: Pick<Order, "status" | "paidAt" | "amount">, now: D
   return { eligible: true, until };
 }
 
+/** What a paid hosting order bought: its website's first period, a renewal, or nothing (the hosting could not start). */
+export type HostingPeriodKind = "first" | "renewal" | "none";
+
 /**
  * The policy for hosting: the first period of a website, within the window; renewals are not
- * refunded (the policy gives no pro-rata refunds). The refund cancels the website.
+ * refunded (the policy gives no pro-rata refunds). The refund cancels the website. A payment that
+ * bought nothing is refunded in full whenever it is asked for.
  */
 export function hostingRefundEligibility(
   order: Pick<Order, "status" | "paidAt" | "amount">,
-  options: { now: Date; firstPeriod: boolean; policy: Site["refund"] },
+  options: { now: Date; period: HostingPeriodKind; policy: Site["refund"] },
 ): RefundEligibility {
+  if (options.period === "none" && order.status === "paid") return { eligible: true, until: null };
   const window = refundWindow(order, options.now, options.policy);
   if (!window.eligible) return window;
-  if (!options.firstPeriod) {
+  if (options.period === "renewal") {
     return { eligible: false, reason: "Only a website's first period can be refunded; renewals are not, as the cancellation & refund policy says." };
   }
   return window;
 }
 
-/** Whether the order paid for its website's first period. */
-export async function isFirstPeriod(tx: Tx | Shop["db"], orderId: string): Promise<boolean> {
+/** Which period of its website the order paid for, if any. */
+export async function hostingPeriodOf(tx: Tx | Shop["db"], orderId: string): Promise<HostingPeriodKind> {
   const [period] = await tx.select().from(websitePeriods).where(eq(websitePeriods.orderId, orderId));
-  if (!period) return false;
+  if (!period) return "none";
   const [earlier] = await tx
     .select({ id: websitePeriods.id })
     .from(websitePeriods)
     .where(and(eq(websitePeriods.websiteId, period.websiteId), lt(websitePeriods.startsAt, period.startsAt)))
     .limit(1);
-  return earlier === undefined;
+  return earlier ? "renewal" : "first";
 }
 
 /** A course order whose buyer still has an account. */
@@ -150,7 +156,7 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
     const policy = shop.catalog().site.refund;
     const eligibility = bought
       ? refundEligibility(locked, { now, use: await courseUse(tx, shop.catalog(), bought, { lock: true }), policy })
-      : hostingRefundEligibility(locked, { now, firstPeriod: await isFirstPeriod(tx, locked.id), policy });
+      : hostingRefundEligibility(locked, { now, period: await hostingPeriodOf(tx, locked.id), policy });
     if (!eligibility.eligible) throw new ValidationError(eligibility.reason);
     const [payment] = await tx
       .select()
@@ -179,28 +185,52 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
   });
   shop.mailQueued();
   if (!prepared.providerPaymentId) return prepared.refund;
+  return submitRefund(shop, order, prepared.refund, prepared.providerPaymentId);
+}
 
+/**
+ * Asks the provider to make a refund recorded as requested, and applies its answer. When the
+ * provider cannot be reached the refund is marked failed (the buyer may try again from the orders
+ * page) and course access comes back.
+ */
+async function submitRefund(shop: Shop, order: Pick<Order, "id" | "userId" | "courseId" | "websiteId">, refund: Refund, providerPaymentId: string): Promise<Refund> {
   let providerRefund: ProviderRefund;
   try {
-    providerRefund = await shop.provider.refund(prepared.providerPaymentId, {
-      amount: prepared.refund.amount,
-      notes: { refund_id: prepared.refund.id, order_id: order.id },
-    });
+    providerRefund = await shop.provider.refund(providerPaymentId, { amount: refund.amount, notes: { refund_id: refund.id, order_id: order.id } });
   } catch (error) {
-    shop.logger.error({ err: error, refundId: prepared.refund.id }, "the payment provider did not accept the refund");
+    shop.logger.error({ err: error, refundId: refund.id }, "the payment provider did not accept the refund");
     const unchanged = order.websiteId ? "Your website is unchanged" : "Your course access is unchanged";
     const reason = `We could not reach the payment provider. ${unchanged}; please try again in a few minutes.`;
     await shop.db.transaction(async (tx) => {
-      await tx.update(refunds).set({ status: "failed", failureReason: reason }).where(eq(refunds.id, prepared.refund.id));
-      const bought = courseBuyer(order, userId);
+      await tx.update(refunds).set({ status: "failed", failureReason: reason }).where(eq(refunds.id, refund.id));
+      const bought = courseBuyer(order);
       if (bought) await restoreAccess(tx, bought);
     });
     throw new ServiceUnavailable(reason);
   }
   const outcome = await shop.db.transaction((tx) => applyRefund(tx, shop, providerRefund));
   if (outcome === "processed") shop.mailQueued();
-  const [current] = await shop.db.select().from(refunds).where(eq(refunds.id, prepared.refund.id));
-  return current ?? prepared.refund;
+  const [current] = await shop.db.select().from(refunds).where(eq(refunds.id, refund.id));
+  return current ?? refund;
+}
+
+/**
+ * Sends the refund that fulfilment recorded for a hosting payment that bought nothing (see
+ * applyPayment), once the payment's transaction has committed. If the provider cannot be reached,
+ * the refund stays failed and the buyer can ask again from the orders page, where it is always
+ * allowed.
+ */
+export async function refundUnprovidedHosting(shop: Shop, providerOrderId: string): Promise<void> {
+  const [row] = await shop.db
+    .select({ refund: refunds, order: orders, providerPaymentId: payments.providerPaymentId })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(and(eq(orders.providerOrderId, providerOrderId), eq(refunds.status, "requested")));
+  if (!row) return;
+  await submitRefund(shop, row.order, row.refund, row.providerPaymentId).catch((error: unknown) => {
+    shop.logger.error({ err: error, providerOrderId }, "the refund of a hosting payment that bought nothing is not made yet; the buyer can ask again from the orders page");
+  });
 }
 
 async function revokeAccess(tx: Tx, order: BuyersOrder, now: Date) {
@@ -281,7 +311,8 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
     await revokeAccess(tx, bought, now);
     await revokeCertificates(tx, bought.userId, bought.courseId, now);
   }
-  if (order.websiteId) await endRefundedHosting(tx, order.websiteId, now);
+  // A refunded first period ends the website; a payment that bought nothing leaves it as it was.
+  if (order.websiteId && (await hostingPeriodOf(tx, order.id)) === "first") await endRefundedHosting(tx, order.websiteId, now);
   await tx
     .update(payments)
     .set({ status: "refunded", amountRefunded: providerRefund.amount, updatedAt: now })

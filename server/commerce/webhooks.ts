@@ -3,7 +3,7 @@ import { webhookEvents } from "../db/schema.ts";
 import { webhookEvent } from "../payments/events.ts";
 import { isValidWebhookSignature } from "../payments/signature.ts";
 import { applyPayment } from "./fulfilment.ts";
-import { applyRefund } from "./refunds.ts";
+import { applyRefund, refundUnprovidedHosting } from "./refunds.ts";
 import type { Shop } from "./shop.ts";
 
 export interface WebhookDelivery {
@@ -39,7 +39,7 @@ export async function handleWebhook(shop: Shop, delivery: WebhookDelivery): Prom
   const event = parsed.data;
   const eventId = delivery.eventId || `sha256:${createHash("sha256").update(delivery.rawBody).digest("hex")}`;
 
-  const { message, mail } = await shop.db.transaction(async (tx) => {
+  const { message, mail, refundOrder } = await shop.db.transaction(async (tx): Promise<{ message: string; mail: boolean; refundOrder?: string }> => {
     const [fresh] = await tx.insert(webhookEvents).values({ id: eventId, event: event.event }).onConflictDoNothing().returning();
     if (!fresh) return { message: "Already handled.", mail: false };
     const payment = event.payload.payment?.entity;
@@ -51,6 +51,7 @@ export async function handleWebhook(shop: Shop, delivery: WebhookDelivery): Prom
       case "order.paid": {
         if (!payment) return { message: "No payment in this event.", mail: false };
         const outcome = await applyPayment(tx, shop, payment);
+        if (outcome === "not-provided") return { message: outcome, mail: true, refundOrder: payment.order_id };
         return { message: outcome, mail: outcome === "fulfilled" };
       }
       case "refund.processed":
@@ -64,5 +65,6 @@ export async function handleWebhook(shop: Shop, delivery: WebhookDelivery): Prom
     }
   });
   if (mail) shop.mailQueued();
+  if (refundOrder) await refundUnprovidedHosting(shop, refundOrder);
   return { status: 200, message };
 }

@@ -122,6 +122,35 @@ export function hostingReceiptMail(
   });
 }
 
+/** Why a paid hosting order could not start or extend its website. */
+export type HostingNotStarted = "domain-taken" | "plan-withdrawn" | "website-gone";
+
+/** Why, in words the buyer reads in the mail and on the page they return to. */
+export const hostingNotStartedReasons: Record<HostingNotStarted, (domain: string) => string> = {
+  "domain-taken": (domain) => `another customer's website went live on ${domain} while you were paying, so we could not start hosting it for you`,
+  "plan-withdrawn": () => "the plan you chose was withdrawn while you were paying, so we could not apply it",
+  "website-gone": () => "the website it was for no longer exists, so there was nothing to apply it to",
+};
+
+/** A hosting payment that bought nothing, and the full refund that follows. */
+export function hostingNotStartedMail(
+  site: Site,
+  to: { email: string; name: string },
+  facts: Pick<ReceiptFacts, "orderNumber" | "amount" | "paidOn"> & { title: string; domain: string; reason: HostingNotStarted; ordersUrl: string },
+): MailMessage {
+  return compose(site, {
+    to: to.email,
+    subject: `We could not apply your payment for ${facts.domain}: it is being refunded`,
+    greeting: greet(to.name),
+    paragraphs: [
+      `We received your payment of ${facts.amount} for "${facts.title}" on ${facts.paidOn} (order ${facts.orderNumber}), but ${hostingNotStartedReasons[facts.reason](facts.domain)}.`,
+      `We are refunding the ${facts.amount} in full; nothing is deducted. The money goes back to the account or card you paid with, and banks usually take 5 to 7 working days to show it. We will write again when the refund has been processed.`,
+    ],
+    action: { label: "See your orders", url: facts.ordersUrl },
+    closing: "Questions? Reply to this mail and we will sort it out with you.",
+  });
+}
+
 /** A renewal reminder: how long is left (or that the site stopped), and the one click that renews it. */
 export function renewalReminderMail(
   site: Site,

@@ -123,6 +123,45 @@ test("another customer's website is not found, and a cancelled website cannot be
   await expect(page.getByRole("button", { name: "Continue to payment" })).toHaveCount(0);
 });
 
+test("a customer whose domain went live for someone else while paying is told so and refunded in full", async ({ page, request, browser }) => {
+  const domain = `race-${Date.now().toString(36)}.example.in`;
+  const email = uniqueEmail("late");
+  await signUpVerified(page, request, { name: "Late Buyer", email, password });
+  await page.goto("/account/services/websites/new?plan=starter-monthly");
+  await page.getByLabel("Your website's domain").fill(domain);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page.getByText("Sandbox — no money moves")).toBeVisible();
+
+  // Meanwhile someone else buys hosting for the same domain and pays first.
+  const other = await browser.newContext();
+  await useOwnAddress(other);
+  const rival = await other.newPage();
+  await signUpVerified(rival, other.request, { name: "Quick Buyer", email: uniqueEmail("quick"), password });
+  await rival.goto("/account/services/websites/new?plan=starter-monthly");
+  await rival.getByLabel("Your website's domain").fill(domain);
+  await rival.getByRole("button", { name: "Continue" }).click();
+  await rival.getByRole("button", { name: "Continue to payment" }).click();
+  await payInSandbox(rival);
+  await expect(rival.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  await other.close();
+
+  await page.getByLabel("UPI").check();
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(page.getByRole("heading", { name: `We could not apply your payment to ${domain}` })).toBeVisible();
+  await expect(page.getByText(`another customer's website went live on ${domain} while you were paying`)).toBeVisible();
+  expect((await latestMail(request, email, /We could not apply your payment/)).text).toContain("We are refunding the ₹1,499 in full");
+  await page.getByRole("link", { name: "See your orders" }).click();
+  await expect(page.getByText("We could not apply this payment to the website, so we are refunding ₹1,499 in full.", { exact: false })).toBeVisible();
+  await expect(page.getByRole("button", { name: /Request a refund/ })).toHaveCount(0);
+  // The sandbox reports refund.processed by webhook about two seconds later.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.getByText("Refunded", { exact: true })).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 20_000 });
+  await expect(page.getByText(/₹1,499 was refunded on .*\. The payment could not be applied to the website\./)).toBeVisible();
+});
+
 for (const [theme, width] of [["light", 1280], ["dark", 1280], ["light", 375], ["dark", 375]] as const) {
   test(`the website pages have no serious or critical axe violations in the ${theme} theme at ${width} px`, async ({ page, request }) => {
     test.setTimeout(120_000);

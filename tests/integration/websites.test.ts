@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
-import { createHostingOrder, requestRefund } from "../../server/commerce/index.ts";
+import { createHostingOrder, listOrdersWithEligibility, requestRefund } from "../../server/commerce/index.ts";
 import { mailOutbox, orders, refunds, user, websitePeriods, websiteReminders, websites } from "../../server/db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../../server/errors.ts";
 import type { Payments } from "../../server/payments/index.ts";
@@ -179,6 +179,52 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
       await payInTestSandbox(payments$, lateOrder);
       clock = shift(clock, catalog.site.refund.windowDays + 1);
       await expect(requestRefund(shop(), buyer.id, lateOrder.id)).rejects.toThrow(`Refunds are available for ${catalog.site.refund.windowDays} days after purchase`);
+      clock = at("2026-05-10T09:00:00Z");
+    });
+
+    it("refunds in full, at once, a first payment for a domain another customer's site went live on while it was being paid", async () => {
+      const [first, second] = [await suite.signUp(), await suite.signUp()];
+      const domain = `race-${key()}.example.in`;
+      const winner = await startWebsite(db(), catalog, { userId: first.id, ...starter, domain });
+      const loser = await startWebsite(db(), catalog, { userId: second.id, ...starter, domain });
+      const winning = await createHostingOrder(shop(), { userId: first.id, websiteId: winner.id, planId: "starter-monthly", idempotencyKey: key() });
+      const losing = await createHostingOrder(shop(), { userId: second.id, websiteId: loser.id, planId: "starter-monthly", idempotencyKey: key() });
+      expect((await payInTestSandbox(payments$, winning)).outcome).toBe("fulfilled");
+      expect((await payInTestSandbox(payments$, losing)).outcome).toBe("not-provided");
+      // The provider's webhooks for both payments and the refund, replayed: nothing more happens.
+      await deliverTestWebhooks(db(), payments$);
+      await payInTestSandbox(payments$, losing).catch(() => null);
+
+      const [refund, ...more] = await db().select().from(refunds).where(eq(refunds.orderId, losing.id));
+      expect(more).toEqual([]);
+      expect(refund).toMatchObject({ status: "processed", amount: 149_900, userId: second.id });
+      expect((await db().select().from(orders).where(eq(orders.id, losing.id)))[0]?.status).toBe("refunded");
+      expect((await db().select().from(websites).where(eq(websites.id, loser.id)))[0]).toMatchObject({ startedAt: null, expiresAt: null });
+      expect((await db().select().from(websites).where(eq(websites.id, winner.id)))[0]?.startedAt).not.toBeNull();
+      const subjects = (await db().select().from(mailOutbox).where(eq(mailOutbox.to, second.email))).map((m) => m.subject);
+      expect(subjects).toContain(`We could not apply your payment for ${domain}: it is being refunded`);
+      expect(subjects.filter((s) => s.startsWith("Your refund of ₹1,499 has been processed"))).toHaveLength(1);
+      expect(subjects.some((s) => s.startsWith("Your receipt for"))).toBe(false);
+    });
+
+    it("lets the buyer ask again, at any time, for the refund of a payment that bought nothing when the provider could not be reached", async () => {
+      const [first, second] = [await suite.signUp(), await suite.signUp()];
+      const domain = `retry-${key()}.example.in`;
+      const winner = await startWebsite(db(), catalog, { userId: first.id, ...starter, domain });
+      const loser = await startWebsite(db(), catalog, { userId: second.id, ...starter, domain });
+      const winning = await createHostingOrder(shop(), { userId: first.id, websiteId: winner.id, planId: "starter-monthly", idempotencyKey: key() });
+      const losing = await createHostingOrder(shop(), { userId: second.id, websiteId: loser.id, planId: "starter-monthly", idempotencyKey: key() });
+      await payInTestSandbox(payments$, winning);
+      const unreachable = { ...payments$, shop: { ...shop(), provider: { ...shop().provider, refund: () => Promise.reject(new Error("provider unreachable")) } } };
+      expect((await payInTestSandbox(unreachable, losing)).outcome).toBe("not-provided");
+      expect((await db().select().from(refunds).where(eq(refunds.orderId, losing.id)))[0]?.status).toBe("failed");
+
+      clock = shift(clock, catalog.site.refund.windowDays + 30);
+      const [listed] = (await listOrdersWithEligibility(db(), catalog, second.id, clock)).filter((o) => o.id === losing.id);
+      expect(listed).toMatchObject({ status: "paid", hostingPeriod: "none", refund: { status: "failed" } });
+      const retried = await requestRefund(shop(), second.id, losing.id);
+      await deliverTestWebhooks(db(), payments$);
+      expect((await db().select().from(refunds).where(eq(refunds.id, retried.id)))[0]?.status).toBe("processed");
       clock = at("2026-05-10T09:00:00Z");
     });
 
