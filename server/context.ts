@@ -1,5 +1,6 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { Viewer } from "./auth/access.ts";
+import type { CliLogin } from "./auth/cli-login.ts";
 import type { Auth } from "./auth/index.ts";
 import type { Catalog } from "./catalog/index.ts";
 import type { FieldCipher } from "./crypto/field-encryption.ts";
@@ -16,6 +17,7 @@ export interface AppServices {
   publicUrl: string;
   auth: Auth;
   cipher: FieldCipher;
+  cliLogin: CliLogin;
   logger: Logger;
   googleEnabled: boolean;
   /** GA4 measurement id, or null when analytics is off. */

@@ -1,4 +1,5 @@
 import { createGoogleStandIn, type GoogleStandIn } from "./auth/google-stand-in.ts";
+import { createCliLogin, type CliLogin } from "./auth/cli-login.ts";
 import { createAuth, type Auth } from "./auth/index.ts";
 import type { Catalog } from "./catalog/index.ts";
 import { createFieldCipher, loadEncryptionKey, type FieldCipher } from "./crypto/field-encryption.ts";
@@ -17,6 +18,8 @@ export interface Identity {
   mailWorker: MailWorker;
   /** The development stand-in for Google, when the settings ask for it; the HTTP app serves it. */
   googleStandIn: GoogleStandIn | null;
+  /** Signing the `academy` CLI in from the browser. */
+  cliLogin: CliLogin;
 }
 
 export interface IdentityOptions {
@@ -67,5 +70,5 @@ export async function startIdentity(options: IdentityOptions): Promise<Identity>
       mailWorker.nudge();
     },
   });
-  return { auth, cipher, mailTransport, mailWorker, googleStandIn };
+  return { auth, cipher, mailTransport, mailWorker, googleStandIn, cliLogin: createCliLogin(db, options.authSecret) };
 }

@@ -2,6 +2,7 @@
 export function describeDevice(userAgent: string | null | undefined): string {
   if (!userAgent) return "Unknown device";
   const browser =
+    (userAgent.startsWith("academy-cli/") && "Academy CLI") ||
     (/Edg\//.test(userAgent) && "Edge") ||
     (/OPR\//.test(userAgent) && "Opera") ||
     (/Firefox\//.test(userAgent) && "Firefox") ||

@@ -3,6 +3,8 @@ import { z } from "zod";
 import { safeRedirectTarget } from "../../server/auth/access.ts";
 import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
+import { attempt } from "../../server/errors.ts";
+import { CliApproval } from "../components/cli-approval.tsx";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "../components/form-controls.tsx";
 import { GoogleButton } from "../components/google-button.tsx";
 import { pageMeta } from "../lib/seo.ts";
@@ -10,9 +12,24 @@ import type { Route } from "./+types/login";
 
 type Mode = "signin" | "signup";
 
-export function loader({ url, context }: Route.LoaderArgs) {
-  const redirectTo = safeRedirectTarget(url.searchParams.get("redirectTo"));
-  if (context.get(viewerContext)) throw redirect(redirectTo);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const cliToken = url.searchParams.get("cliToken");
+  const viewer = context.get(viewerContext);
+  // `academy login` opens /login?cliToken=<code>: signed in, the person approves it here; signed out, they sign in first and come back.
+  if (cliToken !== null && viewer) {
+    const { cliLogin, shop } = context.get(appServices);
+    const now = shop.now();
+    return {
+      cli: {
+        cliToken,
+        email: viewer.email,
+        idToken: await cliLogin.idTokenFor({ sessionId: viewer.sessionId, userId: viewer.id, email: viewer.email }, now),
+        request: await cliLogin.pending(cliToken, now),
+      },
+    };
+  }
+  const redirectTo = cliToken !== null ? `/login?cliToken=${encodeURIComponent(cliToken)}` : safeRedirectTarget(url.searchParams.get("redirectTo"));
+  if (viewer) throw redirect(redirectTo);
   const mode: Mode = url.searchParams.get("mode") === "signup" ? "signup" : "signin";
   const notice = url.searchParams.get("reset") === "1" ? "Your password was changed. Sign in with the new one." : null;
   const googleError = {
@@ -20,12 +37,12 @@ export function loader({ url, context }: Route.LoaderArgs) {
     "google-rate": "Too many requests. Please wait a few minutes before trying again.",
     "google-unavailable": "Google sign-in is not available right now. Please use your e-mail and password.",
   }[url.searchParams.get("error") ?? ""];
-  return { mode, redirectTo, notice, googleError: googleError ?? null, googleEnabled: context.get(appServices).googleEnabled };
+  return { cli: null, mode, redirectTo, notice, googleError: googleError ?? null, googleEnabled: context.get(appServices).googleEnabled };
 }
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
-    title: args.loaderData?.mode === "signup" ? "Create an account" : "Sign in",
+    title: args.loaderData?.cli ? "Sign in the Academy CLI" : args.loaderData?.mode === "signup" ? "Create an account" : "Sign in",
     description: "Sign in to your Academy account, or create one to buy courses and manage your websites.",
   });
 
@@ -44,8 +61,16 @@ const signUpForm = z.object({
 type FieldErrors = Partial<Record<"name" | "email" | "password", string>>;
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { auth } = context.get(appServices);
+  const { auth, cliLogin, shop } = context.get(appServices);
   const form = Object.fromEntries(await request.formData());
+  if (form.intent === "cli-approve" || form.intent === "cli-deny") {
+    const approve = form.intent === "cli-approve";
+    const decided = await attempt(() =>
+      cliLogin.decide({ cliToken: String(form.cliToken ?? ""), email: String(form.email ?? ""), idToken: String(form.idToken ?? ""), approve }, shop.now()),
+    );
+    if (!decided.ok) return data({ cliError: decided.message }, { status: decided.status });
+    throw redirect(approve ? "/cli-auth-success" : "/cli-auth-success?denied=1");
+  }
   const mode: Mode = form.intent === "signup" ? "signup" : "signin";
   const redirectTo = safeRedirectTarget(typeof form.redirectTo === "string" ? form.redirectTo : null);
   const values = { name: String(form.name ?? ""), email: String(form.email ?? "") };
@@ -69,6 +94,11 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.cli) return <CliApproval {...loaderData.cli} error={actionData && "cliError" in actionData ? actionData.cliError : null} />;
+  return <SignInForm loaderData={loaderData} actionData={actionData && "mode" in actionData ? actionData : undefined} />;
+}
+
+function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.ComponentProps["loaderData"], { cli: object }>; actionData: Extract<Route.ComponentProps["actionData"], { mode: Mode }> | undefined }) {
   const mode = actionData?.mode ?? loaderData.mode;
   const { redirectTo, notice, googleError, googleEnabled } = loaderData;
   const pending = useNavigation().state === "submitting";

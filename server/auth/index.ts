@@ -89,7 +89,7 @@ export function createAuth(deps: AuthDeps) {
     baseURL: deps.publicUrl,
     secret: deps.secret,
     trustedOrigins: deps.trustedOrigins,
-    plugins: deps.google ? [googlePlugin(deps.google)] : [],
+    plugins: [...authOptions.plugins, ...(deps.google ? [googlePlugin(deps.google)] : [])],
     database: drizzleAdapter(db, { provider: "pg", schema }),
     emailAndPassword: {
       enabled: true,

@@ -10,7 +10,7 @@ export async function consumeThrottle(
   db: Db,
   key: string,
   rule: { windowSeconds: number; max: number },
-): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+): Promise<{ allowed: boolean; count: number; retryAfterSeconds: number }> {
   const window = sql`make_interval(secs => ${rule.windowSeconds})`;
   const rows = await db
     .insert(throttles)
@@ -27,5 +27,5 @@ export async function consumeThrottle(
       retryAfter: sql<number>`ceil(extract(epoch from (${throttles.windowStartedAt} + ${window} - now())))::int`,
     });
   const row = rows[0] ?? { count: 1, retryAfter: 0 };
-  return { allowed: row.count <= rule.max, retryAfterSeconds: Math.max(0, row.retryAfter) };
+  return { allowed: row.count <= rule.max, count: row.count, retryAfterSeconds: Math.max(0, row.retryAfter) };
 }

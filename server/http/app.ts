@@ -3,6 +3,8 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { handleCliAuth } from "../api/cli-auth.ts";
+import { createApi } from "../api/v1.ts";
 import { googleStandInPath } from "../auth/google-stand-in.ts";
 import { clientIpHeader } from "../auth/index.ts";
 import type { Catalog } from "../catalog/index.ts";
@@ -190,6 +192,20 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     return deps.identity.auth.handler(request);
   });
 
+  const now = deps.payments.shop.now;
+  app.post("/api/cli-auth", async (c) => {
+    if (!writeOrigin({ origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") }, deps.siteOrigins)) {
+      return c.json({ success: false, error: "This request came from another site, so nothing was changed." }, 403);
+    }
+    const answer = await handleCliAuth(
+      { db: deps.database.db, cliLogin: deps.identity.cliLogin, now },
+      await c.req.json().catch(() => null),
+      requestAddress(c, deps.proxyHops),
+    );
+    return c.json(answer.body, answer.status as 200);
+  });
+  app.route("/api/v1", createApi({ db: deps.database.db, catalog: deps.catalog, now }));
+
   // Outside production the mailbox shows everyone's sign-in links and the sandbox pays for free: this machine only.
   if (!deps.production) {
     app.use("/dev/*", loopbackOnly);
@@ -274,6 +290,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       publicUrl: deps.publicUrl,
       auth: deps.identity.auth,
       cipher: deps.identity.cipher,
+      cliLogin: deps.identity.cliLogin,
       logger: deps.logger,
       googleEnabled: deps.googleEnabled,
       analyticsId: deps.analyticsId,

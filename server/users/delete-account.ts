@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
-import { mailOutbox, throttles, verification } from "../db/schema.ts";
+import { deviceCode, mailOutbox, throttles, verification } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { FileStorage } from "../storage/index.ts";
 import { readUserDocument } from "./user-document.ts";
@@ -17,7 +17,7 @@ export interface AccountServices {
  * Erases what the account row does not take with it. Every deletion runs this: Better Auth's
  * delete-user endpoint, which the settings page calls too, runs it just before it deletes the row.
  * Here: mail to the address (the outbox and the development mailbox), limits keyed by it, pending
- * sign-in tokens, then the photo files. Deleting the row then removes, by foreign key, the
+ * sign-in tokens and CLI sign-in codes, then the photo files. Deleting the row then removes, by foreign key, the
  * sessions, sign-in methods, user document, notes, progress, enrolments, reviews and certificates,
  * and sets the buyer to null on orders, payments and refunds, which the law makes us keep.
  */
@@ -30,6 +30,8 @@ export async function eraseAccountData(services: AccountServices, account: { id:
     // Throttle keys end in ":<address>" (see server/auth); a suffix match cannot hit another address.
     await tx.delete(throttles).where(sql`right(${throttles.key}, ${address.length + 1}) = ${`:${address}`}`);
     await tx.delete(verification).where(eq(verification.value, account.id));
+    // CLI sign-ins the person approved or denied, not yet collected by the CLI.
+    await tx.delete(deviceCode).where(eq(deviceCode.userId, account.id));
   });
   for (const photo of new Set([account.image, document?.profilePicUrl])) {
     if (photo) await storage.remove(photo);

@@ -1,0 +1,64 @@
+import { release } from "node:os";
+import { readToken } from "./credentials.ts";
+
+/** Exit codes every command keeps to. */
+export const exitCodes = { ok: 0, failure: 1, usage: 2, signedOut: 3, notFound: 4 } as const;
+
+/** A failure the CLI explains and exits with. */
+export class CliError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode: number = exitCodes.failure) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+const platformName: Record<string, string> = { linux: "Linux", darwin: "macOS", win32: "Windows" };
+export const userAgent = `academy-cli/0.1.0 (${platformName[process.platform] ?? process.platform} ${release()}; Node ${process.versions.node})`;
+
+/** The server every command talks to: --server, else ACADEMY_URL, else the local one `npm start` serves. */
+export function serverUrl(option: string | undefined): string {
+  const raw = option || process.env.ACADEMY_URL || "http://localhost:3000";
+  try {
+    const url = new URL(raw);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error("scheme");
+    return url.origin;
+  } catch {
+    throw new CliError(`"${raw}" is not a server address. Pass one like --server https://academy.example.com.`, exitCodes.usage);
+  }
+}
+
+async function send(server: string, path: string, init: RequestInit & { token?: string }): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set("user-agent", userAgent);
+  headers.set("accept", "application/json");
+  if (init.token) headers.set("authorization", `Bearer ${init.token}`);
+  try {
+    return await fetch(`${server}${path}`, { ...init, headers });
+  } catch {
+    throw new CliError(`Could not reach ${server}. Is the server running? Start it with npm start, or pass --server.`);
+  }
+}
+
+/** A JSON POST to one of Better Auth's endpoints, as the device grant needs. */
+export async function postJson(server: string, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const response = await send(server, path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  return { status: response.status, json: ((await response.json().catch(() => ({}))) ?? {}) as Record<string, unknown> };
+}
+
+/**
+ * A call to /api/v1 with the stored token. The API's error shape becomes a CliError with its exit
+ * code: 401 → not signed in (3), 404 → not found (4), anything else → failure (1).
+ */
+export async function api<T>(server: string, path: string, init: RequestInit = {}): Promise<T> {
+  const stored = await readToken(server);
+  if (!stored) throw new CliError(`You are not signed in to ${server}. Run academy login first.`, exitCodes.signedOut);
+  const response = await send(server, `/api/v1${path}`, { ...init, token: stored.token });
+  if (response.status === 204) return undefined as T;
+  const json = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
+  if (response.ok) return json as T;
+  const message = json?.error?.message ?? `The server answered ${response.status}.`;
+  if (response.status === 401) throw new CliError(`${message}`, exitCodes.signedOut);
+  if (response.status === 404) throw new CliError(message, exitCodes.notFound);
+  throw new CliError(message);
+}

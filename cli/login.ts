@@ -1,0 +1,93 @@
+import { spawn } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import { api, CliError, postJson } from "./client.ts";
+import { forgetToken, readToken, saveToken } from "./credentials.ts";
+import { paint } from "./output.ts";
+
+/** The client id the server's device grant accepts (server/auth/options.ts). */
+const clientId = "academy-cli";
+const deviceGrant = "urn:ietf:params:oauth:grant-type:device_code";
+
+/** Opens the page in the default browser; if none can be started, the printed address is enough. */
+function openBrowser(url: string): void {
+  const [command, args] =
+    process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
+  try {
+    const child = spawn(command, args, { stdio: "ignore", detached: true });
+    child.on("error", () => undefined);
+    child.unref();
+  } catch {
+    // No browser here: the address is printed above.
+  }
+}
+
+/** Progress and prompts go to stderr, so stdout carries only the result (and --json stays parseable). */
+const say = (text: string) => process.stderr.write(text);
+
+const spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/**
+ * `academy login`: the OAuth 2.0 device grant (RFC 8628). The server gives a code; the person
+ * approves it in the browser at /login?cliToken=<code>; the CLI polls until approved, denied or
+ * expired, then stores the token it receives (never in the URL or the shell's history).
+ */
+export async function login(server: string, options: { browser: boolean; json: boolean }): Promise<void> {
+  const started = await postJson(server, "/api/auth/device/code", { client_id: clientId });
+  const code = started.json as { device_code?: string; user_code?: string; expires_in?: number; interval?: number };
+  if (started.status !== 200 || !code.device_code || !code.user_code) throw new CliError(`The server did not start a sign-in (${started.status}). Try again in a minute.`);
+  const shown = code.user_code.length === 8 ? `${code.user_code.slice(0, 4)}-${code.user_code.slice(4)}` : code.user_code;
+  const url = `${server}/login?cliToken=${encodeURIComponent(shown)}`;
+  say(`Your code: ${paint("bold", shown, process.stderr)}\n`);
+  say(`${options.browser ? "Opening" : "Open"} ${url} ${options.browser ? "in your browser; if it does not open, visit it yourself" : "in a browser"} and approve the code there.\n`);
+  if (options.browser) openBrowser(url);
+
+  let interval = (code.interval ?? 5) * 1000;
+  const deadline = Date.now() + (code.expires_in ?? 600) * 1000;
+  let frame = 0;
+  const tty = process.stderr.isTTY === true;
+  for (;;) {
+    const waitUntil = Date.now() + interval;
+    while (Date.now() < waitUntil) {
+      if (tty) {
+        const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+        say(`\r${spinner[frame++ % spinner.length]} Waiting for approval… ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left `);
+      }
+      await sleep(tty ? 100 : Math.max(0, waitUntil - Date.now()));
+    }
+    const answer = await postJson(server, "/api/auth/device/token", { grant_type: deviceGrant, device_code: code.device_code, client_id: clientId });
+    const error = answer.json.error as string | undefined;
+    if (answer.status === 200 && typeof answer.json.access_token === "string") {
+      if (tty) say("\r\x1b[K");
+      const token = answer.json.access_token;
+      const file = await saveToken(server, token, "");
+      const me = await api<{ email: string; name: string }>(server, "/me");
+      await saveToken(server, token, me.email);
+      if (options.json) process.stdout.write(`${JSON.stringify({ signedIn: true, email: me.email, name: me.name, server, credentials: file })}\n`);
+      else process.stdout.write(`${paint("green", "✓")} Signed in to ${server} as ${me.email}. The token is in ${file}.\n`);
+      return;
+    }
+    if (error === "authorization_pending") continue;
+    if (error === "slow_down") {
+      interval += 5000;
+      continue;
+    }
+    if (tty) say("\r\x1b[K");
+    if (error === "access_denied") throw new CliError("The sign-in was denied in the browser. Run academy login to try again.");
+    if (error === "expired_token") throw new CliError("The code expired before it was approved. Run academy login for a new one.");
+    throw new CliError(`The sign-in did not finish: ${String(answer.json.error_description ?? error ?? answer.status)}. Run academy login to try again.`);
+  }
+}
+
+/** `academy logout`: the server forgets the token, then this machine does. */
+export async function logout(server: string, options: { json: boolean }): Promise<void> {
+  const stored = await readToken(server);
+  if (stored) {
+    await api(server, "/session", { method: "DELETE" }).catch((error: unknown) => {
+      // A token the server no longer knows is as good as revoked.
+      if (!(error instanceof CliError) || error.exitCode !== 3) throw error;
+    });
+    await forgetToken(server);
+  }
+  if (options.json) process.stdout.write(`${JSON.stringify({ signedIn: false, server })}\n`);
+  else process.stdout.write(stored ? `Signed out of ${server}.\n` : `You were not signed in to ${server}.\n`);
+}

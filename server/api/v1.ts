@@ -1,0 +1,171 @@
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
+import { and, eq, gt } from "drizzle-orm";
+import type { Context } from "hono";
+import type { Catalog } from "../catalog/index.ts";
+import { listOwnedCourses } from "../commerce/index.ts";
+import type { Db } from "../db/client.ts";
+import { session, user } from "../db/schema.ts";
+import { UserError } from "../errors.ts";
+import { consumeThrottle } from "../auth/throttle.ts";
+
+/** Who an API request is from: the person, and the credential (a CLI session) it came with. */
+export interface ApiCaller {
+  userId: string;
+  email: string;
+  name: string;
+  sessionId: string;
+}
+
+export interface ApiDeps {
+  db: Db;
+  catalog: () => Catalog;
+  now: () => Date;
+}
+
+type ApiEnv = { Variables: { caller: ApiCaller } };
+
+/** Requests per credential per minute. */
+const rateLimit = { windowSeconds: 60, max: 120 };
+
+const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: "not_found" }),
+      message: z.string().openapi({ example: "We could not find that course." }),
+      fields: z.record(z.string(), z.string()).optional().openapi({ description: "For invalid input: a message per field, by its path." }),
+    }),
+  })
+  .openapi("Error");
+
+const errorCodes: Record<number, string> = { 400: "invalid_input", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited", 503: "unavailable" };
+
+function errorResponse(status: number, message: string, fields?: Record<string, string>) {
+  return Response.json({ error: { code: errorCodes[status] ?? "error", message, ...(fields ? { fields } : {}) } }, { status });
+}
+
+const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, { description: errorCodes[status] ?? "error", content: { "application/json": { schema: ErrorBody } } }]));
+
+const Me = z.object({ id: z.string(), name: z.string(), email: z.string() }).openapi("Me");
+
+const Course = z
+  .object({
+    id: z.string().openapi({ example: "react-fundamentals" }),
+    title: z.string(),
+    summary: z.string(),
+    price: z.object({ amount: z.number().int().openapi({ description: "In minor units (paise)." }), currency: z.string() }),
+    enrolled: z.boolean(),
+    progressPercent: z.number().int().nullable().openapi({ description: "Share of lessons completed, when enrolled." }),
+  })
+  .openapi("Course");
+
+const security = [{ bearer: [] }];
+
+/** The signed-in caller of a CLI token: the session it names, if it is still valid. */
+async function callerFor(db: Db, token: string, now: Date): Promise<ApiCaller | null> {
+  const [row] = await db
+    .select({ sessionId: session.id, userId: user.id, email: user.email, name: user.name })
+    .from(session)
+    .innerJoin(user, eq(user.id, session.userId))
+    .where(and(eq(session.token, token), gt(session.expiresAt, now)));
+  return row ?? null;
+}
+
+/**
+ * The public JSON API: every route is declared once with zod schemas, which validate the request
+ * and generate the OpenAPI 3.1 document at /api/v1/openapi.json. Every answer other than success
+ * has the shape `{ error: { code, message, fields? } }`.
+ */
+export function createApi(deps: ApiDeps) {
+  const api = new OpenAPIHono<ApiEnv>({
+    defaultHook: (result) => {
+      if (result.success) return;
+      const fields = Object.fromEntries(result.error.issues.map((issue) => [issue.path.join(".") || "body", issue.message]));
+      return errorResponse(400, `Check ${Object.keys(fields).join(", ")}: ${Object.values(fields)[0]}`, fields);
+    },
+  });
+  api.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
+    type: "http",
+    scheme: "bearer",
+    description: "The token `academy login` stores.",
+  });
+
+  api.onError((error) => {
+    if (error instanceof UserError) return errorResponse(error.status, error.message);
+    throw error;
+  });
+  api.notFound(() => errorResponse(404, "There is no such API endpoint. The list is at /api/v1/openapi.json."));
+
+  api.use("*", async (c, next) => {
+    if (c.req.path === "/api/v1/openapi.json") return next();
+    const header = c.req.header("authorization") ?? "";
+    const token = /^Bearer ([\w.~+/-]+=*)$/i.exec(header)?.[1];
+    const caller = token ? await callerFor(deps.db, token, deps.now()) : null;
+    if (!caller) {
+      c.header("WWW-Authenticate", 'Bearer realm="academy"');
+      return errorResponse(401, token ? "This token is not valid any more. Run academy login to sign in again." : "Sign in first: run academy login, or send a token as Authorization: Bearer <token>.");
+    }
+    const limit = await consumeThrottle(deps.db, `api:${caller.sessionId}`, rateLimit);
+    c.header("RateLimit-Limit", String(rateLimit.max));
+    c.header("RateLimit-Remaining", String(Math.max(0, rateLimit.max - limit.count)));
+    c.header("RateLimit-Reset", String(limit.retryAfterSeconds));
+    if (!limit.allowed) {
+      c.header("Retry-After", String(limit.retryAfterSeconds));
+      return errorResponse(429, `Too many requests with this token. Try again in ${limit.retryAfterSeconds} seconds.`);
+    }
+    c.set("caller", caller);
+    await next();
+  });
+
+  const caller = (c: Context<ApiEnv>) => c.get("caller");
+
+  api.openapi(
+    createRoute({ method: "get", path: "/me", summary: "Who the token signs in as", security, responses: { 200: { description: "The signed-in person", content: { "application/json": { schema: Me } } }, ...errors(401, 429) } }),
+    (c) => {
+      const { userId, name, email } = caller(c);
+      return c.json({ id: userId, name, email }, 200);
+    },
+  );
+
+  api.openapi(
+    createRoute({ method: "delete", path: "/session", summary: "Sign this token out", security, responses: { 204: { description: "Signed out" }, ...errors(401, 429) } }),
+    async (c) => {
+      await deps.db.delete(session).where(eq(session.id, caller(c).sessionId));
+      return c.body(null, 204);
+    },
+  );
+
+  api.openapi(
+    createRoute({
+      method: "get",
+      path: "/courses",
+      summary: "Every course, with whether you are enrolled and how far you are",
+      security,
+      responses: { 200: { description: "The catalogue", content: { "application/json": { schema: z.object({ courses: z.array(Course) }) } } }, ...errors(401, 429) },
+    }),
+    async (c) => {
+      const catalog = deps.catalog();
+      const owned = new Map((await listOwnedCourses(deps.db, catalog, caller(c).userId)).map((o) => [o.course.id, o.percent]));
+      return c.json(
+        {
+          courses: catalog.courses.map((course) => ({
+            id: course.id,
+            title: course.title,
+            summary: course.summary,
+            price: { amount: course.price.amount, currency: course.price.currency },
+            enrolled: owned.has(course.id),
+            progressPercent: owned.get(course.id) ?? null,
+          })),
+        },
+        200,
+      );
+    },
+  );
+
+  api.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: { title: "Academy API", version: "1.0.0", description: "What the academy CLI does, for your own scripts. Sign in with `academy login` or an API key." },
+    servers: [{ url: "/api/v1" }],
+  });
+  return api;
+}

@@ -1,0 +1,106 @@
+import { spawn } from "node:child_process";
+import { mkdtemp, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+
+const password = "correct horse battery staple";
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the academy CLI from this checkout with its own config directory; `onStderr` sees its progress as it comes. */
+function academy(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: string) => void): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["cli/academy.ts", ...args], { env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      onStderr?.(stderr);
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+test.beforeEach(async ({ context }) => {
+  await useOwnAddress(context);
+});
+
+test("academy login is approved in the browser, then whoami, courses and logout work with their exit codes", async ({ page, request, baseURL }) => {
+  const config = await mkdtemp(path.join(tmpdir(), "academy-cli-"));
+  const env = { XDG_CONFIG_HOME: config, ACADEMY_URL: baseURL ?? "" };
+  const email = uniqueEmail("cli");
+  await signUpVerified(page, request, { name: "Terminal Tara", email, password });
+
+  const signedOut = await academy(["whoami"], env);
+  expect(signedOut.code).toBe(3);
+  expect(signedOut.stderr).toContain("You are not signed in to");
+
+  let opened: (url: string) => void = () => undefined;
+  const address = new Promise<string>((resolve) => (opened = resolve));
+  const login = academy(["login", "--no-browser"], env, (text) => {
+    const url = /(https?:\/\/\S+\/login\?cliToken=[\w-]+)/.exec(text)?.[1];
+    if (url) opened(url);
+  });
+  const url = await address;
+  const code = new URL(url).searchParams.get("cliToken") ?? "";
+  await page.goto(url);
+  await expect(page.getByRole("heading", { name: "Sign in the Academy CLI on this device?" })).toBeVisible();
+  await expect(page.getByText(code, { exact: true })).toBeVisible();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page).toHaveURL(/\/cli-auth-success$/);
+  await expect(page.getByText("You can close this tab and return to your terminal")).toBeVisible();
+
+  const finished = await login;
+  expect(finished.code, finished.stderr).toBe(0);
+  expect(finished.stdout).toContain(`Signed in to ${baseURL} as ${email}`);
+  const file = path.join(config, "academy", "credentials.json");
+  expect((await stat(file)).mode & 0o777).toBe(0o600);
+
+  const whoami = await academy(["whoami", "--json"], env);
+  expect(whoami.code).toBe(0);
+  expect(JSON.parse(whoami.stdout)).toMatchObject({ name: "Terminal Tara", email });
+  const courses = await academy(["courses", "--json"], env);
+  const list = JSON.parse(courses.stdout) as { courses: { id: string; enrolled: boolean }[] };
+  expect(list.courses.length).toBeGreaterThan(0);
+  expect(list.courses.every((c) => !c.enrolled)).toBe(true);
+  const table = await academy(["courses"], env);
+  expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+PRICE\s+YOURS\s+TITLE$/);
+
+  // The CLI is one of the person's signed-in devices, and signing it out there ends its token.
+  await page.goto("/settings");
+  await page.getByRole("button", { name: /^Sign out Academy CLI on (Linux|macOS|Windows)$/ }).click();
+  await expect(page.getByRole("button", { name: /^Sign out Academy CLI on/ })).toHaveCount(0);
+  const revoked = await academy(["whoami"], env);
+  expect(revoked.code).toBe(3);
+  expect(revoked.stderr).toContain("This token is not valid any more. Run academy login to sign in again.");
+
+  const logout = await academy(["logout"], env);
+  expect(logout.code).toBe(0);
+  expect((await academy(["whoami"], env)).stderr).toContain("You are not signed in to");
+  expect((await academy(["frobnicate"], env)).code).toBe(2);
+});
+
+test("academy login reports a denial in the browser", async ({ page, request }) => {
+  const config = await mkdtemp(path.join(tmpdir(), "academy-cli-"));
+  await signUpVerified(page, request, { name: "Careful Kabir", email: uniqueEmail("deny"), password });
+  let opened: (url: string) => void = () => undefined;
+  const address = new Promise<string>((resolve) => (opened = resolve));
+  const login = academy(["login", "--no-browser", "--server", new URL(page.url()).origin], { XDG_CONFIG_HOME: config }, (text) => {
+    const url = /(https?:\/\/\S+\/login\?cliToken=[\w-]+)/.exec(text)?.[1];
+    if (url) opened(url);
+  });
+  await page.goto(await address);
+  await page.getByRole("button", { name: "Deny" }).click();
+  await expect(page.getByRole("heading", { name: "CLI sign-in denied" })).toBeVisible();
+  const finished = await login;
+  expect(finished.code).toBe(1);
+  expect(finished.stderr).toContain("The sign-in was denied in the browser. Run academy login to try again.");
+});
