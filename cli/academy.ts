@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
 import { api, CliError, exitCodes, serverUrl } from "./client.ts";
-import { login, logout } from "./login.ts";
+import { login, logout, openBrowser } from "./login.ts";
+import { noteText } from "./text-input.ts";
 import { paint, printJson, printTable } from "./output.ts";
 
 interface Globals {
@@ -67,6 +68,222 @@ courses
       ["ID", "PRICE", "YOURS", "TITLE"],
       list.map((c) => [c.id, rupees(c.price), c.enrolled ? `${c.progressPercent ?? 0}%` : "—", c.title]),
     );
+  });
+
+courses
+  .command("show <courseId>")
+  .description("one course, with your progress in it")
+  .addHelpText("after", examples(["academy courses show react-fundamentals"]))
+  .action(async (courseId: string) => {
+    const { courses: list } = await api<{ courses: ApiCourse[] }>(server(), "/courses");
+    const course = list.find((c) => c.id === courseId);
+    if (!course) throw new CliError(`There is no course "${courseId}". Run academy courses for the list.`, exitCodes.notFound);
+    if (globals().json) return printJson(course);
+    process.stdout.write(`${paint("bold", course.title)}\n${course.summary}\n\nPrice: ${rupees(course.price)}\n`);
+    process.stdout.write(course.enrolled ? `You are enrolled: ${course.progressPercent ?? 0}% done.\n` : `Not enrolled. Buy it at ${server()}/course/${course.id}\n`);
+  });
+
+interface ApiProgress {
+  courseId: string;
+  title: string;
+  completedLessons: number;
+  totalLessons: number;
+  percent: number;
+}
+
+program
+  .command("progress [courseId]")
+  .description("how far you are in each course you are enrolled in")
+  .addHelpText("after", examples(["academy progress", "academy progress react-fundamentals --json"]))
+  .action(async (courseId: string | undefined) => {
+    const { courses: all } = await api<{ courses: ApiProgress[] }>(server(), "/progress");
+    const shown = courseId ? all.filter((c) => c.courseId === courseId) : all;
+    if (courseId && shown.length === 0) throw new CliError(`You are not enrolled in "${courseId}". Run academy progress for your courses.`, exitCodes.notFound);
+    if (globals().json) return printJson(courseId ? shown[0] : { courses: shown });
+    if (shown.length === 0) return void process.stdout.write(`You are not enrolled in a course yet. Browse them with academy courses.\n`);
+    printTable(["COURSE", "LESSONS", "DONE", "TITLE"], shown.map((c) => [c.courseId, `${c.completedLessons}/${c.totalLessons}`, `${c.percent}%`, c.title]));
+  });
+
+interface ApiNote {
+  id: string;
+  title: string;
+  body: string;
+  courseId: string | null;
+  lessonId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+async function allNotes(): Promise<ApiNote[]> {
+  const notes: ApiNote[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: { notes: ApiNote[]; nextCursor: string | null } = await api(server(), `/notes?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    notes.push(...page.notes);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return notes;
+}
+
+const day = (iso: string) => iso.slice(0, 10);
+const notes = program.command("notes").description("your notes: list, read, write, change, delete and export them");
+notes
+  .command("list", { isDefault: true })
+  .description("every note, last updated first")
+  .addHelpText("after", examples(["academy notes", "academy notes list --json"]))
+  .action(async () => {
+    const list = await allNotes();
+    if (globals().json) return printJson({ notes: list });
+    if (list.length === 0) return void process.stdout.write("You have no notes yet. Write one with academy notes add.\n");
+    printTable(["ID", "UPDATED", "TITLE"], list.map((n) => [n.id, day(n.updatedAt), n.title || "(untitled)"]));
+  });
+notes
+  .command("show <noteId>")
+  .description("one note's text")
+  .addHelpText("after", examples(["academy notes show 6f1c…", "academy notes show 6f1c… --json"]))
+  .action(async (noteId: string) => {
+    const note = await api<ApiNote>(server(), `/notes/${encodeURIComponent(noteId)}`);
+    if (globals().json) return printJson(note);
+    process.stdout.write(`${paint("bold", note.title || "(untitled)")}\n\n${note.body}${note.body.endsWith("\n") ? "" : "\n"}`);
+  });
+notes
+  .command("add")
+  .description("write a note: in $EDITOR, from --file, or from standard input")
+  .option("--title <title>", "the note's title")
+  .option("--file <path>", "read the text from this file (- for standard input)")
+  .option("--lesson <courseId/lessonId>", "attach it to a lesson you can open, like react-fundamentals/1-2")
+  .addHelpText("after", examples(['academy notes add --title "Hooks"', 'echo "useEffect runs after paint" | academy notes add --title Hooks', "academy notes add --file notes.md --lesson react-fundamentals/1-2"]))
+  .action(async (options: { title?: string; file?: string; lesson?: string }) => {
+    const body = await noteText({ file: options.file, initial: "" });
+    const [courseId, lessonId] = options.lesson ? options.lesson.split("/") : [];
+    if (options.lesson && (!courseId || !lessonId)) throw new CliError("Give the lesson as courseId/lessonId, like react-fundamentals/1-2.", exitCodes.usage);
+    const note = await api<ApiNote>(server(), "/notes", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: options.title ?? "", body, courseId, lessonId }) });
+    if (globals().json) return printJson(note);
+    process.stdout.write(`Saved note ${note.id}${note.title ? ` "${note.title}"` : ""}.\n`);
+  });
+notes
+  .command("edit <noteId>")
+  .description("change a note in $EDITOR (or replace its text from --file or standard input)")
+  .option("--title <title>", "a new title")
+  .option("--file <path>", "read the new text from this file (- for standard input)")
+  .addHelpText("after", examples(["academy notes edit 6f1c…", "academy notes edit 6f1c… --title 'Hooks, revised' --file hooks.md"]))
+  .action(async (noteId: string, options: { title?: string; file?: string }) => {
+    const current = await api<ApiNote>(server(), `/notes/${encodeURIComponent(noteId)}`);
+    const body = await noteText({ file: options.file, initial: current.body });
+    const note = await api<ApiNote>(server(), `/notes/${encodeURIComponent(noteId)}`, {
+      method: "PATCH",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ title: options.title ?? current.title, body }),
+    });
+    if (globals().json) return printJson(note);
+    process.stdout.write(`Saved note ${note.id}.\n`);
+  });
+notes
+  .command("rm <noteId>")
+  .description("delete a note (it can be restored on the notes page for a day)")
+  .addHelpText("after", examples(["academy notes rm 6f1c…"]))
+  .action(async (noteId: string) => {
+    await api(server(), `/notes/${encodeURIComponent(noteId)}`, { method: "DELETE" });
+    if (globals().json) return printJson({ deleted: noteId });
+    process.stdout.write(`Deleted note ${noteId}. Undo it on ${server()}/notes within a day.\n`);
+  });
+notes
+  .command("export")
+  .description("every note as Markdown (or JSON with --json), to standard output")
+  .addHelpText("after", examples(["academy notes export > notes.md", "academy notes export --json > notes.json"]))
+  .action(async () => {
+    const list = await allNotes();
+    if (globals().json) return printJson({ notes: list });
+    process.stdout.write(list.map((n) => `# ${n.title || "(untitled)"}\n\n_${day(n.updatedAt)}_\n\n${n.body.trim()}\n`).join("\n---\n\n"));
+  });
+
+interface ApiOrder {
+  id: string;
+  number: string;
+  title: string;
+  status: string;
+  total: ApiCourse["price"];
+  createdAt: string;
+  refund: { status: string } | null;
+}
+
+program
+  .command("orders")
+  .description("your orders, newest first")
+  .addHelpText("after", examples(["academy orders", "academy orders --json"]))
+  .action(async () => {
+    const orders: ApiOrder[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: { orders: ApiOrder[]; nextCursor: string | null } = await api(server(), `/orders?limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+      orders.push(...page.orders);
+      cursor = page.nextCursor;
+    } while (cursor);
+    if (globals().json) return printJson({ orders });
+    if (orders.length === 0) return void process.stdout.write("You have no orders yet.\n");
+    printTable(["ID", "NUMBER", "DATE", "TOTAL", "STATUS", "WHAT"], orders.map((o) => [o.id, o.number, day(o.createdAt), rupees(o.total), o.refund ? `refund ${o.refund.status}` : o.status, o.title]));
+  });
+
+program
+  .command("receipts <orderId>")
+  .description("the receipt of a paid order, and where to see or print its GST invoice")
+  .addHelpText("after", examples(["academy receipts 0b7e…", "academy receipts 0b7e… --json"]))
+  .action(async (orderId: string) => {
+    const receipt = await api<{ number: string; title: string; total: ApiCourse["price"]; tax: ApiCourse["price"]; paidAt: string | null; paymentId: string | null; url: string }>(
+      server(),
+      `/orders/${encodeURIComponent(orderId)}/receipt`,
+    );
+    if (globals().json) return printJson({ ...receipt, url: `${server()}${receipt.url}` });
+    process.stdout.write(
+      `Receipt ${receipt.number}: ${receipt.title}\nTotal ${rupees(receipt.total)} (GST ${rupees(receipt.tax)}), paid ${receipt.paidAt ? day(receipt.paidAt) : "—"}, payment ${receipt.paymentId ?? "—"}\nInvoice (print or save as PDF from the browser): ${server()}${receipt.url}\n`,
+    );
+  });
+
+interface ApiWebsite {
+  id: string;
+  domain: string;
+  plan: string;
+  status: string;
+  expiresAt: string | null;
+  periods?: { plan: string; startsAt: string; endsAt: string; orderNumber: string }[];
+}
+
+const websites = program.command("websites").description("the websites we host for you");
+websites
+  .command("list", { isDefault: true })
+  .description("every website, with its status and expiry")
+  .addHelpText("after", examples(["academy websites", "academy websites list --json"]))
+  .action(async () => {
+    const { websites: list } = await api<{ websites: ApiWebsite[] }>(server(), "/websites");
+    if (globals().json) return printJson({ websites: list });
+    if (list.length === 0) return void process.stdout.write(`We host no websites for you yet. See the plans at ${server()}/service/website-hosting\n`);
+    printTable(["ID", "EXPIRES", "STATUS", "PLAN", "DOMAIN"], list.map((w) => [w.id, w.expiresAt ? day(w.expiresAt) : "—", w.status, w.plan, w.domain]));
+  });
+websites
+  .command("show <webId>")
+  .description("one website, with every period paid for")
+  .addHelpText("after", examples(["academy websites show 3c9a…"]))
+  .action(async (webId: string) => {
+    const site = await api<ApiWebsite>(server(), `/websites/${encodeURIComponent(webId)}`);
+    if (globals().json) return printJson(site);
+    process.stdout.write(`${paint("bold", site.domain)}: ${site.status}, ${site.plan}, ${site.expiresAt ? `hosted until ${day(site.expiresAt)}` : "not paid for yet"}\n`);
+    for (const p of site.periods ?? []) process.stdout.write(`  ${day(p.startsAt)} → ${day(p.endsAt)}  ${p.plan}  ${p.orderNumber}\n`);
+    process.stdout.write(`Renew: ${server()}/account/services/websites/${site.id}/renew\n`);
+  });
+
+const pages: Record<string, string> = { home: "/", courses: "/courses", account: "/account", orders: "/account/orders", notes: "/notes", websites: "/account/services/websites", settings: "/settings", "api-tools": "/api-tools", help: "/help" };
+
+program
+  .command("open <page>")
+  .description(`open a page in the browser: ${Object.keys(pages).join(", ")}, or any path like /course/react-fundamentals`)
+  .addHelpText("after", examples(["academy open notes", "academy open /course/react-fundamentals"]))
+  .action((page: string) => {
+    const target = pages[page] ?? (page.startsWith("/") ? page : null);
+    if (!target) throw new CliError(`There is no page "${page}". Choose one of ${Object.keys(pages).join(", ")}, or give a path that starts with /.`, exitCodes.usage);
+    const url = `${server()}${target}`;
+    openBrowser(url);
+    if (globals().json) return printJson({ opened: url });
+    process.stdout.write(`Opening ${url}\n`);
   });
 
 async function main(): Promise<number> {

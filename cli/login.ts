@@ -9,7 +9,7 @@ const clientId = "academy-cli";
 const deviceGrant = "urn:ietf:params:oauth:grant-type:device_code";
 
 /** Opens the page in the default browser; if none can be started, the printed address is enough. */
-function openBrowser(url: string): void {
+export function openBrowser(url: string): void {
   const [command, args] =
     process.platform === "darwin" ? ["open", [url]] : process.platform === "win32" ? ["cmd", ["/c", "start", "", url]] : ["xdg-open", [url]];
   try {

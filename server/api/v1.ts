@@ -1,41 +1,33 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { and, eq, gt } from "drizzle-orm";
 import type { Context } from "hono";
-import type { Catalog } from "../catalog/index.ts";
+import { HTTPException } from "hono/http-exception";
 import { listOwnedCourses } from "../commerce/index.ts";
 import type { Db } from "../db/client.ts";
 import { session, user } from "../db/schema.ts";
 import { UserError } from "../errors.ts";
 import { consumeThrottle } from "../auth/throttle.ts";
+import { addResources, errorResponses, type ResourceDeps } from "./resources.ts";
 
-/** Who an API request is from: the person, and the credential (a CLI session) it came with. */
+/** What a credential may do: read everything of its person's, and write their notes. */
+export const apiScopes = ["read", "notes:write"] as const;
+export type ApiScope = (typeof apiScopes)[number];
+
+/** Who an API request is from: the person, the credential (a CLI session) it came with, and what it may do. */
 export interface ApiCaller {
   userId: string;
   email: string;
   name: string;
   sessionId: string;
+  scopes: readonly ApiScope[];
 }
 
-export interface ApiDeps {
-  db: Db;
-  catalog: () => Catalog;
-  now: () => Date;
-}
+export type ApiDeps = ResourceDeps;
 
 type ApiEnv = { Variables: { caller: ApiCaller } };
 
 /** Requests per credential per minute. */
 const rateLimit = { windowSeconds: 60, max: 120 };
-
-const ErrorBody = z
-  .object({
-    error: z.object({
-      code: z.string().openapi({ example: "not_found" }),
-      message: z.string().openapi({ example: "We could not find that course." }),
-      fields: z.record(z.string(), z.string()).optional().openapi({ description: "For invalid input: a message per field, by its path." }),
-    }),
-  })
-  .openapi("Error");
 
 const errorCodes: Record<number, string> = { 400: "invalid_input", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited", 503: "unavailable" };
 
@@ -43,8 +35,6 @@ function errorResponse(status: number, message: string, fields?: Record<string, 
   return Response.json({ error: { code: errorCodes[status] ?? "error", message, ...(fields ? { fields } : {}) } }, { status });
 }
 
-const errors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((status) => [status, { description: errorCodes[status] ?? "error", content: { "application/json": { schema: ErrorBody } } }]));
 
 const Me = z.object({ id: z.string(), name: z.string(), email: z.string() }).openapi("Me");
 
@@ -68,7 +58,8 @@ async function callerFor(db: Db, token: string, now: Date): Promise<ApiCaller | 
     .from(session)
     .innerJoin(user, eq(user.id, session.userId))
     .where(and(eq(session.token, token), gt(session.expiresAt, now)));
-  return row ?? null;
+  // A CLI session acts for its person in everything the API offers.
+  return row ? { ...row, scopes: apiScopes } : null;
 }
 
 /**
@@ -92,6 +83,8 @@ export function createApi(deps: ApiDeps) {
 
   api.onError((error) => {
     if (error instanceof UserError) return errorResponse(error.status, error.message);
+    // Hono's validator refuses a body it cannot parse before zod sees it.
+    if (error instanceof HTTPException && error.status === 400) return errorResponse(400, "The body is not valid JSON. Send a JSON object with Content-Type: application/json.", { body: "not valid JSON" });
     throw error;
   });
   api.notFound(() => errorResponse(404, "There is no such API endpoint. The list is at /api/v1/openapi.json."));
@@ -120,7 +113,7 @@ export function createApi(deps: ApiDeps) {
   const caller = (c: Context<ApiEnv>) => c.get("caller");
 
   api.openapi(
-    createRoute({ method: "get", path: "/me", summary: "Who the token signs in as", security, responses: { 200: { description: "The signed-in person", content: { "application/json": { schema: Me } } }, ...errors(401, 429) } }),
+    createRoute({ method: "get", path: "/me", summary: "Who the token signs in as", security, responses: { 200: { description: "The signed-in person", content: { "application/json": { schema: Me } } }, ...errorResponses(401, 429) } }),
     (c) => {
       const { userId, name, email } = caller(c);
       return c.json({ id: userId, name, email }, 200);
@@ -128,7 +121,7 @@ export function createApi(deps: ApiDeps) {
   );
 
   api.openapi(
-    createRoute({ method: "delete", path: "/session", summary: "Sign this token out", security, responses: { 204: { description: "Signed out" }, ...errors(401, 429) } }),
+    createRoute({ method: "delete", path: "/session", summary: "Sign this token out", security, responses: { 204: { description: "Signed out" }, ...errorResponses(401, 429) } }),
     async (c) => {
       await deps.db.delete(session).where(eq(session.id, caller(c).sessionId));
       return c.body(null, 204);
@@ -141,7 +134,7 @@ export function createApi(deps: ApiDeps) {
       path: "/courses",
       summary: "Every course, with whether you are enrolled and how far you are",
       security,
-      responses: { 200: { description: "The catalogue", content: { "application/json": { schema: z.object({ courses: z.array(Course) }) } } }, ...errors(401, 429) },
+      responses: { 200: { description: "The catalogue", content: { "application/json": { schema: z.object({ courses: z.array(Course) }) } } }, ...errorResponses(401, 429) },
     }),
     async (c) => {
       const catalog = deps.catalog();
@@ -161,6 +154,8 @@ export function createApi(deps: ApiDeps) {
       );
     },
   );
+
+  addResources(api, deps);
 
   api.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -204,7 +204,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     );
     return c.json(answer.body, answer.status as 200);
   });
-  app.route("/api/v1", createApi({ db: deps.database.db, catalog: deps.catalog, now }));
+  app.route("/api/v1", createApi({ db: deps.database.db, cipher: deps.identity.cipher, catalog: deps.catalog, now }));
 
   // Outside production the mailbox shows everyone's sign-in links and the sandbox pays for free: this machine only.
   if (!deps.production) {

@@ -8,6 +8,7 @@ export {
   isDeletedNote,
   listLessonNotes,
   listNotes,
+  pageOfNotes,
   matchesSearch,
   noteLimits,
   restoreNote,

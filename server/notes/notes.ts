@@ -114,6 +114,40 @@ export function matchesSearch(note: Pick<Note, "title" | "body">, query: string)
     .every((word) => haystack.includes(word));
 }
 
+/**
+ * One page of the learner's live notes, last updated first, after the note a cursor names (an
+ * opaque string from the previous page): each page is one indexed query, and only its notes are
+ * decrypted. A cursor that is not one of ours starts from the beginning.
+ */
+export async function pageOfNotes(
+  db: Db,
+  cipher: FieldCipher,
+  userId: string,
+  options: { cursor?: string | undefined; limit: number; now?: Date },
+): Promise<{ notes: Note[]; nextCursor: string | null }> {
+  await purgeDeletedNotes(db, userId, options.now ?? new Date());
+  const [at, id] = options.cursor ? Buffer.from(options.cursor, "base64url").toString("utf8").split("|") : [];
+  const after = at && id && uuidPattern.test(id) && !Number.isNaN(Date.parse(at)) ? { at: new Date(at), id } : null;
+  // Ordered by the time as the cursor can carry it (milliseconds), so no note falls between two pages.
+  const updated = sql<Date>`date_trunc('milliseconds', ${notes.updatedAt})`;
+  const rows = await db
+    .select()
+    .from(notes)
+    .where(
+      and(
+        eq(notes.userId, userId),
+        isNull(notes.deletedAt),
+        after ? sql`(${updated}, ${notes.id}) < (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)` : undefined,
+      ),
+    )
+    .orderBy(desc(updated), desc(notes.id))
+    .limit(options.limit + 1);
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  const nextCursor = rows.length > options.limit && last ? Buffer.from(`${last.updatedAt.toISOString()}|${last.id}`).toString("base64url") : null;
+  return { notes: page.map((row) => decrypt(cipher, row)), nextCursor };
+}
+
 /** The learner's notes on one lesson, last updated first. */
 export async function listLessonNotes(db: Db, cipher: FieldCipher, userId: string, courseId: string, lessonId: string): Promise<Note[]> {
   const rows = await db

@@ -14,9 +14,10 @@ interface Run {
 }
 
 /** Runs the academy CLI from this checkout with its own config directory; `onStderr` sees its progress as it comes. */
-function academy(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: string) => void): Promise<Run> {
+function academy(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: string) => void, input = ""): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["cli/academy.ts", ...args], { env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["cli/academy.ts", ...args], { env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    child.stdin.end(input);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -27,6 +28,16 @@ function academy(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: strin
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/** Starts `academy login`; resolves `url` with the address it asks to open, and `done` when it exits. */
+function startLogin(args: string[], env: NodeJS.ProcessEnv): { url: Promise<string>; done: Promise<Run> } {
+  const url = Promise.withResolvers<string>();
+  const done = academy(["login", "--no-browser", ...args], env, (text) => {
+    const match = /(https?:\/\/\S+\/login\?cliToken=[\w-]+)/.exec(text)?.[1];
+    if (match) url.resolve(match);
+  });
+  return { url: url.promise, done };
 }
 
 test.beforeEach(async ({ context }) => {
@@ -43,13 +54,8 @@ test("academy login is approved in the browser, then whoami, courses and logout 
   expect(signedOut.code).toBe(3);
   expect(signedOut.stderr).toContain("You are not signed in to");
 
-  let opened: (url: string) => void = () => undefined;
-  const address = new Promise<string>((resolve) => (opened = resolve));
-  const login = academy(["login", "--no-browser"], env, (text) => {
-    const url = /(https?:\/\/\S+\/login\?cliToken=[\w-]+)/.exec(text)?.[1];
-    if (url) opened(url);
-  });
-  const url = await address;
+  const login = startLogin([], env);
+  const url = await login.url;
   const code = new URL(url).searchParams.get("cliToken") ?? "";
   await page.goto(url);
   await expect(page.getByRole("heading", { name: "Sign in the Academy CLI on this device?" })).toBeVisible();
@@ -58,7 +64,7 @@ test("academy login is approved in the browser, then whoami, courses and logout 
   await expect(page).toHaveURL(/\/cli-auth-success$/);
   await expect(page.getByText("You can close this tab and return to your terminal")).toBeVisible();
 
-  const finished = await login;
+  const finished = await login.done;
   expect(finished.code, finished.stderr).toBe(0);
   expect(finished.stdout).toContain(`Signed in to ${baseURL} as ${email}`);
   const file = path.join(config, "academy", "credentials.json");
@@ -73,6 +79,21 @@ test("academy login is approved in the browser, then whoami, courses and logout 
   expect(list.courses.every((c) => !c.enrolled)).toBe(true);
   const table = await academy(["courses"], env);
   expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+PRICE\s+YOURS\s+TITLE$/);
+
+  // Notes: written from standard input, listed as JSON, read, deleted; a note that is not there is exit code 4.
+  const added = await academy(["notes", "add", "--title", "From the terminal", "--json"], env, undefined, "useEffect runs after paint\n");
+  expect(added.code, added.stderr).toBe(0);
+  const note = JSON.parse(added.stdout) as { id: string; title: string; body: string };
+  expect(note).toMatchObject({ title: "From the terminal", body: "useEffect runs after paint\n" });
+  const listed = JSON.parse((await academy(["notes", "list", "--json"], env)).stdout) as { notes: { id: string }[] };
+  expect(listed.notes.map((n) => n.id)).toEqual([note.id]);
+  expect((await academy(["notes", "show", note.id], env)).stdout).toContain("useEffect runs after paint");
+  await page.goto("/notes");
+  await expect(page.getByText("From the terminal")).toBeVisible();
+  expect((await academy(["notes", "rm", note.id], env)).code).toBe(0);
+  const gone = await academy(["notes", "show", note.id], env);
+  expect(gone.code).toBe(4);
+  expect(gone.stderr).toContain("We could not find that note.");
 
   // The CLI is one of the person's signed-in devices, and signing it out there ends its token.
   await page.goto("/settings");
@@ -91,16 +112,11 @@ test("academy login is approved in the browser, then whoami, courses and logout 
 test("academy login reports a denial in the browser", async ({ page, request }) => {
   const config = await mkdtemp(path.join(tmpdir(), "academy-cli-"));
   await signUpVerified(page, request, { name: "Careful Kabir", email: uniqueEmail("deny"), password });
-  let opened: (url: string) => void = () => undefined;
-  const address = new Promise<string>((resolve) => (opened = resolve));
-  const login = academy(["login", "--no-browser", "--server", new URL(page.url()).origin], { XDG_CONFIG_HOME: config }, (text) => {
-    const url = /(https?:\/\/\S+\/login\?cliToken=[\w-]+)/.exec(text)?.[1];
-    if (url) opened(url);
-  });
-  await page.goto(await address);
+  const login = startLogin(["--server", new URL(page.url()).origin], { XDG_CONFIG_HOME: config });
+  await page.goto(await login.url);
   await page.getByRole("button", { name: "Deny" }).click();
   await expect(page.getByRole("heading", { name: "CLI sign-in denied" })).toBeVisible();
-  const finished = await login;
+  const finished = await login.done;
   expect(finished.code).toBe(1);
   expect(finished.stderr).toContain("The sign-in was denied in the browser. Run academy login to try again.");
 });

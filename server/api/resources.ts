@@ -1,0 +1,277 @@
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+// Order numbers are printed the same way on receipts, pages and here.
+import { formatOrderNumber } from "../../app/lib/format.ts";
+import type { Catalog } from "../catalog/index.ts";
+import { getReceipt, listOrders, listOwnedCourses } from "../commerce/index.ts";
+import type { FieldCipher } from "../crypto/field-encryption.ts";
+import type { Db } from "../db/client.ts";
+import { Forbidden, NotFound } from "../errors.ts";
+import { createNote, deleteNote, getNote, pageOfNotes, updateNote, type Note } from "../notes/index.ts";
+import { findWebsite, hostingPlan, listWebsites, stateLabels, websiteHistory, websiteState, type Website } from "../websites/index.ts";
+import type { ApiCaller, ApiScope } from "./v1.ts";
+
+export interface ResourceDeps {
+  db: Db;
+  cipher: FieldCipher;
+  catalog: () => Catalog;
+  now: () => Date;
+}
+
+type Env = { Variables: { caller: ApiCaller } };
+
+/** The one shape of every answer that is not a success. */
+const ErrorBody = z
+  .object({
+    error: z.object({
+      code: z.string().openapi({ example: "not_found" }),
+      message: z.string().openapi({ example: "We could not find that note." }),
+      fields: z.record(z.string(), z.string()).optional().openapi({ description: "For invalid input: a message per field, by its path." }),
+    }),
+  })
+  .openapi("Error");
+
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, { description: `Error ${status}`, content: { "application/json": { schema: ErrorBody } } }]));
+
+const security = [{ bearer: [] }];
+const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
+
+const Money = z.object({ amount: z.number().int().openapi({ description: "Minor units (paise)." }), currency: z.string().openapi({ example: "INR" }) });
+const Id = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
+const Page = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50).openapi({ param: { name: "limit", in: "query" }, description: "At most 100." }),
+  cursor: z.string().max(200).optional().openapi({ param: { name: "cursor", in: "query" }, description: "`nextCursor` of the previous page." }),
+});
+
+const NoteOut = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    body: z.string().openapi({ description: "Markdown." }),
+    courseId: z.string().nullable(),
+    lessonId: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .openapi("Note");
+const NoteIn = z
+  .object({
+    title: z.string().max(200).default(""),
+    body: z.string().max(20_000),
+    courseId: z.string().max(100).optional().openapi({ description: "With lessonId: attach the note to a lesson you can open." }),
+    lessonId: z.string().max(100).optional(),
+  })
+  .openapi("NewNote");
+const NoteEdit = z.object({ title: z.string().max(200), body: z.string().max(20_000) }).openapi("NoteEdit");
+
+const Progress = z
+  .object({ courseId: z.string(), title: z.string(), completedLessons: z.number().int(), totalLessons: z.number().int(), percent: z.number().int(), enrolledAt: z.string() })
+  .openapi("Progress");
+
+const OrderOut = z
+  .object({
+    id: z.string(),
+    number: z.string().openapi({ example: "ACD-000042" }),
+    kind: z.enum(["course", "website"]),
+    title: z.string(),
+    status: z.enum(["created", "paid", "failed", "cancelled", "refunded"]),
+    total: Money,
+    createdAt: z.string(),
+    paidAt: z.string().nullable(),
+    refund: z.object({ status: z.string(), amount: Money }).nullable(),
+  })
+  .openapi("Order");
+
+const WebsiteOut = z
+  .object({
+    id: z.string(),
+    domain: z.string(),
+    plan: z.string(),
+    state: z.enum(["pending", "active", "expiring", "expired", "suspended", "cancelled"]),
+    status: z.string().openapi({ description: "The state as the website pages word it." }),
+    startedAt: z.string().nullable(),
+    expiresAt: z.string().nullable(),
+    periods: z.array(z.object({ plan: z.string(), startsAt: z.string(), endsAt: z.string(), orderNumber: z.string() })).optional(),
+  })
+  .openapi("Website");
+
+const noteOut = (note: Note) => ({
+  id: note.id,
+  title: note.title,
+  body: note.body,
+  courseId: note.courseId,
+  lessonId: note.lessonId,
+  createdAt: note.createdAt.toISOString(),
+  updatedAt: note.updatedAt.toISOString(),
+});
+
+function need(caller: ApiCaller, scope: ApiScope) {
+  if (!caller.scopes.includes(scope)) throw new Forbidden(`This key may not do that: it needs the "${scope}" scope. Create a key with it on /api-tools.`);
+}
+
+/** The API's resources: each handler calls the same domain function the pages call. */
+export function addResources(api: OpenAPIHono<Env>, deps: ResourceDeps) {
+  const { db, cipher } = deps;
+  const planName = (site: Pick<Website, "serviceId">, planId: string) => hostingPlan(deps.catalog(), site.serviceId, planId)?.name ?? planId;
+  const websiteOut = (site: Website) => {
+    const state = websiteState(site, deps.now());
+    return {
+      id: site.id,
+      domain: site.domain,
+      plan: planName(site, site.planId),
+      state,
+      status: stateLabels[state],
+      startedAt: site.startedAt?.toISOString() ?? null,
+      expiresAt: site.expiresAt?.toISOString() ?? null,
+    };
+  };
+
+  api.openapi(
+    createRoute({ method: "get", path: "/notes", summary: "Your notes, last updated first", security, request: { query: Page }, responses: { 200: json(z.object({ notes: z.array(NoteOut), nextCursor: z.string().nullable() }), "A page of notes"), ...errorResponses(400, 401, 429) } }),
+    async (c) => {
+      const { limit, cursor } = c.req.valid("query");
+      const page = await pageOfNotes(db, cipher, c.get("caller").userId, { limit, cursor, now: deps.now() });
+      return c.json({ notes: page.notes.map(noteOut), nextCursor: page.nextCursor }, 200);
+    },
+  );
+  api.openapi(
+    createRoute({ method: "get", path: "/notes/{id}", summary: "One note", security, request: { params: Id }, responses: { 200: json(NoteOut, "The note"), ...errorResponses(401, 404, 429) } }),
+    async (c) => c.json(noteOut(await getNote(db, cipher, c.get("caller").userId, c.req.valid("param").id)), 200),
+  );
+  api.openapi(
+    createRoute({
+      method: "post",
+      path: "/notes",
+      summary: "Write a note",
+      security,
+      request: { body: { content: { "application/json": { schema: NoteIn } }, required: true } },
+      responses: { 201: json(NoteOut, "The new note"), ...errorResponses(400, 401, 403, 404, 409, 429) },
+    }),
+    async (c) => {
+      const caller = c.get("caller");
+      need(caller, "notes:write");
+      const { title, body, courseId, lessonId } = c.req.valid("json");
+      const lesson = courseId || lessonId ? { courseId: courseId ?? "", lessonId: lessonId ?? "" } : undefined;
+      return c.json(noteOut(await createNote(db, cipher, deps.catalog(), caller.userId, { title, body, lesson }, deps.now())), 201);
+    },
+  );
+  api.openapi(
+    createRoute({
+      method: "patch",
+      path: "/notes/{id}",
+      summary: "Change a note's title and text",
+      security,
+      request: { params: Id, body: { content: { "application/json": { schema: NoteEdit } }, required: true } },
+      responses: { 200: json(NoteOut, "The note as saved"), ...errorResponses(400, 401, 403, 404, 429) },
+    }),
+    async (c) => {
+      const caller = c.get("caller");
+      need(caller, "notes:write");
+      return c.json(noteOut(await updateNote(db, cipher, caller.userId, c.req.valid("param").id, c.req.valid("json"), deps.now())), 200);
+    },
+  );
+  api.openapi(
+    createRoute({ method: "delete", path: "/notes/{id}", summary: "Delete a note (restorable from /notes for a day)", security, request: { params: Id }, responses: { 204: { description: "Deleted" }, ...errorResponses(401, 403, 404, 429) } }),
+    async (c) => {
+      const caller = c.get("caller");
+      need(caller, "notes:write");
+      await deleteNote(db, caller.userId, c.req.valid("param").id, deps.now());
+      return c.body(null, 204);
+    },
+  );
+
+  api.openapi(
+    createRoute({ method: "get", path: "/progress", summary: "Your progress in each course you are enrolled in", security, responses: { 200: json(z.object({ courses: z.array(Progress) }), "Your courses"), ...errorResponses(401, 429) } }),
+    async (c) => {
+      const owned = await listOwnedCourses(db, deps.catalog(), c.get("caller").userId);
+      return c.json(
+        {
+          courses: owned.map((o) => ({
+            courseId: o.course.id,
+            title: o.course.title,
+            completedLessons: o.completedLessons,
+            totalLessons: o.course.lessonCount,
+            percent: o.percent,
+            enrolledAt: o.enrolledAt.toISOString(),
+          })),
+        },
+        200,
+      );
+    },
+  );
+
+  api.openapi(
+    createRoute({ method: "get", path: "/orders", summary: "Your orders, newest first", security, request: { query: Page }, responses: { 200: json(z.object({ orders: z.array(OrderOut), nextCursor: z.string().nullable() }), "A page of orders"), ...errorResponses(400, 401, 429) } }),
+    async (c) => {
+      const { limit, cursor } = c.req.valid("query");
+      const before = cursor && /^\d+$/.test(cursor) ? Number(cursor) : Number.POSITIVE_INFINITY;
+      const all = (await listOrders(db, c.get("caller").userId)).filter((o) => o.number < before);
+      const page = all.slice(0, limit);
+      return c.json(
+        {
+          orders: page.map((o) => ({
+            id: o.id,
+            number: formatOrderNumber(o.number),
+            kind: o.kind,
+            title: o.title,
+            status: o.status,
+            total: { amount: o.amount, currency: o.currency },
+            createdAt: o.createdAt.toISOString(),
+            paidAt: o.paidAt?.toISOString() ?? null,
+            refund: o.refund && { status: o.refund.status, amount: { amount: o.refund.amount, currency: o.refund.currency } },
+          })),
+          nextCursor: all.length > limit ? String(page.at(-1)?.number) : null,
+        },
+        200,
+      );
+    },
+  );
+  api.openapi(
+    createRoute({
+      method: "get",
+      path: "/orders/{id}/receipt",
+      summary: "The receipt of a paid order",
+      security,
+      request: { params: Id },
+      responses: {
+        200: json(z.object({ number: z.string(), title: z.string(), total: Money, tax: Money, paidAt: z.string().nullable(), paymentId: z.string().nullable(), url: z.string() }).openapi("Receipt"), "The receipt"),
+        ...errorResponses(401, 404, 429),
+      },
+    }),
+    async (c) => {
+      const { order, payment } = await getReceipt(db, c.get("caller").userId, c.req.valid("param").id);
+      if (order.status !== "paid" && order.status !== "refunded") throw new NotFound("This order has not been paid, so it has no receipt.");
+      return c.json(
+        {
+          number: formatOrderNumber(order.number),
+          title: order.title,
+          total: { amount: order.amount, currency: order.currency },
+          tax: { amount: order.taxAmount, currency: order.currency },
+          paidAt: order.paidAt?.toISOString() ?? null,
+          paymentId: payment?.providerPaymentId ?? null,
+          url: `/account/orders/${order.id}/receipt`,
+        },
+        200,
+      );
+    },
+  );
+
+  api.openapi(
+    createRoute({ method: "get", path: "/websites", summary: "The websites we host for you", security, responses: { 200: json(z.object({ websites: z.array(WebsiteOut) }), "Your websites"), ...errorResponses(401, 429) } }),
+    async (c) => c.json({ websites: (await listWebsites(db, c.get("caller").userId)).map(websiteOut) }, 200),
+  );
+  api.openapi(
+    createRoute({ method: "get", path: "/websites/{id}", summary: "One website, with its paid periods", security, request: { params: Id }, responses: { 200: json(WebsiteOut, "The website"), ...errorResponses(401, 404, 429) } }),
+    async (c) => {
+      const site = await findWebsite(db, c.get("caller").userId, c.req.valid("param").id);
+      const periods = await websiteHistory(db, site.id);
+      return c.json(
+        {
+          ...websiteOut(site),
+          periods: periods.map((p) => ({ plan: planName(site, p.planId), startsAt: p.startsAt.toISOString(), endsAt: p.endsAt.toISOString(), orderNumber: formatOrderNumber(p.order.number) })),
+        },
+        200,
+      );
+    },
+  );
+}

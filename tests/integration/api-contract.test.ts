@@ -1,0 +1,127 @@
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHostingOrder } from "../../server/commerce/index.ts";
+import { session, user } from "../../server/db/schema.ts";
+import { createNote } from "../../server/notes/index.ts";
+import { startWebsite } from "../../server/websites/index.ts";
+import { payInTestSandbox, startTestApp, type TestApp } from "./helpers.ts";
+
+// The API's contract, checked for every operation its OpenAPI document lists: a new operation is covered without a new test.
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.close());
+
+type Operation = { method: string; path: string; hasBody: boolean; requiredFields: string[] };
+
+async function operations(): Promise<Operation[]> {
+  const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as {
+    paths: Record<string, Record<string, { requestBody?: { content: { "application/json": { schema: { required?: string[]; $ref?: string } } } } }>>;
+    components: { schemas: Record<string, { required?: string[] }> };
+  };
+  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => {
+      const schema = operation.requestBody?.content["application/json"].schema;
+      const resolved = schema?.$ref ? doc.components.schemas[schema.$ref.split("/").at(-1) ?? ""] : schema;
+      return { method: method.toUpperCase(), path, hasBody: operation.requestBody !== undefined, requiredFields: resolved?.required ?? [] };
+    }),
+  );
+}
+
+function call(method: string, path: string, init: { token?: string; body?: string } = {}) {
+  const headers = new Headers();
+  if (init.token) headers.set("authorization", `Bearer ${init.token}`);
+  if (init.body !== undefined) headers.set("content-type", "application/json");
+  return t.app.fetch(new Request(`http://academy.test${path}`, { method, headers, body: init.body }));
+}
+
+/** A verified person with a CLI session token, as `academy login` leaves them. */
+async function personWithToken(name: string) {
+  const email = `api-${randomBytes(4).toString("hex")}@example.com`;
+  const response = await t.identity.auth.api.signUpEmail({ body: { name, email, password: "a good long password" }, asResponse: true });
+  const { user: created } = (await response.json()) as { user: { id: string } };
+  await t.database.db.update(user).set({ emailVerified: true }).where(eq(user.id, created.id));
+  const [row] = await t.database.db.select().from(session).where(eq(session.userId, created.id));
+  return { id: created.id, email, token: row?.token as string, sessionId: row?.id as string };
+}
+
+/** The operation's path with each `{id}` filled from `ids`, by the collection it names. */
+function concrete(path: string, ids: Record<string, string>): string {
+  return path.replace(/^\/(\w+)\/\{id\}/, (_, collection: string) => `/${collection}/${ids[collection] ?? "00000000-0000-0000-0000-000000000000"}`);
+}
+
+describe("every operation of /api/v1", () => {
+  let owner: Awaited<ReturnType<typeof personWithToken>>;
+  let stranger: Awaited<ReturnType<typeof personWithToken>>;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    owner = await personWithToken("Owner Olga");
+    stranger = await personWithToken("Stranger Sam");
+    const { db } = t.database;
+    ids.notes = (await createNote(db, t.identity.cipher, t.catalog, owner.id, { title: "Mine", body: "private" })).id;
+    const site = await startWebsite(db, t.catalog, { userId: owner.id, serviceId: "website-hosting", planId: "starter-monthly", domain: `api-${randomBytes(3).toString("hex")}.example.in` });
+    ids.websites = site.id;
+    const order = await createHostingOrder(t.payments.shop, { userId: owner.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: randomBytes(8).toString("hex") });
+    await payInTestSandbox(t.payments, order);
+    ids.orders = order.id;
+  });
+
+  it("answers 401 in the one error shape without a credential, with an unknown, an expired or a revoked one", async () => {
+    const expired = await personWithToken("Expired Eve");
+    await t.database.db.update(session).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(session.id, expired.sessionId));
+    const revoked = await personWithToken("Revoked Ravi");
+    await t.database.db.delete(session).where(eq(session.id, revoked.sessionId));
+    for (const op of await operations()) {
+      if (op.path === "/openapi.json") continue;
+      for (const token of [undefined, "not-a-token", expired.token, revoked.token]) {
+        const response = await call(op.method, `/api/v1${concrete(op.path, ids)}`, { token, body: op.hasBody ? "{}" : undefined });
+        expect(response.status, `${op.method} ${op.path} with ${token ?? "nothing"}`).toBe(401);
+        const body = (await response.json()) as { error: { code: string; message: string } };
+        expect(body.error.code).toBe("unauthorized");
+        expect(body.error.message).toMatch(/academy login/);
+      }
+    }
+  });
+
+  it("answers 404 for another person's resource, and changes nothing", async () => {
+    const scoped = (await operations()).filter((op) => op.path.includes("{id}"));
+    expect(scoped.map((op) => `${op.method} ${op.path}`).toSorted()).toEqual(["DELETE /notes/{id}", "GET /notes/{id}", "GET /orders/{id}/receipt", "GET /websites/{id}", "PATCH /notes/{id}"]);
+    for (const op of scoped) {
+      const response = await call(op.method, `/api/v1${concrete(op.path, ids)}`, { token: stranger.token, body: op.hasBody ? JSON.stringify({ title: "x", body: "y" }) : undefined });
+      expect(response.status, `${op.method} ${op.path}`).toBe(404);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("not_found");
+    }
+    const mine = await call("GET", `/api/v1/notes/${ids.notes}`, { token: owner.token });
+    expect(await mine.json()).toMatchObject({ title: "Mine", body: "private" });
+  });
+
+  it("answers 400 naming the field for a malformed body", async () => {
+    for (const op of (await operations()).filter((o) => o.hasBody)) {
+      const path = `/api/v1${concrete(op.path, ids)}`;
+      const notJson = await call(op.method, path, { token: owner.token, body: "{not json" });
+      expect(notJson.status, `${op.method} ${op.path} with a broken body`).toBe(400);
+      const wrong = await call(op.method, path, { token: owner.token, body: JSON.stringify({ body: 42 }) });
+      expect(wrong.status, `${op.method} ${op.path} with a number for text`).toBe(400);
+      const { error } = (await wrong.json()) as { error: { code: string; fields: Record<string, string> } };
+      expect(error.code).toBe("invalid_input");
+      expect(Object.keys(error.fields)).toContain("body");
+    }
+  });
+
+  it("pages through notes with a cursor, each note once", async () => {
+    const reader = await personWithToken("Paging Priya");
+    for (let i = 0; i < 7; i++) await createNote(t.database.db, t.identity.cipher, t.catalog, reader.id, { title: `Note ${i}`, body: "text" });
+    const seen: string[] = [];
+    let cursor: string | null = "";
+    while (cursor !== null) {
+      const page = (await (await call("GET", `/api/v1/notes?limit=3${cursor ? `&cursor=${cursor}` : ""}`, { token: reader.token })).json()) as { notes: { title: string }[]; nextCursor: string | null };
+      seen.push(...page.notes.map((n) => n.title));
+      cursor = page.nextCursor;
+    }
+    expect(seen.toSorted()).toEqual(Array.from({ length: 7 }, (_, i) => `Note ${i}`));
+  });
+});
