@@ -1,5 +1,6 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { Viewer } from "./auth/access.ts";
+import type { ApiDocument } from "./api/v1.ts";
 import type { CliLogin } from "./auth/cli-login.ts";
 import type { Auth } from "./auth/index.ts";
 import type { Catalog } from "./catalog/index.ts";
@@ -18,6 +19,8 @@ export interface AppServices {
   auth: Auth;
   cipher: FieldCipher;
   cliLogin: CliLogin;
+  /** The public API's OpenAPI document, for /api-tools. */
+  apiDocument: ApiDocument;
   logger: Logger;
   googleEnabled: boolean;
   /** GA4 measurement id, or null when analytics is off. */

@@ -9,6 +9,7 @@ const columns = [
       { to: "/courses", label: "All courses" },
       { to: "/course/webdevfrontendcourse", label: "Front-End Web Development" },
       { to: "/help", label: "Help centre" },
+      { to: "/api-tools", label: "API and CLI" },
     ],
   },
   {

@@ -8,7 +8,7 @@ import type { Db } from "../db/client.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import { createNote, deleteNote, getNote, pageOfNotes, updateNote, type Note } from "../notes/index.ts";
 import { findWebsite, hostingPlan, listWebsites, stateLabels, websiteHistory, websiteState, type Website } from "../websites/index.ts";
-import type { ApiCaller, ApiScope } from "./v1.ts";
+import type { ApiCaller, ApiScope } from "./scopes.ts";
 
 export interface ResourceDeps {
   db: Db;

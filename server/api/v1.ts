@@ -5,22 +5,11 @@ import { HTTPException } from "hono/http-exception";
 import { listOwnedCourses } from "../commerce/index.ts";
 import type { Db } from "../db/client.ts";
 import { session, user } from "../db/schema.ts";
-import { UserError } from "../errors.ts";
+import { UserError, ValidationError } from "../errors.ts";
+import { apiKeyPrefix, callerForKey } from "./keys.ts";
+import { apiScopes, type ApiCaller } from "./scopes.ts";
 import { consumeThrottle } from "../auth/throttle.ts";
 import { addResources, errorResponses, type ResourceDeps } from "./resources.ts";
-
-/** What a credential may do: read everything of its person's, and write their notes. */
-export const apiScopes = ["read", "notes:write"] as const;
-export type ApiScope = (typeof apiScopes)[number];
-
-/** Who an API request is from: the person, the credential (a CLI session) it came with, and what it may do. */
-export interface ApiCaller {
-  userId: string;
-  email: string;
-  name: string;
-  sessionId: string;
-  scopes: readonly ApiScope[];
-}
 
 export type ApiDeps = ResourceDeps;
 
@@ -52,14 +41,14 @@ const Course = z
 const security = [{ bearer: [] }];
 
 /** The signed-in caller of a CLI token: the session it names, if it is still valid. */
-async function callerFor(db: Db, token: string, now: Date): Promise<ApiCaller | null> {
+async function callerForSession(db: Db, token: string, now: Date): Promise<ApiCaller | null> {
   const [row] = await db
     .select({ sessionId: session.id, userId: user.id, email: user.email, name: user.name })
     .from(session)
     .innerJoin(user, eq(user.id, session.userId))
     .where(and(eq(session.token, token), gt(session.expiresAt, now)));
   // A CLI session acts for its person in everything the API offers.
-  return row ? { ...row, scopes: apiScopes } : null;
+  return row ? { ...row, credentialId: `session:${row.sessionId}`, scopes: apiScopes } : null;
 }
 
 /**
@@ -78,7 +67,7 @@ export function createApi(deps: ApiDeps) {
   api.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
-    description: "The token `academy login` stores.",
+    description: "The token `academy login` stores, or an API key made on /api-tools (`acd_…`).",
   });
 
   api.onError((error) => {
@@ -93,12 +82,12 @@ export function createApi(deps: ApiDeps) {
     if (c.req.path === "/api/v1/openapi.json") return next();
     const header = c.req.header("authorization") ?? "";
     const token = /^Bearer ([\w.~+/-]+=*)$/i.exec(header)?.[1];
-    const caller = token ? await callerFor(deps.db, token, deps.now()) : null;
+    const caller = !token ? null : token.startsWith(apiKeyPrefix) ? await callerForKey(deps.db, token, deps.now()) : await callerForSession(deps.db, token, deps.now());
     if (!caller) {
       c.header("WWW-Authenticate", 'Bearer realm="academy"');
       return errorResponse(401, token ? "This token is not valid any more. Run academy login to sign in again." : "Sign in first: run academy login, or send a token as Authorization: Bearer <token>.");
     }
-    const limit = await consumeThrottle(deps.db, `api:${caller.sessionId}`, rateLimit);
+    const limit = await consumeThrottle(deps.db, `api:${caller.credentialId}`, rateLimit);
     c.header("RateLimit-Limit", String(rateLimit.max));
     c.header("RateLimit-Remaining", String(Math.max(0, rateLimit.max - limit.count)));
     c.header("RateLimit-Reset", String(limit.retryAfterSeconds));
@@ -121,9 +110,11 @@ export function createApi(deps: ApiDeps) {
   );
 
   api.openapi(
-    createRoute({ method: "delete", path: "/session", summary: "Sign this token out", security, responses: { 204: { description: "Signed out" }, ...errorResponses(401, 429) } }),
+    createRoute({ method: "delete", path: "/session", summary: "Sign this token out", security, responses: { 204: { description: "Signed out" }, ...errorResponses(400, 401, 429) } }),
     async (c) => {
-      await deps.db.delete(session).where(eq(session.id, caller(c).sessionId));
+      const { sessionId } = caller(c);
+      if (!sessionId) throw new ValidationError("This is an API key, not a signed-in CLI: revoke it on /api-tools instead.");
+      await deps.db.delete(session).where(eq(session.id, sessionId));
       return c.body(null, 204);
     },
   );
@@ -157,10 +148,16 @@ export function createApi(deps: ApiDeps) {
 
   addResources(api, deps);
 
-  api.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: { title: "Academy API", version: "1.0.0", description: "What the academy CLI does, for your own scripts. Sign in with `academy login` or an API key." },
-    servers: [{ url: "/api/v1" }],
-  });
-  return api;
+  // Generated once from the routes above, served as it is and shown on /api-tools.
+  const document = api.getOpenAPI31Document(documentInfo);
+  api.get("/openapi.json", (c) => c.json(document));
+  return { api, document };
 }
+
+const documentInfo = {
+  openapi: "3.1.0",
+  info: { title: "Academy API", version: "1.0.0", description: "What the academy CLI does, for your own scripts. Sign in with `academy login`, or send an API key made on /api-tools." },
+  servers: [{ url: "/api/v1" }],
+};
+
+export type ApiDocument = ReturnType<ReturnType<typeof createApi>["api"]["getOpenAPI31Document"]>;

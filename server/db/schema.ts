@@ -409,3 +409,27 @@ export const certificates = pgTable(
   },
   (table) => [uniqueIndex("certificates_user_course_idx").on(table.userId, table.courseId).where(sql`${table.revokedAt} is null`)],
 );
+
+/**
+ * Personal API keys for /api/v1. Only a SHA-256 hash of the secret is kept (the secret is shown
+ * once, when the key is made); the prefix lets its owner recognise it in the list.
+ */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** The secret's first characters, as shown in the list. */
+    prefix: text("prefix").notNull(),
+    secretHash: text("secret_hash").notNull().unique(),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    expiresAt: at("expires_at"),
+    lastUsedAt: at("last_used_at"),
+    createdAt: at("created_at").notNull().defaultNow(),
+    revokedAt: at("revoked_at"),
+  },
+  (table) => [index("api_keys_user_idx").on(table.userId, table.createdAt)],
+);

@@ -204,7 +204,8 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     );
     return c.json(answer.body, answer.status as 200);
   });
-  app.route("/api/v1", createApi({ db: deps.database.db, cipher: deps.identity.cipher, catalog: deps.catalog, now }));
+  const publicApi = createApi({ db: deps.database.db, cipher: deps.identity.cipher, catalog: deps.catalog, now });
+  app.route("/api/v1", publicApi.api);
 
   // Outside production the mailbox shows everyone's sign-in links and the sandbox pays for free: this machine only.
   if (!deps.production) {
@@ -291,6 +292,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       auth: deps.identity.auth,
       cipher: deps.identity.cipher,
       cliLogin: deps.identity.cliLogin,
+      apiDocument: publicApi.document,
       logger: deps.logger,
       googleEnabled: deps.googleEnabled,
       analyticsId: deps.analyticsId,

@@ -13,6 +13,7 @@ export function publicPaths(catalog: Catalog): string[] {
     "/team",
     "/portfolio",
     "/help",
+    "/api-tools",
     ...policySlugs.map((slug) => `/${slug}`),
   ];
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey, listApiKeys, revokeApiKey } from "../../server/api/keys.ts";
 import { createHostingOrder } from "../../server/commerce/index.ts";
 import { session, user } from "../../server/db/schema.ts";
 import { createNote } from "../../server/notes/index.ts";
@@ -71,13 +72,18 @@ describe("every operation of /api/v1", () => {
   });
 
   it("answers 401 in the one error shape without a credential, with an unknown, an expired or a revoked one", async () => {
+    const { db } = t.database;
     const expired = await personWithToken("Expired Eve");
-    await t.database.db.update(session).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(session.id, expired.sessionId));
+    await db.update(session).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(session.id, expired.sessionId));
     const revoked = await personWithToken("Revoked Ravi");
-    await t.database.db.delete(session).where(eq(session.id, revoked.sessionId));
+    await db.delete(session).where(eq(session.id, revoked.sessionId));
+    const oldKey = await createApiKey(db, owner.id, { name: "Old", scopes: ["read", "notes:write"], lifetimeDays: 30 }, new Date(Date.now() - 31 * 86_400_000));
+    const revokedKey = await createApiKey(db, owner.id, { name: "Revoked", scopes: ["read", "notes:write"], lifetimeDays: null }, new Date());
+    await revokeApiKey(db, owner.id, revokedKey.key.id, new Date());
+    const credentials = [undefined, "not-a-token", "acd_not-a-key", expired.token, revoked.token, oldKey.secret, revokedKey.secret];
     for (const op of await operations()) {
       if (op.path === "/openapi.json") continue;
-      for (const token of [undefined, "not-a-token", expired.token, revoked.token]) {
+      for (const token of credentials) {
         const response = await call(op.method, `/api/v1${concrete(op.path, ids)}`, { token, body: op.hasBody ? "{}" : undefined });
         expect(response.status, `${op.method} ${op.path} with ${token ?? "nothing"}`).toBe(401);
         const body = (await response.json()) as { error: { code: string; message: string } };
@@ -97,6 +103,27 @@ describe("every operation of /api/v1", () => {
     }
     const mine = await call("GET", `/api/v1/notes/${ids.notes}`, { token: owner.token });
     expect(await mine.json()).toMatchObject({ title: "Mine", body: "private" });
+  });
+
+  it("answers 403 to a key without the scope a write needs, and 200 to one with it", async () => {
+    const { db } = t.database;
+    const reader = await createApiKey(db, owner.id, { name: "Reader", scopes: ["read"], lifetimeDays: 30 }, new Date());
+    const writes = (await operations()).filter((op) => op.method !== "GET" && op.path !== "/session");
+    expect(writes.map((op) => `${op.method} ${op.path}`).toSorted()).toEqual(["DELETE /notes/{id}", "PATCH /notes/{id}", "POST /notes"]);
+    for (const op of writes) {
+      const response = await call(op.method, `/api/v1${concrete(op.path, ids)}`, { token: reader.secret, body: op.hasBody ? JSON.stringify({ title: "x", body: "y" }) : undefined });
+      expect(response.status, `${op.method} ${op.path}`).toBe(403);
+      expect(((await response.json()) as { error: { code: string; message: string } }).error).toEqual({
+        code: "forbidden",
+        message: 'This key may not do that: it needs the "notes:write" scope. Create a key with it on /api-tools.',
+      });
+    }
+    expect((await call("GET", `/api/v1/notes/${ids.notes}`, { token: reader.secret })).status).toBe(200);
+    const writer = await createApiKey(db, owner.id, { name: "Writer", scopes: ["read", "notes:write"], lifetimeDays: 30 }, new Date());
+    const written = await call("POST", "/api/v1/notes", { token: writer.secret, body: JSON.stringify({ title: "By key", body: "hello" }) });
+    expect(written.status).toBe(201);
+    const [listed] = (await listApiKeys(db, owner.id, new Date())).filter((k) => k.id === writer.key.id);
+    expect(listed?.lastUsedAt).not.toBeNull();
   });
 
   it("answers 400 naming the field for a malformed body", async () => {
@@ -123,5 +150,34 @@ describe("every operation of /api/v1", () => {
       cursor = page.nextCursor;
     }
     expect(seen.toSorted()).toEqual(Array.from({ length: 7 }, (_, i) => `Note ${i}`));
+  });
+});
+
+describe("API keys", () => {
+  it("refuse a blank or long name, no or unknown scopes and an unoffered lifetime, cap each person at 20, and keep another person's key out of reach", async () => {
+    const { db } = t.database;
+    const person = await personWithToken("Key Keeper");
+    const now = new Date();
+    const make = (input: { name?: string; scopes?: string[]; lifetimeDays?: number | null }) =>
+      createApiKey(db, person.id, { name: input.name ?? "Script", scopes: input.scopes ?? ["read"], lifetimeDays: input.lifetimeDays === undefined ? 30 : input.lifetimeDays }, now);
+    await expect(make({ name: "   " })).rejects.toThrow("Give the key a name");
+    await expect(make({ name: "x".repeat(61) })).rejects.toThrow("Keep the name to 60 characters or fewer.");
+    await expect(make({ scopes: [] })).rejects.toThrow("Choose at least one thing the key may do.");
+    await expect(make({ scopes: ["admin"] })).rejects.toThrow('"admin" is not a scope. Choose from read, notes:write.');
+    await expect(make({ lifetimeDays: 7 })).rejects.toThrow("Choose how long the key lasts from the list.");
+    expect(await listApiKeys(db, person.id, now)).toEqual([]);
+
+    const first = await make({ name: "  Reading   list  " });
+    expect(first.key).toMatchObject({ name: "Reading list", scopes: ["read"] });
+    expect(first.secret).toMatch(/^acd_[\w-]{43}$/);
+    expect(first.key.prefix).toBe(first.secret.slice(0, 10));
+    for (let i = 1; i < 20; i++) await make({ name: `Key ${i}` });
+    await expect(make({ name: "One too many" })).rejects.toThrow("You have 20 keys already.");
+
+    const other = await personWithToken("Other Olu");
+    await expect(revokeApiKey(db, other.id, first.key.id, now)).rejects.toThrow("We could not find that key.");
+    expect((await call("GET", "/api/v1/me", { token: first.secret })).status).toBe(200);
+    await revokeApiKey(db, person.id, first.key.id, now);
+    expect((await call("GET", "/api/v1/me", { token: first.secret })).status).toBe(401);
   });
 });

@@ -1,0 +1,15 @@
+/** What a credential may do: read everything of its person's, and write their notes. */
+export const apiScopes = ["read", "notes:write"] as const;
+export type ApiScope = (typeof apiScopes)[number];
+
+/** Who an API request is from: the person, the credential it came with, and what that may do. */
+export interface ApiCaller {
+  userId: string;
+  email: string;
+  name: string;
+  /** What rate limits count against: `session:<id>` for the CLI's token, `key:<id>` for an API key. */
+  credentialId: string;
+  /** The CLI's session, when the credential is one; null for an API key. */
+  sessionId: string | null;
+  scopes: readonly ApiScope[];
+}

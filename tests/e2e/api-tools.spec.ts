@@ -1,0 +1,61 @@
+import { expect, test } from "@playwright/test";
+import { scanBudget, seriousViolations } from "./axe.ts";
+import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+
+test.beforeEach(async ({ context }) => {
+  await useOwnAddress(context);
+});
+
+test("a visitor sees what the CLI and API offer; a signed-in person makes a key, sees its secret once, uses it and revokes it", async ({ page, request }) => {
+  await page.goto("/api-tools");
+  await expect(page).toHaveTitle(/API and command-line tools/);
+  await expect(page.getByRole("heading", { name: "The academy CLI" })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "/api/v1/notes", exact: true }).first()).toBeVisible();
+  await page.getByRole("region", { name: "API keys" }).getByRole("link", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fapi-tools$/);
+
+  await signUpVerified(page, request, { name: "Scripting Sunita", email: uniqueEmail("keys"), password: "correct horse battery staple" });
+  await page.goto("/api-tools");
+  await expect(page.getByText("You have no API keys.")).toBeVisible();
+  await page.getByLabel("Name").fill("Reading-list script");
+  await page.getByLabel("Expires").selectOption("30");
+  await page.getByRole("button", { name: "Make a key" }).click();
+  await expect(page.getByRole("status")).toContainText('Key "Reading-list script" made. Copy its secret now: it is not shown again.');
+  const secret = await page.getByLabel("Your new key (shown once)").inputValue();
+  expect(secret).toMatch(/^acd_/);
+  const keys = page.getByRole("list", { name: "Your API keys" });
+  await expect(keys.getByRole("listitem")).toHaveCount(1);
+  await expect(keys).toContainText("Reading-list script");
+  await expect(keys).toContainText(`${secret.slice(0, 10)}… · read · expires`);
+  await expect(keys).toContainText("Never used");
+
+  const me = await request.get("/api/v1/me", { headers: { authorization: `Bearer ${secret}` } });
+  expect(await me.json()).toMatchObject({ name: "Scripting Sunita" });
+  const write = await request.post("/api/v1/notes", { headers: { authorization: `Bearer ${secret}` }, data: { title: "x", body: "y" } });
+  expect(write.status()).toBe(403);
+  await page.reload();
+  await expect(page.getByLabel("Your new key (shown once)")).toHaveCount(0);
+  await expect(keys).toContainText("Last used");
+
+  await keys.getByRole("button", { name: "Revoke Reading-list script" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke the key" }).click();
+  await expect(page.getByRole("status")).toContainText("The key is revoked.");
+  await expect(page.getByText("You have no API keys.")).toBeVisible();
+  expect((await request.get("/api/v1/me", { headers: { authorization: `Bearer ${secret}` } })).status()).toBe(401);
+});
+
+for (const [theme, width] of [["light", 1280], ["dark", 375]] as const) {
+  test(`/api-tools has no serious or critical axe violations in the ${theme} theme at ${width} px`, async ({ page, request }) => {
+    test.setTimeout(scanBudget(2));
+    await page.emulateMedia({ colorScheme: theme });
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/api-tools");
+    expect(await seriousViolations(page)).toEqual([]);
+    await signUpVerified(page, request, { name: "Axe Keys", email: uniqueEmail(`axe-keys-${theme}`), password: "correct horse battery staple" });
+    await page.goto("/api-tools");
+    await page.getByLabel("Name").fill("Axe");
+    await page.getByRole("button", { name: "Make a key" }).click();
+    await expect(page.getByLabel("Your new key (shown once)")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
