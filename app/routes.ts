@@ -15,6 +15,7 @@ export default [
   route("logout", "routes/logout.tsx"),
   route("cli-auth-success", "routes/cli-auth-success.tsx"),
   route("api-tools", "routes/api-tools.tsx"),
+  route("api-tools/reference", "routes/api-reference.tsx"),
   route("verify-email", "routes/verify-email.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),

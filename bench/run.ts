@@ -1,6 +1,6 @@
 // `npm run bench`: Lighthouse (public pages and a signed-in lesson), first-load bytes, cached
 // anonymous pages beside nginx, the fixed cost per request beside bare Hono, uncached rendering,
-// signed-in pages (throughput, and latency at 200 req/s), the renewal-reminder job over 100,000 websites, and a 60 s mixed load at 200 connections
+// signed-in pages (throughput, and latency at 200 req/s), the public API with a key beside /healthz, the renewal-reminder job over 100,000 websites, and a 60 s mixed load at 200 connections
 // with resident memory, on PGlite and on a throwaway PostgreSQL (see each file). Every figure is
 // reported beside its target or its reference from the same run; nothing is asserted.
 // Optional, only when BENCH_ONLY names it: payments-fault (kill -9 during 200 sandbox purchases, see payments-fault.ts)
@@ -9,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { apiBench, printApi } from "./api.ts";
 import { measureFirstLoad } from "./first-load.ts";
 import { fixedCostBench, printFixedCost } from "./fixed-cost.ts";
 import { lighthouse } from "./lighthouse.ts";
@@ -23,7 +24,7 @@ import { printUncached, uncachedBench } from "./uncached.ts";
 import { compareWithNginx, rawBody, startNginx, type AnonymousRun } from "./throughput.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,fixed-cost,uncached,signed-in,reminders,mixed").split(","));
+const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,fixed-cost,uncached,signed-in,api,reminders,mixed").split(","));
 const mixedSeconds = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 
 if (spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
@@ -99,7 +100,7 @@ try {
     }
   }
 
-  const postgres = only.has("signed-in") || only.has("mixed") || only.has("reminders") ? startBenchPostgres(55490) : null;
+  const postgres = ["signed-in", "api", "mixed", "reminders"].some((name) => only.has(name)) ? startBenchPostgres(55490) : null;
   if (!postgres) console.log("\nPostgreSQL runs skipped: no PostgreSQL server binary and no BENCH_DATABASE_URL");
   try {
     if (only.has("signed-in") && learner) {
@@ -114,6 +115,12 @@ try {
       }
       results.signedIn = runs;
       for (const run of runs) printSignedIn(run, run.database, seconds);
+    }
+
+    if (only.has("api")) {
+      const api = await apiBench(postgres, seconds);
+      results.api = api;
+      printApi(api, seconds);
     }
 
     if (only.has("reminders") && postgres) {

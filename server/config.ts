@@ -38,6 +38,7 @@ const envSchema = z.object({
     .default(0),
   LOG_LEVEL: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  API_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(120),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
 });
 
@@ -72,6 +73,8 @@ export interface Config {
   analyticsId: string | null;
   logLevel: z.infer<typeof envSchema>["LOG_LEVEL"];
   pageCacheSeconds: number;
+  /** Requests a minute each API credential may make. */
+  apiRateLimit: number;
   shutdownTimeoutMs: number;
 }
 
@@ -198,6 +201,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     analyticsId: env.ANALYTICS_MEASUREMENT_ID ?? null,
     logLevel: env.LOG_LEVEL,
     pageCacheSeconds: env.PAGE_CACHE_SECONDS,
+    apiRateLimit: env.API_RATE_LIMIT,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
   };
 }

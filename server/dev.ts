@@ -24,6 +24,7 @@ const app = createHttpApp({
   dev: true,
   publicUrl: services.config.publicUrl,
   pageCacheSeconds: 0,
+  apiRateLimit: services.config.apiRateLimit,
   siteOrigins: services.config.siteOrigins,
   proxyHops: services.config.proxyHops,
   logger: services.logger,

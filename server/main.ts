@@ -19,6 +19,7 @@ const app = createHttpApp({
   dev: false,
   publicUrl: services.config.publicUrl,
   pageCacheSeconds: services.config.pageCacheSeconds,
+  apiRateLimit: services.config.apiRateLimit,
   siteOrigins: services.config.siteOrigins,
   proxyHops: services.config.proxyHops,
   logger: services.logger,

@@ -212,12 +212,16 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
         </h2>
         <p className="mt-2 text-slate-600 dark:text-slate-300">
           JSON over HTTPS at <code className={code}>/api/v1</code>. Errors always look like <code className={code}>{'{ "error": { "code", "message", "fields"? } }'}</code>; lists take{" "}
-          <code className={code}>limit</code> and <code className={code}>cursor</code>; every answer carries <code className={code}>RateLimit-*</code> headers (120 requests a minute per
-          credential). The full contract is the{" "}
+          <code className={code}>limit</code> and <code className={code}>cursor</code>; every answer carries <code className={code}>RateLimit-*</code> headers with what is left of
+          the credential&apos;s requests this minute. The full contract is the{" "}
           <a href="/api/v1/openapi.json" className="font-semibold text-brand-700 underline dark:text-brand-300">
             OpenAPI 3.1 document
           </a>
-          .
+          , also as an{" "}
+          <Link to="/api-tools/reference" className="font-semibold text-brand-700 underline dark:text-brand-300">
+            interactive reference
+          </Link>{" "}
+          where you can try each operation with your key.
         </p>
         <pre className={`${block} mt-4`}>{"curl -H \"Authorization: Bearer $ACADEMY_KEY\" https://your-academy/api/v1/notes?limit=10"}</pre>
         <div className="mt-6 rounded-xl border border-slate-200 dark:border-slate-800">

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { safeRedirectTarget } from "../../server/auth/access.ts";
+import { safeRedirectTarget, verifyEmailPath } from "../../server/auth/access.ts";
 import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
@@ -84,13 +84,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const result =
     mode === "signup"
-      ? await postToAuth(auth, request, "/sign-up/email", { ...(parsed.data as z.infer<typeof signUpForm>), callbackURL: "/" })
+      ? await postToAuth(auth, request, "/sign-up/email", { ...(parsed.data as z.infer<typeof signUpForm>), callbackURL: redirectTo })
       : await postToAuth(auth, request, "/sign-in/email", { ...parsed.data, rememberMe: form.remember === "on" });
   if (!result.ok) {
     const error = authErrorMessage(mode === "signup" ? "sign-up" : "sign-in", result);
     return data({ mode, values, fieldErrors: {} as FieldErrors, error }, { status: result.status });
   }
-  throw redirect(mode === "signup" ? "/verify-email" : redirectTo, { headers: result.headers });
+  throw redirect(mode === "signup" ? verifyEmailPath(redirectTo) : redirectTo, { headers: result.headers });
 }
 
 export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
+import { safeRedirectTarget, verifyEmailPath } from "../../server/auth/access.ts";
 import { authErrorMessage, callAuth, postToAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { AuthCard, FormAlert } from "../components/form-controls.tsx";
@@ -22,6 +23,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
   if (!viewer) throw redirect("/login");
   const { auth } = context.get(appServices);
+  // Where the person was going (the CLI's approval, say): the mailed link and the recheck both lead there.
+  const then = safeRedirectTarget(new URL(request.url).searchParams.get("redirectTo"));
   const intent = (await request.formData()).get("intent");
   if (intent === "signout") {
     const result = await callAuth(auth.api.signOut({ headers: request.headers, asResponse: true }));
@@ -29,12 +32,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw redirect("/login", { headers: result.headers });
   }
   if (intent === "resend") {
-    const result = await postToAuth(auth, request, "/send-verification-email", { email: viewer.email, callbackURL: "/" });
+    const result = await postToAuth(auth, request, "/send-verification-email", { email: viewer.email, callbackURL: then });
     if (!result.ok) return data({ sent: false, error: authErrorMessage("verification-resend", result) }, { status: result.status });
     return { sent: true, error: null };
   }
   // "I've verified": the root middleware rechecks on the redirect and sends a verified user home.
-  throw redirect("/verify-email");
+  throw redirect(verifyEmailPath(then));
 }
 
 function useCountdown(active: boolean): number {

@@ -11,17 +11,15 @@ import { apiScopes, type ApiCaller } from "./scopes.ts";
 import { consumeThrottle } from "../auth/throttle.ts";
 import { addResources, errorResponses, type ResourceDeps } from "./resources.ts";
 
-export type ApiDeps = ResourceDeps;
+export type ApiDeps = ResourceDeps & { rateLimitPerMinute: number };
 
 type ApiEnv = { Variables: { caller: ApiCaller } };
 
-/** Requests per credential per minute. */
-const rateLimit = { windowSeconds: 60, max: 120 };
-
 const errorCodes: Record<number, string> = { 400: "invalid_input", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited", 503: "unavailable" };
 
-function errorResponse(status: number, message: string, fields?: Record<string, string>) {
-  return Response.json({ error: { code: errorCodes[status] ?? "error", message, ...(fields ? { fields } : {}) } }, { status });
+/** The one error shape, made through the context so the headers already set (RateLimit-*, Retry-After) go with it. */
+function errorResponse(c: Context, status: number, message: string, fields?: Record<string, string>) {
+  return c.json({ error: { code: errorCodes[status] ?? "error", message, ...(fields ? { fields } : {}) } }, status as 400);
 }
 
 
@@ -58,10 +56,10 @@ async function callerForSession(db: Db, token: string, now: Date): Promise<ApiCa
  */
 export function createApi(deps: ApiDeps) {
   const api = new OpenAPIHono<ApiEnv>({
-    defaultHook: (result) => {
+    defaultHook: (result, c) => {
       if (result.success) return;
       const fields = Object.fromEntries(result.error.issues.map((issue) => [issue.path.join(".") || "body", issue.message]));
-      return errorResponse(400, `Check ${Object.keys(fields).join(", ")}: ${Object.values(fields)[0]}`, fields);
+      return errorResponse(c, 400, `Check ${Object.keys(fields).join(", ")}: ${Object.values(fields)[0]}`, fields);
     },
   });
   api.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
@@ -70,14 +68,15 @@ export function createApi(deps: ApiDeps) {
     description: "The token `academy login` stores, or an API key made on /api-tools (`acd_…`).",
   });
 
-  api.onError((error) => {
-    if (error instanceof UserError) return errorResponse(error.status, error.message);
+  api.onError((error, c) => {
+    if (error instanceof UserError) return errorResponse(c, error.status, error.message);
     // Hono's validator refuses a body it cannot parse before zod sees it.
-    if (error instanceof HTTPException && error.status === 400) return errorResponse(400, "The body is not valid JSON. Send a JSON object with Content-Type: application/json.", { body: "not valid JSON" });
+    if (error instanceof HTTPException && error.status === 400) return errorResponse(c, 400, "The body is not valid JSON. Send a JSON object with Content-Type: application/json.", { body: "not valid JSON" });
     throw error;
   });
-  api.notFound(() => errorResponse(404, "There is no such API endpoint. The list is at /api/v1/openapi.json."));
+  api.notFound((c) => errorResponse(c, 404, "There is no such API endpoint. The list is at /api/v1/openapi.json."));
 
+  const rateLimit = { windowSeconds: 60, max: deps.rateLimitPerMinute };
   api.use("*", async (c, next) => {
     if (c.req.path === "/api/v1/openapi.json") return next();
     const header = c.req.header("authorization") ?? "";
@@ -85,7 +84,7 @@ export function createApi(deps: ApiDeps) {
     const caller = !token ? null : token.startsWith(apiKeyPrefix) ? await callerForKey(deps.db, token, deps.now()) : await callerForSession(deps.db, token, deps.now());
     if (!caller) {
       c.header("WWW-Authenticate", 'Bearer realm="academy"');
-      return errorResponse(401, token ? "This token is not valid any more. Run academy login to sign in again." : "Sign in first: run academy login, or send a token as Authorization: Bearer <token>.");
+      return errorResponse(c, 401, token ? "This token is not valid any more. Run academy login to sign in again." : "Sign in first: run academy login, or send a token as Authorization: Bearer <token>.");
     }
     const limit = await consumeThrottle(deps.db, `api:${caller.credentialId}`, rateLimit);
     c.header("RateLimit-Limit", String(rateLimit.max));
@@ -93,7 +92,7 @@ export function createApi(deps: ApiDeps) {
     c.header("RateLimit-Reset", String(limit.retryAfterSeconds));
     if (!limit.allowed) {
       c.header("Retry-After", String(limit.retryAfterSeconds));
-      return errorResponse(429, `Too many requests with this token. Try again in ${limit.retryAfterSeconds} seconds.`);
+      return errorResponse(c, 429, `Too many requests with this token. Try again in ${limit.retryAfterSeconds} seconds.`);
     }
     c.set("caller", caller);
     await next();
@@ -153,6 +152,9 @@ export function createApi(deps: ApiDeps) {
   api.get("/openapi.json", (c) => c.json(document));
   return { api, document };
 }
+
+/** Where the browser fetches the interactive reference (Scalar's standalone bundle and its stylesheet). */
+export const apiReferenceAssets = { script: "/api-tools/reference.js", stylesheet: "/api-tools/reference.css" } as const;
 
 const documentInfo = {
   openapi: "3.1.0",

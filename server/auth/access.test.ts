@@ -9,10 +9,14 @@ describe("access redirects", () => {
       expect(accessRedirect(path, "", viewer(false))).toEqual({ to: "/verify-email", replace: true });
     }
     expect(accessRedirect("/verify-email", "", viewer(false))).toBeNull();
+    // The CLI's hand-off waits for the verification and then goes on.
+    expect(accessRedirect("/login", "?cliToken=ABCD-EFGH", viewer(false))).toEqual({ to: "/verify-email?redirectTo=%2Flogin%3FcliToken%3DABCD-EFGH", replace: true });
   });
 
-  it("sends a verified user away from /verify-email to /", () => {
+  it("sends a verified user away from /verify-email to /, or on to where they were going", () => {
     expect(accessRedirect("/verify-email", "", viewer(true))).toEqual({ to: "/", replace: true });
+    expect(accessRedirect("/verify-email", "?redirectTo=%2Flogin%3FcliToken%3DABCD-EFGH", viewer(true))).toEqual({ to: "/login?cliToken=ABCD-EFGH", replace: true });
+    expect(accessRedirect("/verify-email", "?redirectTo=https%3A%2F%2Fevil.example", viewer(true))).toEqual({ to: "/", replace: true });
     expect(accessRedirect("/profile", "", viewer(true))).toBeNull();
   });
 

@@ -13,6 +13,11 @@ const signedInOnly = [/^\/account(\/|$)/, /^\/courses\/[^/]+\/(confirm|MainPage|
 
 export type AccessRedirect = { to: string; replace: boolean };
 
+/** The verification page, remembering where to go once the address is verified. */
+export function verifyEmailPath(then: string): string {
+  return then === "/" ? "/verify-email" : `/verify-email?redirectTo=${encodeURIComponent(then)}`;
+}
+
 /**
  * Spec §4 and the identity issue: where a request must go instead of `pathname`, or null.
  * - signed in, e-mail not verified, anywhere but /verify-email → /verify-email (replacing history)
@@ -21,9 +26,12 @@ export type AccessRedirect = { to: string; replace: boolean };
  */
 export function accessRedirect(pathname: string, search: string, viewer: Viewer | null): AccessRedirect | null {
   if (viewer && !viewer.emailVerified) {
-    return pathname === "/verify-email" ? null : { to: "/verify-email", replace: true };
+    if (pathname === "/verify-email") return null;
+    // Approving the CLI continues once the address is verified.
+    const cliHandOff = pathname === "/login" && new URLSearchParams(search).has("cliToken");
+    return { to: cliHandOff ? verifyEmailPath(pathname + search) : "/verify-email", replace: true };
   }
-  if (viewer && pathname === "/verify-email") return { to: "/", replace: true };
+  if (viewer && pathname === "/verify-email") return { to: safeRedirectTarget(new URLSearchParams(search).get("redirectTo")), replace: true };
   if (!viewer && signedInOnly.some((pattern) => pattern.test(pathname))) {
     return { to: `/login?redirectTo=${encodeURIComponent(pathname + search)}`, replace: false };
   }

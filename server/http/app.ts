@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { handleCliAuth } from "../api/cli-auth.ts";
-import { createApi } from "../api/v1.ts";
+import { apiReferenceAssets, createApi } from "../api/v1.ts";
 import { googleStandInPath } from "../auth/google-stand-in.ts";
 import { clientIpHeader } from "../auth/index.ts";
 import type { Catalog } from "../catalog/index.ts";
@@ -22,7 +25,7 @@ import { uploadsPath, type FileStorage } from "../storage/index.ts";
 import { clientAddress, isLoopback } from "./client-address.ts";
 import { compressOnce, compressPerRequest, isCompressible } from "./compression.ts";
 import { hasSession, PageCache } from "./page-cache.ts";
-import { acceptedEncoding, headedResponse, prepareResponse, requestHeader, sendPrepared } from "./prepared-response.ts";
+import { acceptedEncoding, headedResponse, prepareResponse, requestHeader, sendPrepared, type PreparedResponse } from "./prepared-response.ts";
 import { mountDevMailbox } from "./dev-mailbox.ts";
 import type { HttpEnv } from "./env.ts";
 import { robotsTxt, sitemapXml } from "./seo.ts";
@@ -37,6 +40,8 @@ export interface HttpDeps {
   dev: boolean;
   publicUrl: string;
   pageCacheSeconds: number;
+  /** Requests a minute each API credential may make (config.apiRateLimit). */
+  apiRateLimit: number;
   /** The origins forms may be sent from (config.siteOrigins); the first is PUBLIC_URL's. */
   siteOrigins: string[];
   /** Proxies of ours in front, each appending to X-Forwarded-For (config.proxyHops). */
@@ -204,8 +209,26 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     );
     return c.json(answer.body, answer.status as 200);
   });
-  const publicApi = createApi({ db: deps.database.db, cipher: deps.identity.cipher, catalog: deps.catalog, now });
+  const publicApi = createApi({ db: deps.database.db, cipher: deps.identity.cipher, catalog: deps.catalog, now, rateLimitPerMinute: deps.apiRateLimit });
   app.route("/api/v1", publicApi.api);
+  // Scalar's API reference, from this origin (the CSP allows nothing else): its bundle and stylesheet,
+  // each read and compressed (off the main thread) on first use.
+  const scalarDir = dirname(fileURLToPath(import.meta.resolve("@scalar/api-reference")));
+  for (const [route, file, type] of [
+    [apiReferenceAssets.script, "browser/standalone.js", "text/javascript; charset=utf-8"],
+    [apiReferenceAssets.stylesheet, "style.css", "text/css; charset=utf-8"],
+  ] as const) {
+    let prepared: Promise<PreparedResponse> | undefined;
+    app.get(route, async (c) => {
+      prepared ??= readFile(join(scalarDir, file)).then(async (body) => {
+        const [br, gzip] = await Promise.all([compressPerRequest(body, "br"), compressPerRequest(body, "gzip")]);
+        const headers = { ...headersFor(null, route), "content-type": type, "cache-control": "public, max-age=86400" };
+        return prepareResponse(200, headers, Buffer.from(body), { br, gzip });
+      });
+      c.set("routine", true);
+      return sendPrepared(c, await prepared);
+    });
+  }
 
   // Outside production the mailbox shows everyone's sign-in links and the sandbox pays for free: this machine only.
   if (!deps.production) {

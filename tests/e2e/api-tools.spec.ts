@@ -44,6 +44,20 @@ test("a visitor sees what the CLI and API offer; a signed-in person makes a key,
   expect((await request.get("/api/v1/me", { headers: { authorization: `Bearer ${secret}` } })).status()).toBe(401);
 });
 
+test("the interactive API reference renders every operation from the OpenAPI document, from this origin under the CSP", async ({ page }) => {
+  const blockedScripts: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && /script-src/.test(message.text())) blockedScripts.push(message.text());
+  });
+  await page.goto("/api-tools");
+  await page.getByRole("link", { name: "interactive reference" }).click();
+  await expect(page).toHaveURL(/\/api-tools\/reference$/);
+  await expect(page.getByRole("heading", { name: "Academy API", level: 1 }).or(page.getByRole("heading", { name: "Academy API" })).first()).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText("Write a note").first()).toBeVisible();
+  await expect(page.getByText("One website, with its paid periods").first()).toBeVisible();
+  expect(blockedScripts).toEqual([]);
+});
+
 for (const [theme, width] of [["light", 1280], ["dark", 375]] as const) {
   test(`/api-tools has no serious or critical axe violations in the ${theme} theme at ${width} px`, async ({ page, request }) => {
     test.setTimeout(scanBudget(2));

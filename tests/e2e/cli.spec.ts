@@ -3,7 +3,7 @@ import { mkdtemp, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { latestMail, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
 
@@ -119,4 +119,26 @@ test("academy login reports a denial in the browser", async ({ page, request }) 
   const finished = await login.done;
   expect(finished.code).toBe(1);
   expect(finished.stderr).toContain("The sign-in was denied in the browser. Run academy login to try again.");
+});
+
+test("a visitor with no account signs up from the CLI's page, verifies the address and then approves the CLI", async ({ page, request }) => {
+  const config = await mkdtemp(path.join(tmpdir(), "academy-cli-"));
+  const email = uniqueEmail("newcli");
+  const login = startLogin(["--server", new URL((await page.request.get("/healthz")).url()).origin], { XDG_CONFIG_HOME: config });
+  const url = await login.url;
+  await page.goto(url);
+  await page.getByRole("link", { name: "Create account" }).click();
+  await page.getByLabel("Your name").fill("New Nikhil");
+  await page.getByLabel("E-mail").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/verify-email\?redirectTo=%2Flogin%3FcliToken%3D/);
+  const mail = await latestMail(request, email, /Confirm your e-mail/);
+  await page.goto(mail.links[0] as string);
+  await expect(page.getByRole("heading", { name: "Sign in the Academy CLI on this device?" })).toBeVisible();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page).toHaveURL(/\/cli-auth-success$/);
+  const finished = await login.done;
+  expect(finished.code, finished.stderr).toBe(0);
+  expect(finished.stdout).toContain(`as ${email}`);
 });

@@ -139,6 +139,22 @@ describe("every operation of /api/v1", () => {
     }
   });
 
+  it("counts each credential's requests: the 121st in a minute is 429 with Retry-After, and another credential is unaffected", async () => {
+    const { db } = t.database;
+    const busy = await createApiKey(db, owner.id, { name: "Busy", scopes: ["read"], lifetimeDays: 30 }, new Date());
+    for (let i = 1; i <= 120; i++) {
+      const ok = await call("GET", "/api/v1/me", { token: busy.secret });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.get("ratelimit-remaining")).toBe(String(120 - i));
+    }
+    const limited = await call("GET", "/api/v1/me", { token: busy.secret });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(limited.headers.get("ratelimit-remaining")).toBe("0");
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    expect((await call("GET", "/api/v1/me", { token: owner.token })).status).toBe(200);
+  });
+
   it("pages through notes with a cursor, each note once", async () => {
     const reader = await personWithToken("Paging Priya");
     for (let i = 0; i < 7; i++) await createNote(t.database.db, t.identity.cipher, t.catalog, reader.id, { title: `Note ${i}`, body: "text" });

@@ -243,6 +243,7 @@ export async function startTestApp({ publicUrl = "http://academy.test" } = {}): 
     dev: false,
     publicUrl,
     pageCacheSeconds: 60,
+    apiRateLimit: 120,
     siteOrigins: [publicUrl],
     proxyHops: 0,
     identity,
