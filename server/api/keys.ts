@@ -1,17 +1,15 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, count, desc, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { apiKeys, user } from "../db/schema.ts";
+import { apiKeys } from "../db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../errors.ts";
-import { apiScopes, type ApiCaller, type ApiScope } from "./scopes.ts";
+import { apiScopes, type ApiScope } from "./scopes.ts";
 
 /** Every secret starts so, which tells a key from a CLI token and lets secret scanners find leaked ones. */
 export const apiKeyPrefix = "acd_";
 export const keyLimits = { name: 60, perUser: 20 } as const;
 /** Lifetimes offered, in days; null is "never expires". */
 export const keyLifetimes = [30, 90, 365, null] as const;
-/** How stale "last used" may get before a request records it again (a write per request would cost more than it tells). */
-const lastUsedPrecisionMs = 60_000;
 
 const hash = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
@@ -82,19 +80,4 @@ export async function revokeApiKey(db: Db, userId: string, keyId: string, now: D
   const [row] = await db.select({ id: apiKeys.id }).from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)));
   if (!row) throw new NotFound("We could not find that key.");
   await db.update(apiKeys).set({ revokedAt: now }).where(and(eq(apiKeys.id, row.id), isNull(apiKeys.revokedAt)));
-}
-
-/** The caller a key secret stands for, if it is one of ours and still usable; records its use. */
-export async function callerForKey(db: Db, secret: string, now: Date): Promise<ApiCaller | null> {
-  const [row] = await db
-    .select({ key: apiKeys, email: user.email, name: user.name })
-    .from(apiKeys)
-    .innerJoin(user, eq(user.id, apiKeys.userId))
-    .where(and(eq(apiKeys.secretHash, hash(secret)), usable(now)));
-  if (!row) return null;
-  await db
-    .update(apiKeys)
-    .set({ lastUsedAt: now })
-    .where(and(eq(apiKeys.id, row.key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - lastUsedPrecisionMs)))));
-  return { userId: row.key.userId, email: row.email, name: row.name, credentialId: `key:${row.key.id}`, sessionId: null, scopes: summary(row.key).scopes };
 }

@@ -130,7 +130,7 @@ export function addResources(api: OpenAPIHono<Env>, deps: ResourceDeps) {
     createRoute({ method: "get", path: "/notes", summary: "Your notes, last updated first", security, request: { query: Page }, responses: { 200: json(z.object({ notes: z.array(NoteOut), nextCursor: z.string().nullable() }), "A page of notes"), ...errorResponses(400, 401, 429) } }),
     async (c) => {
       const { limit, cursor } = c.req.valid("query");
-      const page = await pageOfNotes(db, cipher, c.get("caller").userId, { limit, cursor, now: deps.now() });
+      const page = await pageOfNotes(db, cipher, c.get("caller").userId, { limit, cursor });
       return c.json({ notes: page.notes.map(noteOut), nextCursor: page.nextCursor }, 200);
     },
   );

@@ -1,14 +1,12 @@
 import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
-import { and, eq, gt } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { listOwnedCourses } from "../commerce/index.ts";
-import type { Db } from "../db/client.ts";
-import { session, user } from "../db/schema.ts";
+import { session } from "../db/schema.ts";
 import { UserError, ValidationError } from "../errors.ts";
-import { apiKeyPrefix, callerForKey } from "./keys.ts";
-import { apiScopes, type ApiCaller } from "./scopes.ts";
-import { consumeThrottle } from "../auth/throttle.ts";
+import { authorize } from "./credentials.ts";
+import type { ApiCaller } from "./scopes.ts";
 import { addResources, errorResponses, type ResourceDeps } from "./resources.ts";
 
 export type ApiDeps = ResourceDeps & { rateLimitPerMinute: number };
@@ -37,17 +35,6 @@ const Course = z
   .openapi("Course");
 
 const security = [{ bearer: [] }];
-
-/** The signed-in caller of a CLI token: the session it names, if it is still valid. */
-async function callerForSession(db: Db, token: string, now: Date): Promise<ApiCaller | null> {
-  const [row] = await db
-    .select({ sessionId: session.id, userId: user.id, email: user.email, name: user.name })
-    .from(session)
-    .innerJoin(user, eq(user.id, session.userId))
-    .where(and(eq(session.token, token), gt(session.expiresAt, now)));
-  // A CLI session acts for its person in everything the API offers.
-  return row ? { ...row, credentialId: `session:${row.sessionId}`, scopes: apiScopes } : null;
-}
 
 /**
  * The public JSON API: every route is declared once with zod schemas, which validate the request
@@ -81,12 +68,12 @@ export function createApi(deps: ApiDeps) {
     if (c.req.path === "/api/v1/openapi.json") return next();
     const header = c.req.header("authorization") ?? "";
     const token = /^Bearer ([\w.~+/-]+=*)$/i.exec(header)?.[1];
-    const caller = !token ? null : token.startsWith(apiKeyPrefix) ? await callerForKey(deps.db, token, deps.now()) : await callerForSession(deps.db, token, deps.now());
-    if (!caller) {
+    const authorized = token ? await authorize(deps.db, token, deps.now(), rateLimit) : null;
+    if (!authorized) {
       c.header("WWW-Authenticate", 'Bearer realm="academy"');
       return errorResponse(c, 401, token ? "This token is not valid any more. Run academy login to sign in again." : "Sign in first: run academy login, or send a token as Authorization: Bearer <token>.");
     }
-    const limit = await consumeThrottle(deps.db, `api:${caller.credentialId}`, rateLimit);
+    const { caller, limit } = authorized;
     c.header("RateLimit-Limit", String(rateLimit.max));
     c.header("RateLimit-Remaining", String(Math.max(0, rateLimit.max - limit.count)));
     c.header("RateLimit-Reset", String(limit.retryAfterSeconds));

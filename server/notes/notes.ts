@@ -116,16 +116,16 @@ export function matchesSearch(note: Pick<Note, "title" | "body">, query: string)
 
 /**
  * One page of the learner's live notes, last updated first, after the note a cursor names (an
- * opaque string from the previous page): each page is one indexed query, and only its notes are
- * decrypted. A cursor that is not one of ours starts from the beginning.
+ * opaque string from the previous page): each page is one indexed read, and only its notes are
+ * decrypted. A cursor that is not one of ours starts from the beginning. (Long-deleted notes are
+ * purged when the notes page lists them; they are never in a page here.)
  */
 export async function pageOfNotes(
   db: Db,
   cipher: FieldCipher,
   userId: string,
-  options: { cursor?: string | undefined; limit: number; now?: Date },
+  options: { cursor?: string | undefined; limit: number },
 ): Promise<{ notes: Note[]; nextCursor: string | null }> {
-  await purgeDeletedNotes(db, userId, options.now ?? new Date());
   const [at, id] = options.cursor ? Buffer.from(options.cursor, "base64url").toString("utf8").split("|") : [];
   const after = at && id && uuidPattern.test(id) && !Number.isNaN(Date.parse(at)) ? { at: new Date(at), id } : null;
   // Ordered by the time as the cursor can carry it (milliseconds), so no note falls between two pages.

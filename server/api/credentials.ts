@@ -1,0 +1,71 @@
+import { createHash } from "node:crypto";
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { apiKeyPrefix } from "./keys.ts";
+import { apiScopes, type ApiCaller, type ApiScope } from "./scopes.ts";
+
+/** How stale an API key's "last used" may get before a request records it again. */
+const lastUsedPrecisionSeconds = 60;
+
+export interface Authorized {
+  caller: ApiCaller;
+  /** This request's place in its credential's window. */
+  limit: { allowed: boolean; count: number; retryAfterSeconds: number };
+}
+
+interface Row {
+  credential_id: string;
+  session_id: string | null;
+  user_id: string;
+  email: string;
+  name: string;
+  scopes: string[] | null;
+  count: number;
+  retry_after: number;
+}
+
+/** One hit on the credential's rate-limit window (the same arithmetic as server/auth/throttle.ts), for the CTE below. */
+function countHit(windowSeconds: number) {
+  const window = sql`make_interval(secs => ${windowSeconds})`;
+  return sql`insert into throttles (key, count, window_started_at)
+      select 'api:' || credential_id, 1, now() from caller
+      on conflict (key) do update set
+        count = case when throttles.window_started_at + ${window} <= now() then 1 else throttles.count + 1 end,
+        window_started_at = case when throttles.window_started_at + ${window} <= now() then now() else throttles.window_started_at end
+      returning count, ceil(extract(epoch from (window_started_at + ${window} - now())))::int as retry_after`;
+}
+
+/**
+ * The caller a bearer token stands for — a CLI session's token or an API key (`acd_…`) — and its
+ * hit counted against the credential's per-minute limit, in one statement: the API's door costs
+ * one round trip. Null for a token that is unknown, expired or revoked (nothing is counted then).
+ */
+export async function authorize(db: Db, token: string, now: Date, rule: { windowSeconds: number; max: number }): Promise<Authorized | null> {
+  const at = now.toISOString();
+  const caller = token.startsWith(apiKeyPrefix)
+    ? sql`select 'key:' || k.id as credential_id, null::text as session_id, k.id as key_id, k.user_id, u.email, u.name, k.scopes
+        from api_keys k join "user" u on u.id = k.user_id
+        where k.secret_hash = ${createHash("sha256").update(token).digest("hex")} and k.revoked_at is null
+          and (k.expires_at is null or k.expires_at > ${at}::timestamptz)`
+    : sql`select 'session:' || s.id as credential_id, s.id as session_id, null::uuid as key_id, s.user_id, u.email, u.name, null::jsonb as scopes
+        from session s join "user" u on u.id = s.user_id
+        where s.token = ${token} and s.expires_at > ${at}::timestamptz`;
+  const result = await db.execute(sql`with caller as (${caller}),
+    hit as (${countHit(rule.windowSeconds)}),
+    touched as (
+      update api_keys set last_used_at = ${at}::timestamptz
+      where id = (select key_id from caller)
+        and (last_used_at is null or last_used_at < ${at}::timestamptz - make_interval(secs => ${lastUsedPrecisionSeconds}))
+      returning 1
+    )
+    select caller.credential_id, caller.session_id, caller.user_id, caller.email, caller.name, caller.scopes, hit.count, hit.retry_after
+    from caller cross join hit`);
+  const [row] = (result as unknown as { rows: Row[] }).rows;
+  if (!row) return null;
+  // A CLI session acts for its person in everything the API offers; a key, in what it was given.
+  const scopes: readonly ApiScope[] = row.scopes ? apiScopes.filter((scope) => row.scopes?.includes(scope)) : apiScopes;
+  return {
+    caller: { userId: row.user_id, email: row.email, name: row.name, credentialId: row.credential_id, sessionId: row.session_id, scopes },
+    limit: { allowed: row.count <= rule.max, count: row.count, retryAfterSeconds: Math.max(0, row.retry_after) },
+  };
+}
