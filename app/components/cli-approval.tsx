@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from "react";
 import { Form, useNavigate, useNavigation } from "react-router";
+import { describeDevice } from "../lib/device.ts";
 import { formatMoment } from "../lib/format.ts";
 import { AuthCard, FormAlert } from "./form-controls.tsx";
 
@@ -10,7 +11,7 @@ export interface CliApprovalProps {
   cliToken: string;
   email: string;
   idToken: string;
-  request: { code: string; expiresAt: Date | string } | { problem: string };
+  request: { code: string; expiresAt: Date | string; userAgent: string | null; ipAddress: string | null; requestedAt: Date | string | null } | { problem: string };
   /** The no-JavaScript answer of the page's own action, when it was used. */
   error: string | null;
 }
@@ -68,6 +69,22 @@ export function CliApproval({ cliToken, email, idToken, request, error }: CliApp
           <p className="mt-1 font-mono text-3xl font-bold tracking-widest text-slate-950 dark:text-white">{request.code}</p>
           <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">Valid until {formatMoment(request.expiresAt)}</p>
         </div>
+        <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
+          <dt className="text-slate-600 dark:text-slate-400">Device</dt>
+          <dd className="text-slate-950 dark:text-white">{describeDevice(request.userAgent)}</dd>
+          {request.ipAddress && (
+            <>
+              <dt className="text-slate-600 dark:text-slate-400">From</dt>
+              <dd className="text-slate-950 dark:text-white">{request.ipAddress}</dd>
+            </>
+          )}
+          {request.requestedAt && (
+            <>
+              <dt className="text-slate-600 dark:text-slate-400">Asked</dt>
+              <dd className="text-slate-950 dark:text-white">{formatMoment(request.requestedAt)}</dd>
+            </>
+          )}
+        </dl>
         <p className="text-sm text-slate-700 dark:text-slate-300">
           Approve only if you ran <code className="font-mono">academy login</code> yourself just now. The CLI can then read your courses, progress, orders and websites, and
           read and change your notes, until you sign it out (<code className="font-mono">academy logout</code>, or Settings → Signed-in devices).

@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
-import { and, eq, gt, isNull, or } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import type { Db } from "../db/client.ts";
-import { deviceCode, session, user } from "../db/schema.ts";
+import { cliLoginRequests, deviceCode, session, user } from "../db/schema.ts";
 import { ValidationError } from "../errors.ts";
 
 /** How long the page's proof of its session may be used to approve a CLI sign-in. */
@@ -98,14 +98,30 @@ async function decideCliLogin(db: Db, secret: string, decision: CliDecision, now
   if (!decided) throw new ValidationError(cliAuthMessages.usedCode);
 }
 
-/** What the approval page shows about a code before the person decides; null when there is nothing to decide. */
-async function pendingCliLogin(db: Db, cliToken: string, now: Date): Promise<{ code: string; expiresAt: Date } | { problem: string }> {
+/** Notes which device asked for a code (its User-Agent and address), and forgets those older than a day. */
+export async function recordCliLoginRequest(db: Db, request: { userCode: string; userAgent: string | null; ipAddress: string | null }): Promise<void> {
+  await db.delete(cliLoginRequests).where(lt(cliLoginRequests.createdAt, new Date(Date.now() - 86_400_000)));
+  await db.insert(cliLoginRequests).values(request).onConflictDoNothing();
+}
+
+export interface PendingCliLogin {
+  code: string;
+  expiresAt: Date;
+  /** The device that asked, as it said it was, and from where. */
+  userAgent: string | null;
+  ipAddress: string | null;
+  requestedAt: Date | null;
+}
+
+/** What the approval page shows about a code before the person decides, or why there is nothing to decide. */
+async function pendingCliLogin(db: Db, cliToken: string, now: Date): Promise<PendingCliLogin | { problem: string }> {
   const userCode = normaliseUserCode(cliToken);
   const [code] = userCode ? await db.select().from(deviceCode).where(eq(deviceCode.userCode, userCode)) : [];
   if (!code) return { problem: cliAuthMessages.unknownCode };
   if (code.expiresAt <= now) return { problem: cliAuthMessages.expiredCode };
   if (code.status !== "pending") return { problem: cliAuthMessages.usedCode };
-  return { code: displayUserCode(userCode), expiresAt: code.expiresAt };
+  const [asked] = await db.select().from(cliLoginRequests).where(eq(cliLoginRequests.userCode, userCode));
+  return { code: displayUserCode(userCode), expiresAt: code.expiresAt, userAgent: asked?.userAgent ?? null, ipAddress: asked?.ipAddress ?? null, requestedAt: asked?.createdAt ?? null };
 }
 
 /** CLI sign-in, bound to the database and the secret that signs the page's id tokens. */

@@ -16,6 +16,7 @@ import { parseAccountUpdate } from "../users/profile.ts";
 import { createUserDocument, recordSignIn, updateUserDocument } from "../users/user-document.ts";
 import type { GoogleStandIn } from "./google-stand-in.ts";
 import { authOptions } from "./options.ts";
+import { recordCliLoginRequest } from "./cli-login.ts";
 import { consumeThrottle } from "./throttle.ts";
 
 /** The request header the HTTP layer fills with the client's address; anything a client sends in it is replaced. */
@@ -176,6 +177,11 @@ export function createAuth(deps: AuthDeps) {
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/device/code") {
+          const userCode = (ctx.context.returned as { user_code?: unknown } | undefined)?.user_code;
+          if (typeof userCode === "string") await recordCliLoginRequest(db, { userCode, userAgent: ctx.headers?.get("user-agent") ?? null, ipAddress: ctx.headers?.get(clientIpHeader) ?? null });
+          return;
+        }
         // The certificate prints the user document's name, so a new name reaches it however it was changed.
         const session = ctx.context.session;
         if (ctx.path !== "/update-user" || !session || isAPIError(ctx.context.returned)) return;

@@ -433,3 +433,14 @@ export const apiKeys = pgTable(
   },
   (table) => [index("api_keys_user_idx").on(table.userId, table.createdAt)],
 );
+
+/**
+ * Who asked for a CLI sign-in code (the device grant's own table has no room for it): shown on
+ * the approval page, so the person can tell their own terminal from someone else's.
+ */
+export const cliLoginRequests = pgTable("cli_login_requests", {
+  userCode: text("user_code").primaryKey(),
+  userAgent: text("user_agent"),
+  ipAddress: text("ip_address"),
+  createdAt: at("created_at").notNull().defaultNow(),
+});

@@ -60,6 +60,7 @@ test("academy login is approved in the browser, then whoami, courses and logout 
   await page.goto(url);
   await expect(page.getByRole("heading", { name: "Sign in the Academy CLI on this device?" })).toBeVisible();
   await expect(page.getByText(code, { exact: true })).toBeVisible();
+  await expect(page.getByText(/^Academy CLI on (Linux|macOS|Windows)$/)).toBeVisible();
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page).toHaveURL(/\/cli-auth-success$/);
   await expect(page.getByText("You can close this tab and return to your terminal")).toBeVisible();

@@ -43,6 +43,8 @@ async function startCliLogin() {
 async function pageIdToken(cookie: string, code: string): Promise<string> {
   const html = await (await send(`/login?cliToken=${code}`, { cookie })).text();
   expect(html).toContain("Sign in the Academy CLI on this device?");
+  // The device that asked, as the CLI's User-Agent names it.
+  expect(html).toContain("Academy CLI on Linux");
   const token = /name="idToken" value="([^"]+)"/.exec(html)?.[1];
   expect(token).toBeDefined();
   return token as string;
