@@ -143,3 +143,22 @@ test("a visitor with no account signs up from the CLI's page, verifies the addre
   expect(finished.code, finished.stderr).toBe(0);
   expect(finished.stdout).toContain(`as ${email}`);
 });
+
+test("the approval page shows the backend's error text verbatim, or the spec's message when there is none", async ({ page, request }) => {
+  const config = await mkdtemp(path.join(tmpdir(), "academy-cli-"));
+  await signUpVerified(page, request, { name: "Patient Pooja", email: uniqueEmail("fallback"), password });
+  const login = startLogin(["--server", new URL(page.url()).origin], { XDG_CONFIG_HOME: config });
+  await page.goto(await login.url);
+  // A proxy in front answers for the server, without the JSON the page expects.
+  await page.route("**/api/cli-auth", (route) => route.fulfill({ status: 502, contentType: "text/html", body: "<h1>Bad gateway</h1>" }));
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Failed to send auth data to CLI backend");
+  await page.unroute("**/api/cli-auth");
+  await page.route("**/api/cli-auth", (route) => route.fulfill({ status: 400, json: { success: false, error: "That code has expired. Run academy login again for a new one." } }));
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("alert")).toHaveText("That code has expired. Run academy login again for a new one.");
+  await page.unroute("**/api/cli-auth");
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page).toHaveURL(/\/cli-auth-success$/);
+  expect((await login.done).code).toBe(0);
+});
