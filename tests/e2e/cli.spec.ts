@@ -3,6 +3,7 @@ import { mkdtemp, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { seriousViolations } from "./axe.ts";
 import { latestMail, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
@@ -149,6 +150,7 @@ test("the approval page shows the backend's error text verbatim, or the spec's m
   await signUpVerified(page, request, { name: "Patient Pooja", email: uniqueEmail("fallback"), password });
   const login = startLogin(["--server", new URL(page.url()).origin], { XDG_CONFIG_HOME: config });
   await page.goto(await login.url);
+  expect(await seriousViolations(page)).toEqual([]);
   // A proxy in front answers for the server, without the JSON the page expects.
   await page.route("**/api/cli-auth", (route) => route.fulfill({ status: 502, contentType: "text/html", body: "<h1>Bad gateway</h1>" }));
   await page.getByRole("button", { name: "Approve" }).click();
@@ -160,5 +162,6 @@ test("the approval page shows the backend's error text verbatim, or the spec's m
   await page.unroute("**/api/cli-auth");
   await page.getByRole("button", { name: "Approve" }).click();
   await expect(page).toHaveURL(/\/cli-auth-success$/);
+  expect(await seriousViolations(page)).toEqual([]);
   expect((await login.done).code).toBe(0);
 });
