@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from "commander";
-import { api, CliError, exitCodes, serverUrl } from "./client.ts";
+import { api, CliError, cliVersion, exitCodes, serverUrl } from "./client.ts";
 import { login, logout, openBrowser } from "./login.ts";
 import { noteText } from "./text-input.ts";
 import { paint, printJson, printTable } from "./output.ts";
@@ -14,6 +14,7 @@ const program = new Command("academy")
   .description("Academy from your terminal: your courses, progress, notes, orders and websites.")
   .option("--server <url>", "the Academy server (default: $ACADEMY_URL, else http://localhost:3000)")
   .option("--json", "print JSON for scripts instead of tables")
+  .version(cliVersion, "-V, --version", "print the CLI's version")
   .showHelpAfterError("(run academy --help for the commands)")
   .configureOutput({ outputError: (text, write) => write(paint("red", text, process.stderr)) })
   .exitOverride();

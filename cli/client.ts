@@ -14,7 +14,8 @@ export class CliError extends Error {
 }
 
 const platformName: Record<string, string> = { linux: "Linux", darwin: "macOS", win32: "Windows" };
-export const userAgent = `academy-cli/0.1.0 (${platformName[process.platform] ?? process.platform} ${release()}; Node ${process.versions.node})`;
+export const cliVersion = "0.1.0";
+export const userAgent = `academy-cli/${cliVersion} (${platformName[process.platform] ?? process.platform} ${release()}; Node ${process.versions.node})`;
 
 /** The server every command talks to: --server, else ACADEMY_URL, else the local one `npm start` serves. */
 export function serverUrl(option: string | undefined): string {
