@@ -98,9 +98,14 @@ async function decideCliLogin(db: Db, secret: string, decision: CliDecision, now
   if (!decided) throw new ValidationError(cliAuthMessages.usedCode);
 }
 
-/** Notes which device asked for a code (its User-Agent and address), and forgets those older than a day. */
+/**
+ * Notes which device asked for a code (its User-Agent and address). Codes a CLI never came back
+ * for, and these notes, are forgotten a day later, so unanswered requests do not pile up.
+ */
 export async function recordCliLoginRequest(db: Db, request: { userCode: string; userAgent: string | null; ipAddress: string | null }): Promise<void> {
-  await db.delete(cliLoginRequests).where(lt(cliLoginRequests.createdAt, new Date(Date.now() - 86_400_000)));
+  const dayAgo = new Date(Date.now() - 86_400_000);
+  await db.delete(cliLoginRequests).where(lt(cliLoginRequests.createdAt, dayAgo));
+  await db.delete(deviceCode).where(lt(deviceCode.expiresAt, dayAgo));
   await db.insert(cliLoginRequests).values(request).onConflictDoNothing();
 }
 

@@ -149,6 +149,15 @@ describe("signing the CLI in from the browser", () => {
     expect(await decide({ cliToken: fresh.user_code, email: person.email, idToken })).toEqual({ status: 400, body: { success: false, error: signedOut } });
   });
 
+  it("forgets codes that expired more than a day ago when the next one is asked for", async () => {
+    const stale = await startCliLogin();
+    await t.database.db.update(deviceCode).set({ expiresAt: new Date(Date.now() - 2 * 86_400_000) }).where(eq(deviceCode.deviceCode, stale.device_code));
+    const fresh = await startCliLogin();
+    const codes = (await t.database.db.select().from(deviceCode)).map((c) => c.deviceCode);
+    expect(codes).toContain(fresh.device_code);
+    expect(codes).not.toContain(stale.device_code);
+  });
+
   it("sends a signed-out visitor to sign in first, and back to the approval afterwards", async () => {
     const cli = await startCliLogin();
     const page = await (await send(`/login?cliToken=${cli.user_code}`)).text();
