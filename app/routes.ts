@@ -45,6 +45,7 @@ export default [
     route("notes", "routes/notes.tsx"),
   ]),
   route("account/orders/:orderId/receipt", "routes/account-receipt.tsx"),
+  route("invoices/:orderId", "routes/invoice.tsx"),
   route("privacy", "routes/policy.tsx", { id: "policy-privacy" }),
   route("terms", "routes/policy.tsx", { id: "policy-terms" }),
   route("shipping", "routes/policy.tsx", { id: "policy-shipping" }),

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
+import { writeFile } from "node:fs/promises";
 import { Command, CommanderError } from "commander";
 import { api, CliError, cliVersion, exitCodes, serverUrl } from "./client.ts";
 import { login, logout, openBrowser } from "./login.ts";
+import { invoiceHtml, invoicePdf } from "./invoice.ts";
 import { noteText } from "./text-input.ts";
 import { paint, printJson, printTable } from "./output.ts";
 
@@ -227,9 +229,23 @@ program
 
 program
   .command("receipts <orderId>")
-  .description("the receipt of a paid order, and where to see or print its GST invoice")
-  .addHelpText("after", examples(["academy receipts 0b7e…", "academy receipts 0b7e… --json"]))
-  .action(async (orderId: string) => {
+  .description("the receipt of a paid order; its GST tax invoice as HTML or PDF")
+  .option("--html", "the tax invoice as one HTML file")
+  .option("--pdf", "the tax invoice as a PDF (printed by a local Chromium or Chrome)")
+  .option("-o, --output <file>", "where to write it (HTML: standard output by default; PDF: invoice-<number>.pdf)")
+  .addHelpText("after", examples(["academy receipts 0b7e…", "academy receipts 0b7e… --html > invoice.html", "academy receipts 0b7e… --pdf -o invoice.pdf"]))
+  .action(async (orderId: string, options: { html?: boolean; pdf?: boolean; output?: string }) => {
+    if (options.html && options.pdf) throw new CliError("Choose --html or --pdf, not both.", exitCodes.usage);
+    if (options.html || options.pdf) {
+      const html = await invoiceHtml(server(), orderId);
+      if (options.html && !options.output) return void process.stdout.write(html);
+      const number = /<title>Tax invoice ([\w-]+)<\/title>/.exec(html)?.[1] ?? orderId;
+      const output = options.output ?? `invoice-${number}.pdf`;
+      if (options.html) await writeFile(output, html);
+      else await invoicePdf(html, output);
+      if (globals().json) return printJson({ written: output });
+      return void process.stdout.write(`Wrote the tax invoice to ${output}.\n`);
+    }
     const receipt = await api<{ number: string; title: string; total: ApiCourse["price"]; tax: ApiCourse["price"]; paidAt: string | null; paymentId: string | null; url: string }>(
       server(),
       `/orders/${encodeURIComponent(orderId)}/receipt`,

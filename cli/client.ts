@@ -48,18 +48,23 @@ export async function postJson(server: string, path: string, body: unknown): Pro
 }
 
 /**
- * A call to /api/v1 with the stored token. The API's error shape becomes a CliError with its exit
- * code: 401 → not signed in (3), 404 → not found (4), anything else → failure (1).
+ * A request with the stored token; an answer in the API's error shape becomes a CliError with its
+ * exit code: 401 → not signed in (3), 404 → not found (4), anything else → failure (1).
  */
-export async function api<T>(server: string, path: string, init: RequestInit = {}): Promise<T> {
+export async function signedRequest(server: string, path: string, init: RequestInit = {}): Promise<Response> {
   const stored = await readToken(server);
   if (!stored) throw new CliError(`You are not signed in to ${server}. Run academy login first.`, exitCodes.signedOut);
-  const response = await send(server, `/api/v1${path}`, { ...init, token: stored.token });
-  if (response.status === 204) return undefined as T;
+  const response = await send(server, path, { ...init, token: stored.token });
+  if (response.ok) return response;
   const json = (await response.json().catch(() => null)) as { error?: { message?: string } } | null;
-  if (response.ok) return json as T;
   const message = json?.error?.message ?? `The server answered ${response.status}.`;
-  if (response.status === 401) throw new CliError(`${message}`, exitCodes.signedOut);
+  if (response.status === 401) throw new CliError(message, exitCodes.signedOut);
   if (response.status === 404) throw new CliError(message, exitCodes.notFound);
   throw new CliError(message);
+}
+
+/** A call to /api/v1, its JSON answer parsed (nothing for a 204). */
+export async function api<T>(server: string, path: string, init: RequestInit = {}): Promise<T> {
+  const response = await signedRequest(server, `/api/v1${path}`, init);
+  return (response.status === 204 ? undefined : await response.json()) as T;
 }

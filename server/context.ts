@@ -1,5 +1,6 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import type { Viewer } from "./auth/access.ts";
+import type { Authorized } from "./api/credentials.ts";
 import type { ApiDocument } from "./api/v1.ts";
 import type { CliLogin } from "./auth/cli-login.ts";
 import type { Auth } from "./auth/index.ts";
@@ -21,6 +22,8 @@ export interface AppServices {
   cliLogin: CliLogin;
   /** The public API's OpenAPI document, for /api-tools. */
   apiDocument: ApiDocument;
+  /** The caller a bearer token (CLI session or API key) stands for, counted against its API rate limit. */
+  authorizeApi: (token: string) => Promise<Authorized | null>;
   logger: Logger;
   googleEnabled: boolean;
   /** GA4 measurement id, or null when analytics is off. */

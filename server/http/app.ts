@@ -7,6 +7,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { handleCliAuth } from "../api/cli-auth.ts";
+import { authorize } from "../api/credentials.ts";
 import { apiReferenceAssets, createApi } from "../api/v1.ts";
 import { googleStandInPath } from "../auth/google-stand-in.ts";
 import { clientIpHeader } from "../auth/index.ts";
@@ -316,6 +317,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       cipher: deps.identity.cipher,
       cliLogin: deps.identity.cliLogin,
       apiDocument: publicApi.document,
+      authorizeApi: (token: string) => authorize(deps.database.db, token, now(), { windowSeconds: 60, max: deps.apiRateLimit }),
       logger: deps.logger,
       googleEnabled: deps.googleEnabled,
       analyticsId: deps.analyticsId,

@@ -1,9 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, stat } from "node:fs/promises";
+import { mkdtemp, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { seriousViolations } from "./axe.ts";
+import { buyCourse } from "./shop.ts";
 import { latestMail, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
@@ -164,4 +165,36 @@ test("the approval page shows the backend's error text verbatim, or the spec's m
   await expect(page).toHaveURL(/\/cli-auth-success$/);
   expect(await seriousViolations(page)).toEqual([]);
   expect((await login.done).code).toBe(0);
+});
+
+test("academy orders lists a purchase, and receipts saves its tax invoice as HTML and prints it to PDF", async ({ page, request }) => {
+  const config = await mkdtemp(path.join(tmpdir(), "academy-cli-"));
+  const origin = new URL((await page.request.get("/healthz")).url()).origin;
+  const env = { XDG_CONFIG_HOME: config, ACADEMY_URL: origin, CHROME_PATH: "/usr/bin/chromium" };
+  await signUpVerified(page, request, { name: "Invoice Isha", email: uniqueEmail("invoice"), password });
+  await buyCourse(page, "react-fundamentals");
+  const login = startLogin([], env);
+  await page.goto(await login.url);
+  await page.getByRole("button", { name: "Approve" }).click();
+  expect((await login.done).code).toBe(0);
+
+  const { orders } = JSON.parse((await academy(["orders", "--json"], env)).stdout) as { orders: { id: string; number: string; status: string }[] };
+  expect(orders).toHaveLength(1);
+  const [order] = orders as [{ id: string; number: string; status: string }];
+  expect(order.status).toBe("paid");
+
+  const html = await academy(["receipts", order.id, "--html"], env);
+  expect(html.code, html.stderr).toBe(0);
+  expect(html.stdout).toMatch(/^<!doctype html>/);
+  expect(html.stdout).toContain(`<title>Tax invoice ${order.number}</title>`);
+  expect(html.stdout).toContain("Invoice Isha");
+  expect(html.stdout).toContain("999293");
+
+  const pdfFile = path.join(config, "invoice.pdf");
+  const pdf = await academy(["receipts", order.id, "--pdf", "-o", pdfFile], env);
+  expect(pdf.code, pdf.stderr).toBe(0);
+  expect((await readFile(pdfFile)).subarray(0, 5).toString()).toBe("%PDF-");
+
+  expect((await academy(["receipts", "00000000-0000-0000-0000-000000000000", "--html"], env)).code).toBe(4);
+  expect((await academy(["receipts", order.id, "--html", "--pdf"], env)).code).toBe(2);
 });

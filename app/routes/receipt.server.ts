@@ -1,0 +1,67 @@
+import { getReceipt, gstSplit, orderPagePath } from "../../server/commerce/index.ts";
+import type { Catalog } from "../../server/catalog/index.ts";
+import type { Db } from "../../server/db/client.ts";
+import { paymentMethodLabel } from "../components/account-payment-method.tsx";
+import { formatOrderNumber } from "../lib/format.ts";
+
+/** The state named by a GSTIN's first two digits, for "place of supply"; only the codes we are likely to meet are named. */
+const gstStates: Record<string, string> = {
+  "07": "Delhi",
+  "09": "Uttar Pradesh",
+  "19": "West Bengal",
+  "24": "Gujarat",
+  "27": "Maharashtra",
+  "29": "Karnataka",
+  "32": "Kerala",
+  "33": "Tamil Nadu",
+  "36": "Telangana",
+  "37": "Andhra Pradesh",
+};
+
+/**
+ * Everything a receipt (the GST tax invoice) shows of one of the buyer's orders, for the receipt
+ * page and the invoice the CLI downloads. Another person's order is not found.
+ */
+export async function receiptView(db: Db, catalog: Catalog, buyer: { id: string; name: string; email: string }, orderId: string) {
+  const { order, payment, refund } = await getReceipt(db, buyer.id, orderId);
+  const { site } = catalog;
+  const stateCode = site.gstin.slice(0, 2);
+  return {
+    id: order.id,
+    number: formatOrderNumber(order.number),
+    paid: order.status === "paid" || order.status === "refunded",
+    status: order.status,
+    courseId: order.courseId,
+    kind: order.kind,
+    payPath: orderPagePath(order),
+    title: order.title,
+    createdAt: order.createdAt,
+    paidAt: order.paidAt,
+    amount: order.amount,
+    taxableAmount: order.taxableAmount,
+    taxAmount: order.taxAmount,
+    taxRatePercent: order.taxRatePercent,
+    taxMode: order.taxMode,
+    ...gstSplit(order.taxAmount),
+    buyer: { name: buyer.name, email: buyer.email, gstin: order.buyerGstin },
+    seller: {
+      legalName: site.legalName,
+      addressLines: [site.address.line1, site.address.line2, `${site.address.city} ${site.address.postalCode}`, `${site.address.state}, ${site.address.country}`].filter(
+        (line): line is string => Boolean(line),
+      ),
+      gstin: site.gstin,
+      email: site.email,
+      phone: site.phone,
+    },
+    placeOfSupply: `${gstStates[stateCode] ?? site.address.state} (${stateCode})`,
+    payment: payment && {
+      method: paymentMethodLabel(payment.method),
+      providerPaymentId: payment.providerPaymentId,
+      status: payment.status,
+    },
+    free: order.provider === "free",
+    refund: refund && refund.status === "processed" ? { providerRefundId: refund.providerRefundId, processedAt: refund.processedAt, amount: refund.amount } : null,
+  };
+}
+
+export type ReceiptView = Awaited<ReturnType<typeof receiptView>>;
