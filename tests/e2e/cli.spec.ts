@@ -198,3 +198,18 @@ test("academy orders lists a purchase, and receipts saves its tax invoice as HTM
   expect((await academy(["receipts", "00000000-0000-0000-0000-000000000000", "--html"], env)).code).toBe(4);
   expect((await academy(["receipts", order.id, "--html", "--pdf"], env)).code).toBe(2);
 });
+
+test("without JavaScript, the approval page's form signs the CLI in through the page itself", async ({ browser, request }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  await useOwnAddress(context);
+  const page = await context.newPage();
+  const config = await mkdtemp(path.join(tmpdir(), "academy-cli-"));
+  await signUpVerified(page, request, { name: "Plain Priya", email: uniqueEmail("nojs"), password });
+  const login = startLogin(["--server", new URL(page.url()).origin], { XDG_CONFIG_HOME: config });
+  await page.goto(await login.url);
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page).toHaveURL(/\/cli-auth-success$/);
+  await expect(page.getByText("You can close this tab and return to your terminal")).toBeVisible();
+  expect((await login.done).code).toBe(0);
+  await context.close();
+});
