@@ -11,8 +11,10 @@ test("Continue with Google opens a popup with the account chooser and signs in",
   await page.getByRole("link", { name: "Continue with Google" }).click();
   const popup = await popupOpened;
   await expect(popup.getByRole("heading", { name: "Choose an account" })).toBeVisible();
+  // Listen before choosing: the popup may close before the click's own wait is over.
+  const closed = popup.waitForEvent("close");
   await popup.getByRole("button", { name: /Gauri Learner/ }).click();
-  await popup.waitForEvent("close");
+  await closed;
   await expect(page).toHaveURL(/\/help$/);
   await expect(page.getByRole("button", { name: "Account menu for Gauri Learner" })).toBeVisible();
 
