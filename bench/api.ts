@@ -34,13 +34,13 @@ async function onDatabase(database: string, port: number, env: Record<string, st
   const server = await startServer(port, { API_RATE_LIMIT: "1000000", ...env });
   try {
     const learner = await prepareLearner(server.url);
-    const headers = [`Authorization: Bearer ${await apiKey(server.url, learner)}`];
+    const key = { authorization: `Bearer ${await apiKey(server.url, learner)}` };
+    const headers = [`Authorization: ${key.authorization}`];
     for (const path of ["/api/v1/courses", "/api/v1/notes"]) {
-      const check = await fetch(`${server.url}${path}`, { headers: { authorization: headers[0]?.slice("Authorization: ".length) ?? "" } });
+      const check = await fetch(`${server.url}${path}`, { headers: key });
       if (check.status !== 200) throw new Error(`${path} answered ${check.status} to the key`);
     }
     const options = { seconds, connections: 50 };
-    const key = { authorization: headers[0]?.slice("Authorization: ".length) ?? "" };
     return {
       database,
       healthz: wrk("healthz", `${server.url}/healthz`, options),

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { writeFile } from "node:fs/promises";
 import { Command, CommanderError } from "commander";
-import { api, CliError, cliVersion, exitCodes, serverUrl } from "./client.ts";
+import { api, CliError, cliVersion, everyPage, exitCodes, serverUrl } from "./client.ts";
 import { login, logout, openBrowser } from "./login.ts";
 import { invoiceHtml, invoicePdf } from "./invoice.ts";
 import { noteText } from "./text-input.ts";
@@ -117,16 +117,7 @@ interface ApiNote {
   updatedAt: string;
 }
 
-async function allNotes(): Promise<ApiNote[]> {
-  const notes: ApiNote[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: { notes: ApiNote[]; nextCursor: string | null } = await api(server(), `/notes?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
-    notes.push(...page.notes);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return notes;
-}
+const allNotes = () => everyPage<ApiNote>(server(), "/notes", "notes");
 
 const day = (iso: string) => iso.slice(0, 10);
 const notes = program.command("notes").description("your notes: list, read, write, change, delete and export them");
@@ -215,13 +206,7 @@ program
   .description("your orders, newest first")
   .addHelpText("after", examples(["academy orders", "academy orders --json"]))
   .action(async () => {
-    const orders: ApiOrder[] = [];
-    let cursor: string | null = null;
-    do {
-      const page: { orders: ApiOrder[]; nextCursor: string | null } = await api(server(), `/orders?limit=100${cursor ? `&cursor=${cursor}` : ""}`);
-      orders.push(...page.orders);
-      cursor = page.nextCursor;
-    } while (cursor);
+    const orders = await everyPage<ApiOrder>(server(), "/orders", "orders");
     if (globals().json) return printJson({ orders });
     if (orders.length === 0) return void process.stdout.write("You have no orders yet.\n");
     printTable(["ID", "NUMBER", "DATE", "TOTAL", "STATUS", "WHAT"], orders.map((o) => [o.id, o.number, day(o.createdAt), rupees(o.total), o.refund ? `refund ${o.refund.status}` : o.status, o.title]));

@@ -68,3 +68,15 @@ export async function api<T>(server: string, path: string, init: RequestInit = {
   const response = await signedRequest(server, `/api/v1${path}`, init);
   return (response.status === 204 ? undefined : await response.json()) as T;
 }
+
+/** Every item of a paged /api/v1 list, following `nextCursor` until the last page. */
+export async function everyPage<T>(server: string, path: string, field: string): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Record<string, unknown> & { nextCursor: string | null } = await api(server, `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    items.push(...(page[field] as T[]));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
+import { throttleHit } from "../auth/throttle.ts";
 import type { Db } from "../db/client.ts";
 import { apiKeyPrefix } from "./keys.ts";
 import { apiScopes, type ApiCaller, type ApiScope } from "./scopes.ts";
@@ -24,15 +25,13 @@ interface Row {
   retry_after: number;
 }
 
-/** One hit on the credential's rate-limit window (the same arithmetic as server/auth/throttle.ts), for the CTE below. */
+/** One hit on the credential's rate-limit window, counted as consumeThrottle counts, for the CTE below. */
 function countHit(windowSeconds: number) {
-  const window = sql`make_interval(secs => ${windowSeconds})`;
+  const hit = throttleHit(windowSeconds);
   return sql`insert into throttles (key, count, window_started_at)
       select 'api:' || credential_id, 1, now() from caller
-      on conflict (key) do update set
-        count = case when throttles.window_started_at + ${window} <= now() then 1 else throttles.count + 1 end,
-        window_started_at = case when throttles.window_started_at + ${window} <= now() then now() else throttles.window_started_at end
-      returning count, ceil(extract(epoch from (window_started_at + ${window} - now())))::int as retry_after`;
+      on conflict (key) do update set count = ${hit.count}, window_started_at = ${hit.windowStartedAt}
+      returning count, ${hit.retryAfter} as retry_after`;
 }
 
 /**

@@ -3,6 +3,20 @@ import type { Db } from "../db/client.ts";
 import { throttles } from "../db/schema.ts";
 
 /**
+ * One more hit in a fixed window of `windowSeconds`: the count and window start an upsert on the
+ * throttle row sets (a new window once the old one is over), and the seconds the window has left.
+ */
+export function throttleHit(windowSeconds: number) {
+  const window = sql`make_interval(secs => ${windowSeconds})`;
+  const over = sql`${throttles.windowStartedAt} + ${window} <= now()`;
+  return {
+    count: sql`case when ${over} then 1 else ${throttles.count} + 1 end`,
+    windowStartedAt: sql`case when ${over} then now() else ${throttles.windowStartedAt} end`,
+    retryAfter: sql<number>`ceil(extract(epoch from (${throttles.windowStartedAt} + ${window} - now())))::int`,
+  };
+}
+
+/**
  * Counts one hit on `key` in a fixed window and says whether it is within `max`. One statement,
  * so concurrent requests cannot both slip under the limit.
  */
@@ -11,21 +25,12 @@ export async function consumeThrottle(
   key: string,
   rule: { windowSeconds: number; max: number },
 ): Promise<{ allowed: boolean; count: number; retryAfterSeconds: number }> {
-  const window = sql`make_interval(secs => ${rule.windowSeconds})`;
+  const hit = throttleHit(rule.windowSeconds);
   const rows = await db
     .insert(throttles)
     .values({ key, count: 1, windowStartedAt: sql`now()` })
-    .onConflictDoUpdate({
-      target: throttles.key,
-      set: {
-        count: sql`case when ${throttles.windowStartedAt} + ${window} <= now() then 1 else ${throttles.count} + 1 end`,
-        windowStartedAt: sql`case when ${throttles.windowStartedAt} + ${window} <= now() then now() else ${throttles.windowStartedAt} end`,
-      },
-    })
-    .returning({
-      count: throttles.count,
-      retryAfter: sql<number>`ceil(extract(epoch from (${throttles.windowStartedAt} + ${window} - now())))::int`,
-    });
+    .onConflictDoUpdate({ target: throttles.key, set: { count: hit.count, windowStartedAt: hit.windowStartedAt } })
+    .returning({ count: throttles.count, retryAfter: hit.retryAfter });
   const row = rows[0] ?? { count: 1, retryAfter: 0 };
   return { allowed: row.count <= rule.max, count: row.count, retryAfterSeconds: Math.max(0, row.retryAfter) };
 }
