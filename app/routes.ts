@@ -30,6 +30,7 @@ export default [
   route("courses/:courseId/modules", "routes/learn-modules.tsx"),
   route("courses/:courseId/module/:n", "routes/learn-module.tsx"),
   route("courses/:courseId/submodule/:lessonId", "routes/learn-lesson.tsx"),
+  route("courses/:courseId/complete", "routes/learn-complete.tsx"),
   route("courses/:courseId/certificate", "routes/learn-certificate.tsx"),
   route("certificates/:certificateId", "routes/certificate.tsx"),
   layout("routes/account-layout.tsx", [

@@ -1,13 +1,16 @@
 import { useEffect, useLayoutEffect, useRef } from "react";
-import { data, Link, useFetcher, useNavigate } from "react-router";
+import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from "react-router";
 import { appServices } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
-import { lessonView, recordLessonOpened, setLessonComplete } from "../../server/learning/player.ts";
+import { issueCertificate } from "../../server/learning/certificates.ts";
+import { completeLesson, RefundLimitAhead, refundLimitNotice } from "../../server/learning/completion.ts";
+import { lessonView, recordLessonOpened } from "../../server/learning/player.ts";
 import { createNote, listLessonNotes, noteLimits, renderNoteMarkdown } from "../../server/notes/index.ts";
 import { CourseProgress } from "../components/account-progress.tsx";
+import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "../components/icons.tsx";
 import { LessonNotesPanel, type AddNoteResult } from "../components/notes/lesson-notes-panel.tsx";
-import { CourseOutline, EnrolBanner, lessonPath, modulePath } from "../components/player/course-outline.tsx";
+import { CourseOutline, EnrolBanner, finishPath, lessonPath, modulePath } from "../components/player/course-outline.tsx";
 import { useOpenWhenWide } from "../components/player/use-open-when-wide.ts";
 import { Prose } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
@@ -23,6 +26,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const notes =
     view.access === "locked" ? [] : await listLessonNotes(db, context.get(appServices).cipher, viewer.id, state.course.id, view.lesson.id);
   const summary = playerSummary(state);
+  const { shop } = context.get(appServices);
   const page = {
     ...summary,
     lesson: { id: view.lesson.id, title: view.lesson.title, minutes: view.lesson.minutes, preview: view.lesson.preview, videoEmbedUrl: view.lesson.videoEmbedUrl },
@@ -32,6 +36,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     next: view.next && { id: view.next.id, title: view.next.title },
     access: view.access,
     done: state.completed.has(view.lesson.id),
+    // Completing this lesson finishes the course: every other lesson is done, or it is the last one.
+    finishes: view.next === null || state.completed.size + (state.completed.has(view.lesson.id) ? 0 : 1) === state.course.lessonCount,
+    refundNotice: await refundLimitNotice(db, catalog, viewer.id, state, view.lesson.id, shop.now()),
     html: view.body ? htmlOnce(context, lessonBodyId, view.body.html) : null,
     headings: view.body?.headings.filter((h) => h.depth === 2) ?? [],
     notes: notes.map((n) => ({ id: n.id, title: n.title, html: renderNoteMarkdown(n.body), updatedAt: n.updatedAt.toISOString() })),
@@ -64,9 +71,29 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     return { ok: true, message: null };
   }
   if (intent !== "complete" && intent !== "incomplete") return data({ ok: false, message: "Unknown action." }, { status: 400 });
-  const result = await attempt(() => setLessonComplete(db, catalog, viewer.id, params.courseId, params.lessonId, intent === "complete"));
-  if (!result.ok) return data({ ok: false, message: result.message }, { status: result.status });
-  return { ok: true, message: null };
+  const { cipher, logger, shop } = context.get(appServices);
+  const options = { acceptRefundLimit: form.get("acceptRefundLimit") === "yes", now: shop.now() };
+  const complete = intent === "complete";
+  const result = await attempt(async () => {
+    try {
+      return await completeLesson(db, catalog, viewer.id, { courseId: params.courseId, lessonId: params.lessonId, complete }, options);
+    } catch (error) {
+      if (error instanceof RefundLimitAhead) return error;
+      throw error;
+    }
+  });
+  if (!result.ok) return data({ ok: false, message: result.message, refundNotice: null }, { status: result.status });
+  if (result.value instanceof RefundLimitAhead) return data({ ok: false, message: null, refundNotice: result.value.message }, { status: 409 });
+  if (!complete || form.get("continue") !== "yes") return { ok: true, message: null, refundNotice: null };
+  // "Complete and continue": on to the next lesson, or to the finish line once every lesson is done.
+  const state = result.value;
+  if (state.nextLessonId === null) {
+    // The certificate is issued with the course's last lesson; a refusal (no name yet) is explained on the finish page.
+    await attempt(() => issueCertificate({ db, cipher, logger, catalog }, viewer.id, params.courseId));
+    throw redirect(finishPath(params.courseId));
+  }
+  const next = lessonView(catalog, state, params.lessonId).next;
+  throw redirect(next ? lessonPath(params.courseId, next.id) : finishPath(params.courseId));
 }
 
 const lessonBodyId = "lesson-body";
@@ -98,11 +125,59 @@ function useArrowKeys(previous: string | null, next: string | null) {
   }, [navigate]);
 }
 
+const primaryButton =
+  "inline-flex items-center gap-2 rounded-full bg-emerald-700 px-5 py-2.5 font-semibold text-white hover:bg-emerald-800 disabled:opacity-70";
+
+/**
+ * The learner's own act of completing the lesson, then on to the next one (or the finish line).
+ * When that would end a refund they can still ask for, they are told first and asked to confirm.
+ */
+function CompleteLesson({ finishes, refundNotice }: { finishes: boolean; refundNotice: string | null }) {
+  const navigation = useNavigation();
+  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === "complete";
+  const label = finishes ? "Finish course" : "Complete and continue";
+  const pendingLabel = finishes ? "Finishing…" : "Saving…";
+  const fields = { intent: "complete", continue: "yes" };
+  const content = (
+    <>
+      <CheckIcon className="size-5" /> {pending ? pendingLabel : label}
+      {!finishes && !pending && <ArrowRightIcon className="size-4" />}
+    </>
+  );
+  if (refundNotice) {
+    return (
+      <div className="mb-6">
+        <ConfirmDialog
+          trigger={content}
+          triggerClassName={primaryButton}
+          title="This ends your refund"
+          fields={{ ...fields, acceptRefundLimit: "yes" }}
+          confirmLabel={finishes ? "Finish anyway" : "Complete anyway"}
+          pendingLabel={pendingLabel}
+          pending={pending}
+        >
+          <p>{refundNotice}</p>
+        </ConfirmDialog>
+      </div>
+    );
+  }
+  return (
+    <Form method="post" className="mb-6">
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" disabled={pending} className={primaryButton}>
+        {content}
+      </button>
+    </Form>
+  );
+}
+
 export default function LessonPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { course, lesson, previous, next, access, done, html, headings, outline, percent, completed, moduleNumber, moduleTitle, notes } = loaderData;
+  const { course, lesson, previous, next, access, done, finishes, refundNotice, html, headings, outline, percent, completed, moduleNumber, moduleTitle, notes } =
+    loaderData;
   const progress = useFetcher();
   const opened = useFetcher();
-  const end = useRef<HTMLDivElement>(null);
   const enrolled = access === "enrolled";
   const previousPath = previous && lessonPath(course.id, previous.id);
   const nextPath = next && lessonPath(course.id, next.id);
@@ -111,26 +186,12 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
   useOpenWhenWide(contents);
 
   // Once per lesson opened: the fetchers are new objects on every render, so a ref remembers what was sent.
-  const sent = useRef({ opened: "", completed: "" });
+  const sent = useRef("");
   useEffect(() => {
-    if (!enrolled || sent.current.opened === lesson.id) return;
-    sent.current.opened = lesson.id;
+    if (!enrolled || sent.current === lesson.id) return;
+    sent.current = lesson.id;
     void opened.submit({ intent: "opened", lessonId: lesson.id }, { method: "post" });
   }, [enrolled, lesson.id, opened]);
-
-  // Reaching the end of a text lesson completes it.
-  useEffect(() => {
-    const sentinel = end.current;
-    if (!enrolled || done || lesson.videoEmbedUrl || !sentinel || sent.current.completed === lesson.id) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (!entries.some((e) => e.isIntersecting) || sent.current.completed === lesson.id) return;
-      sent.current.completed = lesson.id;
-      observer.disconnect();
-      void progress.submit({ intent: "complete", lessonId: lesson.id }, { method: "post" });
-    });
-    observer.observe(sentinel);
-    return () => observer.disconnect();
-  }, [enrolled, done, lesson.id, lesson.videoEmbedUrl, progress]);
 
   const showDone = progress.formData ? progress.formData.get("intent") === "complete" : done;
 
@@ -215,15 +276,14 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
               </div>
             )}
             {html && <LessonBody html={html} />}
-            <div ref={end} />
           </>
         )}
 
         <div className="mt-10 max-w-3xl border-t border-slate-200 pt-6 dark:border-slate-800">
-          {enrolled && (
-            <progress.Form method="post" className="mb-6">
-              <input type="hidden" name="intent" value={showDone ? "incomplete" : "complete"} />
-              {showDone ? (
+          {enrolled &&
+            (showDone ? (
+              <progress.Form method="post" className="mb-6">
+                <input type="hidden" name="intent" value="incomplete" />
                 <p className="flex flex-wrap items-center gap-3">
                   <span role="status" className="inline-flex items-center gap-2 font-semibold text-emerald-700 dark:text-emerald-300">
                     <CheckIcon className="size-5" /> Lesson complete
@@ -232,12 +292,14 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
                     Mark as not done
                   </button>
                 </p>
-              ) : (
-                <button type="submit" className="inline-flex items-center gap-2 rounded-full bg-emerald-700 px-5 py-2.5 font-semibold text-white hover:bg-emerald-800">
-                  <CheckIcon className="size-5" /> Mark complete
-                </button>
-              )}
-            </progress.Form>
+              </progress.Form>
+            ) : (
+              <CompleteLesson finishes={finishes} refundNotice={(actionData && "refundNotice" in actionData && actionData.refundNotice) || refundNotice} />
+            ))}
+          {actionData && !("intent" in actionData) && actionData.message && (
+            <p role="alert" className="mb-6 text-sm text-red-700 dark:text-red-300">
+              {actionData.message}
+            </p>
           )}
           <div className="flex flex-wrap justify-between gap-3">
             {previousPath && previous ? (

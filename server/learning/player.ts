@@ -103,7 +103,7 @@ export async function recordLessonOpened(db: Db, catalog: Catalog, userId: strin
  * Marks a lesson done, or not done; only an enrolled learner's progress counts. Returns the new state.
  * The enrolment row is locked, so a refund asked for at the same moment sees this lesson or revokes
  * access first; completing a lesson raises the enrolment's furthest progress, which un-marking
- * never lowers.
+ * never lowers (learners reach this through completeLesson, which warns them first).
  */
 export async function setLessonComplete(
   db: Db,

@@ -61,34 +61,64 @@ test("the course contents beside a lesson can be scrolled from the keyboard befo
   await context.close();
 });
 
-test("completing lessons moves progress on the course home and in the account", async ({ page, request }) => {
+test("a lesson is completed only by the learner's own act, an undo sticks, and the refund is not lost unawares", async ({ page, request }) => {
+  test.setTimeout(120_000);
   await signUpVerified(page, request, { name: "Vivek", email: uniqueEmail("progress"), password });
   await buyCourse(page, course);
   await page.goto(`/courses/${course}/submodule/1-2`);
   const complete = page.getByRole("status").filter({ hasText: "Lesson complete" });
-  // Reading to the end of a text lesson completes it; the learner can undo and redo that by hand.
+  const completeAndContinue = page.getByRole("button", { name: "Complete and continue" });
+  // Reading to the end, or pressing End, completes nothing.
+  await page.keyboard.press("End");
   await page.getByText("Tip: use the ← and → keys").scrollIntoViewIfNeeded();
-  await expect(complete).toBeVisible();
-  await page.getByRole("button", { name: "Mark as not done" }).click();
-  await page.getByRole("button", { name: "Mark complete" }).click();
-  await expect(complete).toBeVisible();
-  await page.keyboard.press("ArrowRight");
+  await expect(completeAndContinue).toBeVisible();
+  await page.reload();
+  await expect(completeAndContinue).toBeVisible();
+  await expect(complete).toHaveCount(0);
+
+  // "Complete and continue" marks it done and opens the next lesson.
+  await completeAndContinue.click();
   await expect(page).toHaveURL(`/courses/${course}/submodule/1-3`);
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Links, images and media");
   await page.keyboard.press("ArrowLeft");
   await expect(page).toHaveURL(`/courses/${course}/submodule/1-2`);
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("Document structure");
-  await page.getByRole("link", { name: /^Next: 1-3/ }).click();
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("Links, images and media");
-  await page.getByText("Tip: use the ← and → keys").scrollIntoViewIfNeeded();
   await expect(complete).toBeVisible();
+  // Un-marking sticks: through a reload and reading to the end again.
+  await page.getByRole("button", { name: "Mark as not done" }).click();
+  await expect(completeAndContinue).toBeVisible();
+  await page.reload();
+  await page.keyboard.press("End");
+  await expect(completeAndContinue).toBeVisible();
+  await expect(complete).toHaveCount(0);
+  await page.keyboard.press("ArrowRight");
+  await expect(page).toHaveURL(`/courses/${course}/submodule/1-3`);
+
+  // Six of 24 lessons is the refund policy's 25 %: the sixth asks first.
+  await page.goto(`/courses/${course}/submodule/1-1`);
+  for (let done = 0; done < 5; done++) {
+    const at = page.url();
+    await completeAndContinue.click();
+    await expect(page).not.toHaveURL(at);
+  }
+  const sixth = page.url();
+  await completeAndContinue.click();
+  const dialog = page.getByRole("dialog", { name: "This ends your refund" });
+  await expect(dialog).toContainText("Completing this lesson takes you to 25% of the course. Refunds are available until 25% is completed");
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toBeHidden();
+  await page.goto("/account/orders");
+  await expect(page.getByText(/You can ask for a full refund until/)).toBeVisible();
+  await page.goto(sixth);
+  await completeAndContinue.click();
+  await dialog.getByRole("button", { name: "Complete anyway" }).click();
+  await expect(page).not.toHaveURL(sixth);
 
   await page.goto(`/courses/${course}/MainPage`);
-  await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "8");
-  await expect(page.getByRole("link", { name: /^Continue where you left off: 1-3/ })).toBeVisible();
-  await expect(page.getByRole("link", { name: /^Next lesson: 1-1/ })).toBeVisible();
+  await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "25");
   await page.goto("/account/courses");
-  await expect(page.getByText("2 of 24 lessons completed")).toBeVisible();
+  await expect(page.getByText("6 of 24 lessons completed")).toBeVisible();
+  await page.goto("/account/orders");
+  await expect(page.getByText(/Refund not available: You have completed 25% of this course/)).toBeVisible();
 });
 
 test("a signed-in visitor sees free previews and is asked to enrol for the rest, on the server", async ({ page, request }) => {

@@ -16,6 +16,7 @@ import {
 } from "../../server/commerce/index.ts";
 import { certificates, enrolments, lessonProgress, mailOutbox, orders, payments, refunds, sandboxWebhooks, user, webhookEvents } from "../../server/db/schema.ts";
 import { findCertificate, issueCertificate } from "../../server/learning/certificates.ts";
+import { completeLesson } from "../../server/learning/completion.ts";
 import { setLessonComplete } from "../../server/learning/player.ts";
 import { createLogger } from "../../server/logger.ts";
 import type { Payments } from "../../server/payments/index.ts";
@@ -383,6 +384,37 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
   });
 
   describe("refunds and finished courses", () => {
+    it("tells the learner before the lesson that would end their refund, and completes it only once they accept", async () => {
+      const { id, order } = await paidOrder();
+      const ids = lessonIds();
+      // The last lesson still under the limit, then the one that reaches it.
+      const under = ids.slice(0, Math.ceil((ids.length * catalog.site.refund.maxProgressPercent) / 100) - 1);
+      const crossing = ids[under.length] as string;
+      const complete = (lessonId: string, options: { acceptRefundLimit?: boolean; now: Date }) =>
+        completeLesson(db(), catalog, id, { courseId: course, lessonId, complete: true }, options);
+      for (const lessonId of under) await complete(lessonId, { now: clock });
+      await expect(complete(crossing, { now: clock })).rejects.toMatchObject({
+        status: 409,
+        message: expect.stringMatching(/^Completing this lesson takes you to 2\d% of the course\. Refunds are available until 25% is completed/),
+      });
+      const [before] = await listOrdersWithEligibility(db(), catalog, id, clock);
+      expect(before?.refundEligibility).toMatchObject({ eligible: true });
+      const state = await complete(crossing, { now: clock, acceptRefundLimit: true });
+      expect(state.completed.has(crossing)).toBe(true);
+      // Past the limit there is no refund to lose, so nothing more is asked.
+      await complete(ids[under.length + 1] as string, { now: clock });
+      expect((await orderRow(order.id)).status).toBe("paid");
+    });
+
+    it("asks nothing once the refund window has closed", async () => {
+      const { id } = await paidOrder();
+      const ids = lessonIds();
+      const later = new Date(Date.now() + 8 * 24 * 60 * 60 * 1000);
+      for (const lessonId of ids.slice(0, Math.ceil(ids.length / 2))) {
+        await completeLesson(db(), catalog, id, { courseId: course, lessonId, complete: true }, { now: later });
+      }
+      expect((await listOrdersWithEligibility(db(), catalog, id, later))[0]?.refundEligibility).toMatchObject({ eligible: false });
+    });
 
     it("refuses a refund once the course was finished and certified, even after every lesson is un-marked; the certificate stands", async () => {
       const { id, order } = await paidOrder();

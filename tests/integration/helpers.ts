@@ -155,7 +155,13 @@ export function testCourse(id: string, title: string, modules: (string | TestLes
 /** A catalogue of these courses with the site details sign-up mail needs; lesson bodies keyed "<course>/<lesson>". */
 export function testCatalog(courses: Course[], bodies: Record<string, string> = {}): Catalog {
   return {
-    site: { name: "Academy", legalName: "Academy Learning", email: "support@academy.test", address: { city: "Bengaluru", state: "Karnataka" } },
+    site: {
+      name: "Academy",
+      legalName: "Academy Learning",
+      email: "support@academy.test",
+      address: { city: "Bengaluru", state: "Karnataka" },
+      refund: { windowDays: 7, maxProgressPercent: 25 },
+    },
     courses,
     lessonBody: (courseId: string, lessonId: string) => {
       const html = bodies[`${courseId}/${lessonId}`];

@@ -3,6 +3,7 @@ import type { LessonState, OutlineModule } from "../../../server/learning/player
 import { CheckIcon, LockIcon } from "../icons.tsx";
 
 export const lessonPath = (courseId: string, lessonId: string) => `/courses/${courseId}/submodule/${lessonId}`;
+export const finishPath = (courseId: string) => `/courses/${courseId}/complete`;
 export const modulePath = (courseId: string, n: number) => `/courses/${courseId}/module/${n}`;
 
 const stateLabel: Record<LessonState, string> = { done: "Done", "in-progress": "In progress", todo: "Not started", locked: "Locked" };
