@@ -16,15 +16,15 @@ import { Prose } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import { htmlOnce, useHtmlOnce, type HtmlOnce } from "../lib/server-html.ts";
 import type { Route } from "./+types/learn-lesson";
-import { loadCourseState, playerSummary } from "./player.server.ts";
+import { loadCourseState, loadCourseStateOrVisitor, playerSummary } from "./player.server.ts";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { viewer, state, catalog, db } = await loadCourseState(context, params.courseId);
+  const { viewer, state, catalog, db } = await loadCourseStateOrVisitor(context, params.courseId);
   const found = await attempt(async () => lessonView(catalog, state, params.lessonId));
   if (!found.ok) throw data(null, { status: 404 });
   const view = found.value;
   const notes =
-    view.access === "locked" ? [] : await listLessonNotes(db, context.get(appServices).cipher, viewer.id, state.course.id, view.lesson.id);
+    !viewer || view.access === "locked" ? [] : await listLessonNotes(db, context.get(appServices).cipher, viewer.id, state.course.id, view.lesson.id);
   const summary = playerSummary(state);
   const { shop } = context.get(appServices);
   const page = {
@@ -38,7 +38,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     done: state.completed.has(view.lesson.id),
     // Completing this lesson finishes the course: every other lesson is done, or it is the last one.
     finishes: view.next === null || state.completed.size + (state.completed.has(view.lesson.id) ? 0 : 1) === state.course.lessonCount,
-    refundNotice: await refundLimitNotice(db, catalog, viewer.id, state, view.lesson.id, shop.now()),
+    refundNotice: viewer && (await refundLimitNotice(db, catalog, viewer.id, state, view.lesson.id, shop.now())),
+    signedIn: viewer !== null,
     html: view.body ? htmlOnce(context, lessonBodyId, view.body.html) : null,
     headings: view.body?.headings.filter((h) => h.depth === 2) ?? [],
     notes: notes.map((n) => ({ id: n.id, title: n.title, html: renderNoteMarkdown(n.body), updatedAt: n.updatedAt.toISOString() })),
@@ -179,6 +180,8 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
   const progress = useFetcher();
   const opened = useFetcher();
   const enrolled = access === "enrolled";
+  // Visitors reading a free preview go back to the course's public page.
+  const homePath = loaderData.signedIn ? `/courses/${course.id}/MainPage` : `/course/${course.id}`;
   const previousPath = previous && lessonPath(course.id, previous.id);
   const nextPath = next && lessonPath(course.id, next.id);
   useArrowKeys(previousPath, nextPath);
@@ -209,7 +212,7 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
             Course contents <span aria-hidden="true">▾</span>
           </summary>
           <div className="px-1 pb-4 lg:px-0">
-            <Link to={`/courses/${course.id}/MainPage`} className="block px-3 text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+            <Link to={homePath} className="block px-3 text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
               {course.title}
             </Link>
             {enrolled && (
@@ -226,9 +229,13 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
 
       <article aria-labelledby="lesson-title" className="mt-6 min-w-0 lg:mt-0">
         <p className="text-sm text-slate-600 dark:text-slate-400">
-          <Link to={modulePath(course.id, moduleNumber)} className="hover:underline">
-            Module {moduleNumber}: {moduleTitle}
-          </Link>{" "}
+          {loaderData.signedIn ? (
+            <Link to={modulePath(course.id, moduleNumber)} className="hover:underline">
+              Module {moduleNumber}: {moduleTitle}
+            </Link>
+          ) : (
+            `Module ${moduleNumber}: ${moduleTitle}`
+          )}{" "}
           · Lesson {lesson.id} · {lesson.minutes} min{lesson.preview ? " · Free preview" : ""}
         </p>
         <h1 id="lesson-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-950 dark:text-white">
@@ -237,13 +244,13 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
 
         {access === "locked" ? (
           <div className="mt-8 max-w-2xl">
-            <EnrolBanner courseId={course.id} />
+            <EnrolBanner course={course} lesson="locked" />
           </div>
         ) : (
           <>
             {access === "preview" && (
               <div className="mt-6 max-w-3xl">
-                <EnrolBanner courseId={course.id} />
+                <EnrolBanner course={course} lesson="preview" />
               </div>
             )}
             {headings.length > 2 && (
@@ -314,14 +321,14 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
                 Next: {next.id} {next.title} <ArrowRightIcon className="size-4" />
               </Link>
             ) : (
-              <Link to={`/courses/${course.id}/MainPage`} className="inline-flex items-center gap-2 rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+              <Link to={homePath} className="inline-flex items-center gap-2 rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
                 Back to the course home <ArrowRightIcon className="size-4" />
               </Link>
             )}
           </div>
           <p className="mt-4 hidden text-xs text-slate-500 sm:block dark:text-slate-400">Tip: use the ← and → keys to move between lessons.</p>
         </div>
-        {access !== "locked" && (
+        {loaderData.signedIn && access !== "locked" && (
           <LessonNotesPanel
             lessonTitle={lesson.title}
             notes={notes}

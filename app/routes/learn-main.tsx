@@ -41,7 +41,7 @@ export default function CourseHome({ loaderData }: Route.ComponentProps) {
       <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">{course.title}</h1>
       <div className="mt-6 grid gap-6 lg:grid-cols-[1fr_22rem]">
         <div className="space-y-6">
-          {!enrolled && <EnrolBanner courseId={course.id} />}
+          {!enrolled && <EnrolBanner course={course} />}
           {completedAt && (
             <section
               aria-labelledby="complete-heading"

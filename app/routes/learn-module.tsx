@@ -49,7 +49,7 @@ export default function ModulePage({ loaderData }: Route.ComponentProps) {
       </div>
       {!enrolled && (
         <div className="mt-8 max-w-3xl">
-          <EnrolBanner courseId={course.id} />
+          <EnrolBanner course={course} />
         </div>
       )}
     </Container>

@@ -20,7 +20,7 @@ export default function ModulesPage({ loaderData }: Route.ComponentProps) {
       <BackLink fallback={`/courses/${course.id}/MainPage`} label="Course home" />
       <h1 className="mt-6 text-3xl font-bold tracking-tight text-slate-950 dark:text-white">{course.title}: all modules</h1>
       <div className="mt-6 max-w-3xl space-y-6">
-        {!enrolled && <EnrolBanner courseId={course.id} />}
+        {!enrolled && <EnrolBanner course={course} />}
         <CourseOutline courseId={course.id} outline={outline} />
       </div>
     </Container>

@@ -1,20 +1,32 @@
 import { data, type RouterContextProvider } from "react-router";
-import { appServices, requireViewer } from "../../server/context.ts";
-import { courseOutline, courseState, findCourse } from "../../server/learning/player.ts";
+import { appServices, requireViewer, viewerContext } from "../../server/context.ts";
+import { courseOutline, courseState, findCourse, visitorState } from "../../server/learning/player.ts";
 import { NotFound } from "../../server/errors.ts";
 
-/** The signed-in learner's state in the course of this URL; an unknown course is a 404 page. */
-export async function loadCourseState(context: Readonly<RouterContextProvider>, courseId: string) {
-  const viewer = requireViewer(context);
-  const { catalog, db } = context.get(appServices);
-  let course;
+/** The course of this URL; an unknown course is a 404 page. */
+function courseOf(context: Readonly<RouterContextProvider>, courseId: string) {
   try {
-    course = findCourse(catalog, courseId);
+    return findCourse(context.get(appServices).catalog, courseId);
   } catch (error) {
     if (error instanceof NotFound) throw data(null, { status: 404 });
     throw error;
   }
-  const state = await courseState(db, course, viewer.id);
+}
+
+/** The signed-in learner's state in the course of this URL. */
+export async function loadCourseState(context: Readonly<RouterContextProvider>, courseId: string) {
+  const viewer = requireViewer(context);
+  const { catalog, db } = context.get(appServices);
+  const state = await courseState(db, courseOf(context, courseId), viewer.id);
+  return { viewer, catalog, db, state };
+}
+
+/** The same for a page visitors may see too (a lesson: free previews are open to everyone). */
+export async function loadCourseStateOrVisitor(context: Readonly<RouterContextProvider>, courseId: string) {
+  const viewer = context.get(viewerContext);
+  const { catalog, db } = context.get(appServices);
+  const course = courseOf(context, courseId);
+  const state = viewer ? await courseState(db, course, viewer.id) : visitorState(course);
   return { viewer, catalog, db, state };
 }
 
@@ -22,7 +34,7 @@ export async function loadCourseState(context: Readonly<RouterContextProvider>, 
 export function playerSummary(state: Awaited<ReturnType<typeof loadCourseState>>["state"]) {
   const { course } = state;
   return {
-    course: { id: course.id, title: course.title, lessonCount: course.lessonCount, moduleCount: course.modules.length },
+    course: { id: course.id, title: course.title, lessonCount: course.lessonCount, moduleCount: course.modules.length, price: course.price },
     enrolled: state.enrolled,
     percent: state.percent,
     completed: state.completed.size,

@@ -25,10 +25,11 @@ describe("access redirects", () => {
       to: "/login?redirectTo=%2Faccount%2Forders%3Fpage%3D2",
       replace: false,
     });
-    for (const path of ["/account", "/profile", "/settings", "/notes", "/verify-email"]) {
+    for (const path of ["/account", "/profile", "/settings", "/notes", "/verify-email", "/courses/c/MainPage", "/courses/c/complete", "/courses/c/confirm"]) {
       expect(accessRedirect(path, "", null)?.to).toMatch(/^\/login\?redirectTo=/);
     }
-    for (const path of ["/", "/courses", "/accounting", "/login", "/help"]) {
+    // A lesson page decides for itself: free previews are open to visitors.
+    for (const path of ["/", "/courses", "/accounting", "/login", "/help", "/courses/c/submodule/1-1"]) {
       expect(accessRedirect(path, "", null)).toBeNull();
     }
   });

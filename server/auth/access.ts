@@ -9,7 +9,8 @@ export interface Viewer {
   sessionId: string;
 }
 
-const signedInOnly = [/^\/account(\/|$)/, /^\/courses\/[^/]+\/(confirm|MainPage|modules|certificate|module\/[^/]+|submodule\/[^/]+)$/, /^\/profile$/, /^\/settings$/, /^\/notes$/, /^\/verify-email$/];
+// Lessons (/courses/:id/submodule/:lessonId) are not here: free previews are open to visitors, and the page locks the rest.
+const signedInOnly = [/^\/account(\/|$)/, /^\/courses\/[^/]+\/(confirm|MainPage|modules|complete|certificate|module\/[^/]+)$/, /^\/profile$/, /^\/settings$/, /^\/notes$/, /^\/verify-email$/];
 
 export type AccessRedirect = { to: string; replace: boolean };
 

@@ -7,7 +7,12 @@ export function publicPaths(catalog: Catalog): string[] {
   return [
     "/",
     "/courses",
-    ...catalog.courses.flatMap((c) => [`/course/${c.id}`, `/course/${c.id}/feedback`]),
+    ...catalog.courses.flatMap((c) => [
+      `/course/${c.id}`,
+      `/course/${c.id}/feedback`,
+      // Free previews are open to everyone.
+      ...c.modules.flatMap((m) => m.lessons.filter((l) => l.preview).map((l) => `/courses/${c.id}/submodule/${l.id}`)),
+    ]),
     "/services",
     ...catalog.services.map((s) => `/service/${s.id}`),
     "/team",

@@ -56,7 +56,13 @@ export async function courseState(db: Db, course: Course, userId: string): Promi
   };
 }
 
-/** Enrolled learners see every lesson; free previews are open to anyone signed in; the rest is locked. */
+/** A visitor's standing in a course: not enrolled, nothing completed. */
+export function visitorState(course: Course): CourseState {
+  const first = allLessons(course)[0];
+  return { course, enrolled: false, completed: new Set(), percent: 0, lastLessonId: null, nextLessonId: first?.id ?? null };
+}
+
+/** Enrolled learners see every lesson; free previews are open to anyone, signed in or not; the rest is locked. */
 export function lessonAccess(state: Pick<CourseState, "enrolled">, lesson: Pick<Lesson, "preview">): LessonAccess {
   if (state.enrolled) return "enrolled";
   return lesson.preview ? "preview" : "locked";

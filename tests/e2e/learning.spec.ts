@@ -126,17 +126,30 @@ test("a signed-in visitor sees free previews and is asked to enrol for the rest,
   const preview = await page.goto(`/courses/${course}/submodule/1-1`);
   expect(preview?.status()).toBe(200);
   await expect(page.locator("article .prose")).toBeVisible();
-  await expect(page.getByText("Enrol to continue")).toBeVisible();
+  await expect(page.getByText("You are reading a free preview")).toBeVisible();
   const locked = await page.goto(`/courses/${course}/submodule/1-2`);
   expect(locked?.status()).toBe(403);
-  await expect(page.getByText("Enrol to continue")).toBeVisible();
+  await expect(page.getByText("This lesson is part of the full course")).toBeVisible();
   await expect(page.locator("article .prose")).toHaveCount(0);
   expect(await locked?.text()).not.toContain("Try it yourself");
 });
 
-test("a signed-out visitor is sent to sign in before the player", async ({ page }) => {
-  await page.goto(`/courses/${course}/submodule/1-1`);
-  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcourses%2Fwebdevfrontendcourse%2Fsubmodule%2F1-1$/);
+test("free previews are open to visitors without an account; a locked lesson says how to unlock it", async ({ page }) => {
+  const preview = await page.goto(`/courses/${course}/submodule/1-1`);
+  expect(preview?.status()).toBe(200);
+  await expect(page).toHaveURL(`/courses/${course}/submodule/1-1`);
+  await expect(page.locator("article .prose")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Add a note" })).toHaveCount(0);
+  const banner = page.getByRole("status").filter({ hasText: "You are reading a free preview" });
+  await expect(banner).toContainText(/Enrol for ₹[\d,]+ \(GST included\) to unlock all 24 lessons/);
+  const locked = await page.goto(`/courses/${course}/submodule/1-2`);
+  expect(locked?.status()).toBe(403);
+  await expect(page.locator("article .prose")).toHaveCount(0);
+  await page.getByRole("link", { name: /^Enrol now for ₹/ }).click();
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcourses%2Fwebdevfrontendcourse%2Fconfirm/);
+  // The rest of the player stays for learners.
+  await page.goto(`/courses/${course}/MainPage`);
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcourses%2Fwebdevfrontendcourse%2FMainPage$/);
 });
 
 test("a lesson's text reaches the browser once, and stays through hydration and moving between lessons", async ({ page, request }) => {

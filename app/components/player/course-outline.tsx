@@ -1,5 +1,7 @@
 import { Link } from "react-router";
 import type { LessonState, OutlineModule } from "../../../server/learning/player.ts";
+import type { Money } from "../../../server/catalog/index.ts";
+import { formatMoney } from "../../lib/format.ts";
 import { CheckIcon, LockIcon } from "../icons.tsx";
 
 export const lessonPath = (courseId: string, lessonId: string) => `/courses/${courseId}/submodule/${lessonId}`;
@@ -77,15 +79,21 @@ export function CourseOutline({ courseId, outline, currentLessonId }: { courseId
 }
 
 /** Shown to signed-in people who do not own the course. */
-export function EnrolBanner({ courseId }: { courseId: string }) {
+/**
+ * What a learner who is not enrolled can do next: the price and the way to enrol. On a lesson it
+ * says whether this one is a free preview or part of the full course.
+ */
+export function EnrolBanner({ course, lesson = "none" }: { course: { id: string; price: Money; lessonCount: number }; lesson?: "preview" | "locked" | "none" }) {
+  const heading = lesson === "locked" ? "This lesson is part of the full course" : lesson === "preview" ? "You are reading a free preview" : "Enrol to continue";
   return (
     <div role="status" className="rounded-2xl border border-brand-200 bg-brand-50 p-5 dark:border-brand-800 dark:bg-slate-900">
-      <p className="font-semibold text-slate-950 dark:text-white">Enrol to continue</p>
+      <p className="font-semibold text-slate-950 dark:text-white">{heading}</p>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
-        Lessons marked as free previews are open to you. Enrol to unlock every lesson and keep track of your progress.
+        Enrol for {formatMoney(course.price)} (GST included) to unlock all {course.lessonCount} lessons, keep track of your progress and earn a certificate. Lessons
+        marked as free previews stay open to everyone.
       </p>
-      <Link to={`/courses/${courseId}/confirm`} className="mt-3 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
-        Enrol now
+      <Link to={`/courses/${course.id}/confirm`} className="mt-3 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+        Enrol now for {formatMoney(course.price)}
       </Link>
     </div>
   );
