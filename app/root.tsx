@@ -11,10 +11,12 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import { accessRedirect } from "../server/auth/access.ts";
-import { appServices, viewerContext } from "../server/context.ts";
+import { appServices, noticeContext, viewerContext } from "../server/context.ts";
+import { clearNoticeCookie, notices, readNotice } from "../server/notice.ts";
 import type { Route } from "./+types/root";
 import stylesheetHref from "./app.css?url";
 import { NavigationSpinner } from "./components/navigation-spinner.tsx";
+import { NoticeBanner } from "./components/notice-banner.tsx";
 import { NotFound } from "./components/not-found.tsx";
 import { Container } from "./components/page-intro.tsx";
 import { AnalyticsConsent } from "./components/analytics-consent.tsx";
@@ -27,8 +29,8 @@ import { themeBootstrapScript } from "./lib/theme.ts";
 
 /** Who is signed in, and the redirect rules of spec §4, before any page renders. */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ request, url, context }) => {
-    const { auth } = context.get(appServices);
+  async ({ request, url, context }, next) => {
+    const { auth, publicUrl } = context.get(appServices);
     const session = await auth.api.getSession({ headers: request.headers });
     const viewer = session
       ? {
@@ -43,11 +45,19 @@ export const middleware: Route.MiddlewareFunction[] = [
     context.set(viewerContext, viewer);
     const target = accessRedirect(url.pathname, url.search, viewer);
     if (target) throw target.replace ? replace(target.to) : redirect(target.to);
+    // A notice is said once: this page shows it and clears its cookie.
+    const notice = readNotice(request.headers.get("cookie"));
+    if (!notice) return next();
+    context.set(noticeContext, notice);
+    const response = await next();
+    response.headers.append("Set-Cookie", clearNoticeCookie(publicUrl.startsWith("https:")));
+    return response;
   },
 ];
 
 export function loader({ request, context }: Route.LoaderArgs): RootData {
   const viewer = context.get(viewerContext);
+  const noticeKey = context.get(noticeContext);
   const { catalog, publicUrl, analyticsId } = context.get(appServices);
   const { site } = catalog;
   const a = site.address;
@@ -55,6 +65,7 @@ export function loader({ request, context }: Route.LoaderArgs): RootData {
     origin: publicUrl,
     year: new Date().getFullYear(),
     viewer: viewer && { name: viewer.name, email: viewer.email, image: viewer.image },
+    notice: noticeKey ? notices[noticeKey] : null,
     site: {
       name: site.name,
       legalName: site.legalName,
@@ -103,6 +114,7 @@ export function Layout({ children }: { children: ReactNode }) {
       <body className="flex min-h-screen flex-col">
         <SiteHeader siteName={data?.site.name ?? "Academy"} viewer={data?.viewer ?? null} />
         <main id="main" className="flex-1">
+          {data?.notice && <NoticeBanner key={data.notice} message={data.notice} />}
           {children}
         </main>
         {data && <SiteFooter site={data.site} year={data.year} cookieSettings={data.analyticsId !== null} />}

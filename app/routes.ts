@@ -17,6 +17,7 @@ export default [
   route("api-tools", "routes/api-tools.tsx"),
   route("api-tools/reference", "routes/api-reference.tsx"),
   route("verify-email", "routes/verify-email.tsx"),
+  route("email-verified", "routes/email-verified.tsx"),
   route("forgot-password", "routes/forgot-password.tsx"),
   route("reset-password", "routes/reset-password.tsx"),
   route("auth/google", "routes/auth-google.tsx"),

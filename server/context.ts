@@ -1,4 +1,5 @@
 import { createContext, type RouterContextProvider } from "react-router";
+import type { NoticeKey } from "./notice.ts";
 import type { Viewer } from "./auth/access.ts";
 import type { Authorized } from "./api/credentials.ts";
 import type { ApiDocument } from "./api/v1.ts";
@@ -38,6 +39,9 @@ export const appServices = createContext<AppServices>();
 
 /** The signed-in person for this request, set by the root middleware; null when signed out. */
 export const viewerContext = createContext<Viewer | null>(null);
+
+/** A message this page shows once (see server/notice.ts). */
+export const noticeContext = createContext<NoticeKey | null>(null);
 
 /** The signed-in person on a page the root middleware already keeps signed-out visitors away from. */
 export function requireViewer(context: Readonly<RouterContextProvider>): Viewer {

@@ -4,6 +4,8 @@ export interface RootData {
   origin: string;
   year: number;
   viewer: { name: string; email: string; image: string | null } | null;
+  /** A message this page says once ("E-mail verified"), else null. */
+  notice: string | null;
   site: { name: string; description: string; email: string; phone: string; address: string; legalName: string };
   /** GA4 measurement id when page views are measured (after consent); null when analytics is off. */
   analyticsId: string | null;

@@ -11,15 +11,15 @@ import type { Route } from "./+types/auth-google";
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { auth, googleEnabled } = context.get(appServices);
   const redirectTo = safeRedirectTarget(url.searchParams.get("redirectTo"));
-  const back = (error: string) =>
-    redirect(`/login?error=${error}${redirectTo === "/" ? "" : `&redirectTo=${encodeURIComponent(redirectTo)}`}`);
+  const intent = redirectTo === "/" ? "" : `&redirectTo=${encodeURIComponent(redirectTo)}`;
+  const back = (error: string) => redirect(`/login?error=${error}${intent}`);
   if (!googleEnabled) throw back("google-unavailable");
   const popup = url.searchParams.get("popup") === "1";
   const done = popup ? `/auth/popup-complete?redirectTo=${encodeURIComponent(redirectTo)}` : redirectTo;
   const result = await postToAuth(auth, request, "/sign-in/social", {
     provider: "google",
     callbackURL: done,
-    errorCallbackURL: `/login?error=google${popup ? "&popup=1" : ""}`,
+    errorCallbackURL: `/login?error=google${popup ? "&popup=1" : ""}${intent}`,
     disableRedirect: true,
   });
   if (!result.ok) throw back(result.status === 429 ? "google-rate" : "google");

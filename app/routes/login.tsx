@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { safeRedirectTarget, verifyEmailPath } from "../../server/auth/access.ts";
+import { emailVerifiedPath, safeRedirectTarget, verifyEmailPath } from "../../server/auth/access.ts";
 import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
@@ -30,19 +30,37 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   }
   const redirectTo = cliToken !== null ? `/login?cliToken=${encodeURIComponent(cliToken)}` : safeRedirectTarget(url.searchParams.get("redirectTo"));
   if (viewer) throw redirect(redirectTo);
-  const mode: Mode = url.searchParams.get("mode") === "signup" ? "signup" : "signin";
+  // Enrolling without an account: the page is about that course, and creating the account comes first.
+  const enrolling = /^\/courses\/([^/?#]+)\/confirm(?:[?#]|$)/.exec(redirectTo)?.[1];
+  const course = enrolling ? context.get(appServices).catalog.courses.find((c) => c.id === enrolling) : undefined;
+  const requested = url.searchParams.get("mode");
+  const mode: Mode = requested === "signup" || (requested === null && course) ? "signup" : "signin";
   const notice = url.searchParams.get("reset") === "1" ? "Your password was changed. Sign in with the new one." : null;
   const googleError = {
     google: "Google sign-in did not finish. Please try again, or use your e-mail and password.",
     "google-rate": "Too many requests. Please wait a few minutes before trying again.",
     "google-unavailable": "Google sign-in is not available right now. Please use your e-mail and password.",
   }[url.searchParams.get("error") ?? ""];
-  return { cli: null, mode, redirectTo, notice, googleError: googleError ?? null, googleEnabled: context.get(appServices).googleEnabled };
+  return {
+    cli: null,
+    mode,
+    redirectTo,
+    enrolIn: course?.title ?? null,
+    notice,
+    googleError: googleError ?? null,
+    googleEnabled: context.get(appServices).googleEnabled,
+  };
 }
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
-    title: args.loaderData?.cli ? "Sign in the Academy CLI" : args.loaderData?.mode === "signup" ? "Create an account" : "Sign in",
+    title: args.loaderData?.cli
+      ? "Sign in the Academy CLI"
+      : args.loaderData?.enrolIn
+        ? `${args.loaderData.mode === "signup" ? "Create your account" : "Sign in"} to enrol in ${args.loaderData.enrolIn}`
+        : args.loaderData?.mode === "signup"
+          ? "Create an account"
+          : "Sign in",
     description: "Sign in to your Academy account, or create one to buy courses and manage your websites.",
   });
 
@@ -84,7 +102,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 
   const result =
     mode === "signup"
-      ? await postToAuth(auth, request, "/sign-up/email", { ...(parsed.data as z.infer<typeof signUpForm>), callbackURL: redirectTo })
+      ? await postToAuth(auth, request, "/sign-up/email", { ...(parsed.data as z.infer<typeof signUpForm>), callbackURL: emailVerifiedPath(redirectTo) })
       : await postToAuth(auth, request, "/sign-in/email", { ...parsed.data, rememberMe: form.remember === "on" });
   if (!result.ok) {
     const error = authErrorMessage(mode === "signup" ? "sign-up" : "sign-in", result);
@@ -100,7 +118,7 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
 
 function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.ComponentProps["loaderData"], { cli: object }>; actionData: Extract<Route.ComponentProps["actionData"], { mode: Mode }> | undefined }) {
   const mode = actionData?.mode ?? loaderData.mode;
-  const { redirectTo, notice, googleError, googleEnabled } = loaderData;
+  const { redirectTo, enrolIn, notice, googleError, googleEnabled } = loaderData;
   const pending = useNavigation().state === "submitting";
   const errors = actionData?.fieldErrors ?? {};
   const modeLink = (m: Mode) => `/login?mode=${m}${redirectTo !== "/" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
@@ -121,8 +139,25 @@ function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.Comp
 
   return (
     <AuthCard
-      title={mode === "signup" ? "Create your account" : "Welcome back"}
-      lead={mode === "signup" ? "Buy courses, track your progress and manage your websites." : "Sign in to continue learning."}
+      title={enrolIn ? `${mode === "signup" ? "Create your account" : "Sign in"} to enrol in ${enrolIn}` : mode === "signup" ? "Create your account" : "Welcome back"}
+      lead={
+        enrolIn ? (
+          mode === "signup" ? (
+            <>
+              Then verify your e-mail, and you will be back here to pay. Already have an account?{" "}
+              <Link to={modeLink("signin")} replace className="font-semibold text-brand-700 underline dark:text-brand-300">
+                Sign in
+              </Link>
+            </>
+          ) : (
+            "You will be back on the enrolment page once you are signed in."
+          )
+        ) : mode === "signup" ? (
+          "Buy courses, track your progress and manage your websites."
+        ) : (
+          "Sign in to continue learning."
+        )
+      }
     >
       <nav aria-label="Sign in or create an account" className="mb-6 flex rounded-full bg-slate-100 p-1 dark:bg-slate-800">
         {tab("signin", "Sign in")}

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { safeRedirectTarget, verifyEmailPath } from "../../server/auth/access.ts";
+import { emailVerifiedPath, safeRedirectTarget, verifyEmailPath } from "../../server/auth/access.ts";
 import { authErrorMessage, callAuth, postToAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { AuthCard, FormAlert } from "../components/form-controls.tsx";
@@ -32,7 +32,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw redirect("/login", { headers: result.headers });
   }
   if (intent === "resend") {
-    const result = await postToAuth(auth, request, "/send-verification-email", { email: viewer.email, callbackURL: then });
+    const result = await postToAuth(auth, request, "/send-verification-email", { email: viewer.email, callbackURL: emailVerifiedPath(then) });
     if (!result.ok) return data({ sent: false, error: authErrorMessage("verification-resend", result) }, { status: result.status });
     return { sent: true, error: null };
   }

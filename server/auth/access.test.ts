@@ -4,11 +4,21 @@ import { accessRedirect, safeRedirectTarget, type Viewer } from "./access.ts";
 const viewer = (emailVerified: boolean): Viewer => ({ id: "u1", name: "A", email: "a@example.com", image: null, emailVerified, sessionId: "s1" });
 
 describe("access redirects", () => {
-  it("redirects an unverified user to /verify-email from every other path, replacing history", () => {
-    for (const path of ["/", "/courses", "/profile", "/account/orders", "/login"]) {
+  it("redirects an unverified user to /verify-email from every other path, replacing history and remembering where they were going", () => {
+    for (const path of ["/", "/login", "/logout"]) {
       expect(accessRedirect(path, "", viewer(false))).toEqual({ to: "/verify-email", replace: true });
     }
+    expect(accessRedirect("/courses/react-fundamentals/confirm", "", viewer(false))).toEqual({
+      to: "/verify-email?redirectTo=%2Fcourses%2Freact-fundamentals%2Fconfirm",
+      replace: true,
+    });
+    expect(accessRedirect("/account/orders", "?page=2", viewer(false))?.to).toBe("/verify-email?redirectTo=%2Faccount%2Forders%3Fpage%3D2");
+    // A sign-in's own destination is where they were going; another site is not.
+    expect(accessRedirect("/login", "?redirectTo=%2Fcourses%2Fx%2Fconfirm", viewer(false))?.to).toBe("/verify-email?redirectTo=%2Fcourses%2Fx%2Fconfirm");
+    expect(accessRedirect("/login", "?redirectTo=https%3A%2F%2Fevil.example", viewer(false))?.to).toBe("/verify-email");
     expect(accessRedirect("/verify-email", "", viewer(false))).toBeNull();
+    // A link that did not work is explained, whoever opens it.
+    expect(accessRedirect("/email-verified", "?error=TOKEN_EXPIRED", viewer(false))).toBeNull();
     // The CLI's hand-off waits for the verification and then goes on.
     expect(accessRedirect("/login", "?cliToken=ABCD-EFGH", viewer(false))).toEqual({ to: "/verify-email?redirectTo=%2Flogin%3FcliToken%3DABCD-EFGH", replace: true });
   });

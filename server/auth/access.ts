@@ -19,18 +19,31 @@ export function verifyEmailPath(then: string): string {
   return then === "/" ? "/verify-email" : `/verify-email?redirectTo=${encodeURIComponent(then)}`;
 }
 
+/** Where a verification mail's link leads once the address is verified: on to `then`, saying so once. */
+export function emailVerifiedPath(then: string): string {
+  return then === "/" ? "/email-verified" : `/email-verified?redirectTo=${encodeURIComponent(then)}`;
+}
+
+/** Where an unverified person was going when they were sent to verify: the page, or a sign-in's own destination. */
+function intendedPath(pathname: string, search: string): string {
+  if (pathname === "/logout") return "/";
+  if (pathname !== "/login") return pathname + search;
+  const params = new URLSearchParams(search);
+  // Approving the CLI continues once the address is verified.
+  return params.has("cliToken") ? pathname + search : safeRedirectTarget(params.get("redirectTo"));
+}
+
 /**
  * Spec §4 and the identity issue: where a request must go instead of `pathname`, or null.
- * - signed in, e-mail not verified, anywhere but /verify-email → /verify-email (replacing history)
+ * - signed in, e-mail not verified, anywhere but /verify-email → /verify-email (replacing history),
+ *   remembering where they were going; /email-verified explains a link that did not work
  * - verified and on /verify-email → /
  * - signed out on an account page → /login?redirectTo=… (and back after signing in)
  */
 export function accessRedirect(pathname: string, search: string, viewer: Viewer | null): AccessRedirect | null {
   if (viewer && !viewer.emailVerified) {
-    if (pathname === "/verify-email") return null;
-    // Approving the CLI continues once the address is verified.
-    const cliHandOff = pathname === "/login" && new URLSearchParams(search).has("cliToken");
-    return { to: cliHandOff ? verifyEmailPath(pathname + search) : "/verify-email", replace: true };
+    if (pathname === "/verify-email" || pathname === "/email-verified") return null;
+    return { to: verifyEmailPath(intendedPath(pathname, search)), replace: true };
   }
   if (viewer && pathname === "/verify-email") return { to: safeRedirectTarget(new URLSearchParams(search).get("redirectTo")), replace: true };
   if (!viewer && signedInOnly.some((pattern) => pattern.test(pathname))) {

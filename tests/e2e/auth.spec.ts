@@ -13,15 +13,20 @@ test("sign up, verify through the mailed link, and land signed in on the home pa
   await expect(page.getByRole("heading", { name: "Check your inbox" })).toBeVisible();
   await expect(page.getByRole("main").getByText(email)).toBeVisible();
 
-  // Unverified: every other page sends them back to /verify-email.
+  // Unverified: every other page sends them back to /verify-email, remembering where they were going.
   await page.goto("/courses");
-  await expect(page).toHaveURL(/\/verify-email$/);
+  await expect(page).toHaveURL(/\/verify-email\?redirectTo=%2Fcourses$/);
 
   const mail = await latestMail(request, email, /Confirm your e-mail address/);
   expect(mail.text).toContain(mail.links[0]);
   await page.goto(mail.links[0] as string);
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("button", { name: "Account menu for Meera Iyer" })).toBeVisible();
+  // Said once: the next page does not repeat it.
+  await expect(page.getByRole("status").filter({ hasText: "E-mail verified" })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await expect(page.getByText("E-mail verified")).toHaveCount(0);
 
   // Verified: /verify-email sends them home.
   await page.goto("/verify-email");
