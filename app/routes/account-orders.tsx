@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
-import { listOrdersWithEligibility, orderPagePath, requestRefund } from "../../server/commerce/index.ts";
+import { foldAttempts, listOrdersWithEligibility, orderPagePath, requestRefund } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
@@ -15,7 +15,7 @@ import type { Route } from "./+types/account-orders";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { catalog, db, shop } = context.get(appServices);
-  const orders = await listOrdersWithEligibility(db, catalog, viewer.id, shop.now());
+  const orders = await foldAttempts(db, await listOrdersWithEligibility(db, catalog, viewer.id, shop.now()));
   // The checkout return sends ?pending=<provider order id> when the bank has not answered yet.
   const pending = new URL(request.url).searchParams.get("pending");
   const pendingOrder = pending ? orders.find((o) => o.providerOrderId === pending) : undefined;
@@ -44,6 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       },
       refundEligibility: o.refundEligibility,
       hostingPeriod: o.hostingPeriod,
+      attempts: o.attempts,
     })),
   };
 }
@@ -158,6 +159,24 @@ function OrderActions({ order }: { order: OrderView }) {
   );
 }
 
+/** Payments that did not go through on the way to this order, folded away: part of its story, not orders of their own. */
+function EarlierAttempts({ attempts }: { attempts: OrderView["attempts"] }) {
+  return (
+    <details className="group mt-4 border-t border-slate-200 pt-3 text-sm dark:border-slate-800">
+      <summary className="cursor-pointer font-medium text-slate-700 hover:text-slate-950 dark:text-slate-300 dark:hover:text-white">
+        {attempts.length === 1 ? "1 earlier attempt" : `${attempts.length} earlier attempts`} that did not go through
+      </summary>
+      <ul className="mt-2 space-y-1 text-slate-600 dark:text-slate-400">
+        {attempts.map((a) => (
+          <li key={new Date(a.at).toISOString() + a.reason}>
+            <time dateTime={new Date(a.at).toISOString()}>{formatMoment(a.at)}</time>: {a.reason}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 export default function AccountOrders({ loaderData, actionData }: Route.ComponentProps) {
   const { orders, awaitingConfirmation, refundPolicy } = loaderData;
   const alert = useRef<HTMLDivElement>(null);
@@ -231,6 +250,7 @@ export default function AccountOrders({ loaderData, actionData }: Route.Componen
                   </div>
                   <OrderActions order={order} />
                 </div>
+                {order.attempts.length > 0 && <EarlierAttempts attempts={order.attempts} />}
               </article>
             </li>
           ))}

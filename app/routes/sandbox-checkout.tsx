@@ -57,9 +57,20 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 /** Posts the result to the shop's callback URL, as Razorpay Checkout does in redirect mode; a button does it without JavaScript. */
+/**
+ * Posts the payment result to the shop. With script, the shop's page then replaces this one in the
+ * history, as a hosted checkout does, so Back from it does not return to the gateway; without, the
+ * form posts as it stands.
+ */
 function ReturnToShop({ fields, target }: { fields: Record<string, string>; target: string }) {
   const form = useRef<HTMLFormElement>(null);
-  useEffect(() => form.current?.submit(), []);
+  useEffect(() => {
+    const post = () => form.current?.submit();
+    fetch(target, { method: "POST", body: new URLSearchParams(fields) }).then(
+      (response) => (response.ok && response.redirected ? window.location.replace(response.url) : post()),
+      post,
+    );
+  }, [fields, target]);
   return (
     <form ref={form} method="post" action={target} className="mt-6 text-center">
       {Object.entries(fields).map(([name, value]) => (

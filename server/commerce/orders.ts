@@ -1,4 +1,4 @@
-import { and, eq, ne, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, ne, type SQL } from "drizzle-orm";
 import { orders } from "../db/schema.ts";
 import { Conflict, NotFound, ServiceUnavailable, ValidationError } from "../errors.ts";
 import { isEnrolled } from "./fulfilment.ts";
@@ -96,6 +96,8 @@ type OrderValues = Omit<typeof orders.$inferInsert, "provider" | "status"> & { u
  */
 async function placeOrder(shop: Shop, values: OrderValues, item: { notes: Record<string, string>; sameItem: SQL }): Promise<Order> {
   const { db } = shop;
+  const reopened = await reopenAttempt(shop, values, item.sameItem);
+  if (reopened) return reopened;
   const [order] = await db
     .insert(orders)
     .values({ ...values, provider: shop.provider.kind })
@@ -131,6 +133,43 @@ async function placeOrder(shop: Shop, values: OrderValues, item: { notes: Record
     .set({ status: "cancelled", updatedAt: shop.now() })
     .where(and(eq(orders.userId, values.userId), item.sameItem, eq(orders.status, "created"), ne(orders.id, order.id)));
   return ready ?? order;
+}
+
+/**
+ * The buyer's unpaid order for the same item at the same price, made ready to pay again. Its
+ * provider order takes another payment attempt (as a Razorpay order does after a decline), so one
+ * purchase stays one order however often the buyer declines, closes the window or comes back;
+ * the failed payments stay recorded against it. Null when there is none to reuse.
+ */
+async function reopenAttempt(shop: Shop, values: OrderValues, sameItem: SQL): Promise<Order | null> {
+  const { db } = shop;
+  const [open] = await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.userId, values.userId),
+        sameItem,
+        values.planId ? eq(orders.planId, values.planId) : isNull(orders.planId),
+        eq(orders.provider, shop.provider.kind),
+        inArray(orders.status, ["created", "failed", "cancelled"]),
+        isNotNull(orders.providerOrderId),
+        eq(orders.title, values.title),
+        eq(orders.amount, values.amount),
+        eq(orders.taxAmount, values.taxAmount),
+      ),
+    )
+    .orderBy(desc(orders.createdAt))
+    .limit(1);
+  if (!open) return null;
+  const [reopened] = await db
+    .update(orders)
+    .set({ status: "created", failureReason: null, buyerGstin: values.buyerGstin ?? null, updatedAt: shop.now() })
+    .where(and(eq(orders.id, open.id), inArray(orders.status, ["created", "failed", "cancelled"])))
+    .returning();
+  // Paid by a late capture between the two statements: the buyer is not asked to pay again.
+  if (!reopened) throw new Conflict("This order was paid a moment ago. Reload the page to see it.");
+  return reopened;
 }
 
 /** The order made by this form before, if any; a key reused for something else means the form is stale. */

@@ -82,6 +82,54 @@ export async function listOrdersWithEligibility(db: Db, catalog: Catalog, userId
   );
 }
 
+/** An attempt at paying for an order that did not go through: a declined payment, a closed window, an abandoned order. */
+export interface FailedAttempt {
+  at: Date;
+  reason: string;
+}
+
+export type OrderWithAttempts<T> = T & { attempts: FailedAttempt[] };
+
+const sameItem = (a: Order, b: Order) => (a.courseId !== null && a.courseId === b.courseId) || (a.websiteId !== null && a.websiteId === b.websiteId);
+const newestFirst = (attempts: FailedAttempt[]) => attempts.toSorted((x, y) => y.at.getTime() - x.at.getTime());
+
+/**
+ * The user's orders as one purchase each: an order that failed or was abandoned is folded under the
+ * next order of the same course or website, and every order lists the payments that failed on it.
+ * `orders` are newest first, as listOrders gives them.
+ */
+export async function foldAttempts<T extends Order>(db: Db, list: T[]): Promise<OrderWithAttempts<T>[]> {
+  const ids = list.map((o) => o.id);
+  const failed = ids.length
+    ? await db
+        .select({ orderId: payments.orderId, at: payments.createdAt, reason: payments.failureReason })
+        .from(payments)
+        .where(and(inArray(payments.orderId, ids), eq(payments.status, "failed")))
+    : [];
+  const own = (order: Order): FailedAttempt[] =>
+    failed.filter((p) => p.orderId === order.id).map((p) => ({ at: p.at, reason: p.reason ?? "The payment did not go through." }));
+  const result: OrderWithAttempts<T>[] = [];
+  // Oldest first, so each abandoned order is carried forward to the next attempt at its item.
+  const carried = new Map<T, FailedAttempt[]>();
+  for (const order of list.toReversed()) {
+    const earlier = [...carried].filter(([o]) => sameItem(o, order));
+    for (const [o] of earlier) carried.delete(o);
+    const attempts = [...earlier.flatMap(([, a]) => a), ...own(order)];
+    if (order.status !== "failed" && order.status !== "cancelled") {
+      result.push({ ...order, attempts: newestFirst(attempts) });
+      continue;
+    }
+    // A declined payment is the order's failure; closing the window, or an order the provider never opened, is an attempt of its own.
+    const itself = order.status === "cancelled" || own(order).length === 0;
+    const reason = order.failureReason ?? "This attempt was abandoned. Nothing was charged.";
+    carried.set(order, itself ? [...attempts, { at: order.updatedAt, reason }] : attempts);
+  }
+  // The latest attempt at an item that never went through stands as it is (its note says how it
+  // ended), with the attempts before it.
+  for (const [order, attempts] of carried) result.push({ ...order, attempts: newestFirst(attempts).slice(1) });
+  return result.toSorted((x, y) => y.createdAt.getTime() - x.createdAt.getTime());
+}
+
 export interface PaymentSummary extends Payment {
   orderNumber: number;
   title: string;

@@ -23,6 +23,7 @@ test("a visitor signs in from Enrol now, pays in the sandbox and lands enrolled 
   await page.goto("/course/react-fundamentals");
   await page.getByRole("link", { name: "Enrol now" }).click();
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fcourses%2Freact-fundamentals%2Fconfirm$/);
+  await page.getByRole("main").getByRole("link", { name: "Sign in", exact: true }).first().click();
   await signIn(page, email, password);
   await expect(page).toHaveURL(/\/courses\/react-fundamentals\/confirm$/);
   await expect(page).toHaveTitle(/^Confirm your order: React from Fundamentals to Production/);
@@ -69,6 +70,18 @@ test("a declined payment says nothing was charged, enrols nothing, and a retry s
   await page.getByRole("button", { name: /^Try again: pay ₹/ }).click();
   await page.getByRole("button", { name: "Pay", exact: true }).click();
   await expect(page.getByRole("heading", { name: "You're enrolled" })).toBeVisible();
+  // Back leaves the gateway out, as a hosted checkout does: it is the page before it (the same reused order, declined then).
+  await page.goBack();
+  await expect(page).toHaveURL(/\/courses\/node-backend\/confirm\?order=/);
+  await expect(page.getByRole("heading", { name: "You're enrolled" })).toBeVisible();
+
+  // One purchase is one order, with the declined attempt folded under it.
+  await page.goto("/account/orders");
+  const orders = page.getByRole("list", { name: "Orders, newest first" }).getByRole("article");
+  await expect(orders).toHaveCount(1);
+  await expect(orders.first().getByText("Paid", { exact: true })).toBeVisible();
+  await orders.first().getByText("1 earlier attempt that did not go through").click();
+  await expect(orders.first().getByText(/: Your bank declined the payment\. Nothing was charged\.$/)).toBeVisible();
 });
 
 test("cancelling in the checkout cancels the order and offers to pay again", async ({ page, request }) => {

@@ -6,8 +6,10 @@ import {
   cancelOrder,
   completeCheckout,
   createOrder,
+  foldAttempts,
   getReceipt,
   handleWebhook,
+  listOrders,
   listOrdersWithEligibility,
   listPayments,
   refundEligibility,
@@ -284,19 +286,65 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
 
   it("cancels only an order that is still waiting, and only for its owner", async () => {
     const { id } = await buyer();
+    const other = await buyer();
     const order = await newOrder(id);
+    await expect(cancelOrder(shop(), other.id, order.id)).rejects.toMatchObject({ status: 404 });
     expect((await cancelOrder(shop(), id, order.id)).status).toBe("cancelled");
-    const second = await newOrder(id);
-    expect((await orderRow(order.id)).status).toBe("cancelled");
-    await payInSandbox(second);
-    expect((await cancelOrder(shop(), id, second.id)).status).toBe("paid");
+    await payInSandbox(await newOrder(id));
+    expect((await cancelOrder(shop(), id, order.id)).status).toBe("paid");
   });
 
-  it("abandons an older unpaid attempt at the same course when a new one starts", async () => {
+  it("keeps one purchase one order: a declined payment, a closed window and a new form all reuse it", async () => {
     const { id } = await buyer();
     const first = await newOrder(id);
-    await newOrder(id);
+    const declined = await sandbox.pay(first.providerOrderId, { outcome: "decline", method: "card" });
+    const metadata = JSON.parse(declined["error[metadata]"] as string) as { payment_id: string; order_id: string };
+    await completeCheckout(shop(), { kind: "failure", orderId: metadata.order_id, paymentId: metadata.payment_id });
+    expect((await orderRow(first.id)).status).toBe("failed");
+
+    const again = await newOrder(id);
+    expect(again).toMatchObject({ id: first.id, providerOrderId: first.providerOrderId, status: "created", failureReason: null });
+    await cancelOrder(shop(), id, first.id);
+    const third = await newOrder(id);
+    expect(third.id).toBe(first.id);
+    await payInSandbox(third);
+
+    const mine = await db().select().from(orders).where(eq(orders.userId, id));
+    expect(mine.map((o) => o.status)).toEqual(["paid"]);
+    const attempts = await db().select().from(payments).where(eq(payments.orderId, first.id));
+    expect(attempts.map((p) => p.status).toSorted()).toEqual(["captured", "failed"]);
+    expect(await activeEnrolments(id)).toBe(1);
+  });
+
+  it("starts a new order when the price has changed since the unpaid one, abandoning it", async () => {
+    const { id } = await buyer();
+    const first = await newOrder(id);
+    await db().update(orders).set({ amount: first.amount + 100 }).where(eq(orders.id, first.id));
+    const second = await newOrder(id);
+    expect(second.id).not.toBe(first.id);
     expect((await orderRow(first.id)).status).toBe("cancelled");
+  });
+
+  it("folds attempts that did not go through under the order they led to, on the orders page's list", async () => {
+    const { id } = await buyer();
+    const first = await newOrder(id);
+    const declined = await sandbox.pay(first.providerOrderId, { outcome: "decline", method: "card" });
+    const metadata = JSON.parse(declined["error[metadata]"] as string) as { payment_id: string; order_id: string };
+    await completeCheckout(shop(), { kind: "failure", orderId: metadata.order_id, paymentId: metadata.payment_id });
+    // An order from before a price change is not reused: it stays failed, as orders from before this rule did.
+    await db().update(orders).set({ amount: first.amount + 100 }).where(eq(orders.id, first.id));
+    const second = await newOrder(id);
+    await cancelOrder(shop(), id, second.id);
+    const third = await newOrder(id);
+    expect(third.id).toBe(second.id);
+    await payInSandbox(third);
+
+    const folded = await foldAttempts(db(), await listOrders(db(), id));
+    expect(folded.map((o) => [o.id, o.status])).toEqual([[second.id, "paid"]]);
+    // Closing the window on the reused order tried no payment, so only the decline is an attempt.
+    expect(folded[0]?.attempts.map((a) => a.reason)).toEqual(["Your bank declined the payment. Nothing was charged."]);
+    // Another user's list is their own.
+    expect(await foldAttempts(db(), await listOrders(db(), (await buyer()).id))).toEqual([]);
   });
 
   const certify = (userId: string) => issueCertificate({ db: db(), cipher: suite.identity.cipher, logger: createLogger("silent"), catalog }, userId, course);
