@@ -1,9 +1,10 @@
 import { data, isRouteErrorResponse, Link, useParams } from "react-router";
 import { coursePlayerPath } from "../../server/commerce/index.ts";
-import { appServices, viewerContext } from "../../server/context.ts";
+import { appServices, requireViewer, viewerContext } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
-import { findCertificate, issuedCertificateIds } from "../../server/learning/certificates.ts";
+import { correctCertificateName, findCertificate, issuedCertificateIds } from "../../server/learning/certificates.ts";
 import { CertificateDocument } from "../components/certificate/certificate-document.tsx";
+import { NameCorrection } from "../components/certificate/name-correction.tsx";
 import printStylesheet from "../components/certificate/print.css?url";
 import { ArrowLeftIcon } from "../components/icons.tsx";
 import { Container } from "../components/page-intro.tsx";
@@ -28,10 +29,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       revoked: { id: certificate.id, courseTitle: certificate.courseTitle, issuedAt: certificate.issuedAt, revokedAt: certificate.revokedAt, issuer },
       certificate: null,
       coursePath: null,
+      correction: null,
     };
   }
   const viewer = context.get(viewerContext);
   const own = viewer ? (await issuedCertificateIds(db, viewer.id, [certificate.courseId])).get(certificate.courseId) : undefined;
+  const holder = own === certificate.id;
   const course = catalog.courses.find((c) => c.id === certificate.courseId);
   const instructor = course && catalog.team.find((m) => m.id === course.instructor);
   return {
@@ -41,13 +44,24 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       learnerName: certificate.learnerName,
       courseTitle: certificate.courseTitle,
       issuedAt: certificate.issuedAt,
+      nameCorrectedAt: certificate.nameCorrectedAt,
       instructor: instructor ? { name: instructor.name, role: instructor.role } : null,
       issuer,
       verifyUrl: `${publicUrl}/certificates/${certificate.id}`,
     },
-    // The holder gets a way back to the course; everyone else sees only the certificate.
-    coursePath: own === certificate.id && course ? coursePlayerPath(course.id) : null,
+    // The holder gets a way back to the course and the name correction; everyone else sees only the certificate.
+    coursePath: holder && course ? coursePlayerPath(course.id) : null,
+    correction: holder ? { currentName: certificate.learnerName, correctedAt: certificate.nameCorrectedAt, supportEmail: catalog.site.email } : null,
   };
+}
+
+/** The holder's one name correction; the domain refuses anyone else, a second change and a bad name. */
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const viewer = requireViewer(context);
+  const { catalog, cipher, db } = context.get(appServices);
+  const form = await request.formData();
+  const corrected = await attempt(() => correctCertificateName({ db, cipher, catalog }, viewer.id, params.certificateId, form.get("name"), new Date()));
+  return corrected.ok ? { ok: true as const } : data({ ok: false as const, message: corrected.message }, { status: corrected.status });
 }
 
 export const meta: Route.MetaFunction = (args) => {
@@ -60,8 +74,8 @@ export const meta: Route.MetaFunction = (args) => {
   return [...pageMeta(args, page), { name: "robots", content: "noindex" }];
 };
 
-export default function CertificatePage({ loaderData }: Route.ComponentProps) {
-  const { certificate: c, revoked, coursePath } = loaderData;
+export default function CertificatePage({ loaderData, actionData }: Route.ComponentProps) {
+  const { certificate: c, revoked, coursePath, correction } = loaderData;
   if (!c) {
     return revoked && <RevokedCertificate certificate={revoked} />;
   }
@@ -78,6 +92,7 @@ export default function CertificatePage({ loaderData }: Route.ComponentProps) {
           <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
             <StatusBadge tone="success">Verified</StatusBadge>
             Issued by {c.issuer.name} on {formatDay(c.issuedAt)}
+            {c.nameCorrectedAt && <> · name corrected on {formatDay(c.nameCorrectedAt)}</>}
           </p>
         </div>
         <button type="button" onClick={() => window.print()} className="rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
@@ -87,6 +102,7 @@ export default function CertificatePage({ loaderData }: Route.ComponentProps) {
       <div className="mt-6 print:mt-0">
         <CertificateDocument certificate={c} />
       </div>
+      {correction && <NameCorrection state={correction} result={actionData} />}
     </Container>
   );
 }

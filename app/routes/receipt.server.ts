@@ -20,9 +20,10 @@ const gstStates: Record<string, string> = {
 
 /**
  * Everything a receipt (the GST tax invoice) shows of one of the buyer's orders, for the receipt
- * page and the invoice the CLI downloads. Another person's order is not found.
+ * page and the invoice the CLI downloads. Another person's order is not found. "Billed to" is the
+ * buyer as recorded when the order was paid, never the profile as it is now.
  */
-export async function receiptView(db: Db, catalog: Catalog, buyer: { id: string; name: string; email: string }, orderId: string) {
+export async function receiptView(db: Db, catalog: Catalog, buyer: { id: string }, orderId: string) {
   const { order, payment, refund } = await getReceipt(db, buyer.id, orderId);
   const { site } = catalog;
   const stateCode = site.gstin.slice(0, 2);
@@ -43,7 +44,7 @@ export async function receiptView(db: Db, catalog: Catalog, buyer: { id: string;
     taxRatePercent: order.taxRatePercent,
     taxMode: order.taxMode,
     ...gstSplit(order.taxAmount),
-    buyer: { name: buyer.name, email: buyer.email, gstin: order.buyerGstin },
+    buyer: { name: order.billingName ?? "", email: order.billingEmail ?? "", gstin: order.buyerGstin },
     seller: {
       legalName: site.legalName,
       addressLines: [site.address.line1, site.address.line2, `${site.address.city} ${site.address.postalCode}`, `${site.address.state}, ${site.address.country}`].filter(

@@ -2,12 +2,14 @@ import { and, eq } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
 import { formatDay, formatPaise, formatOrderNumber } from "../../app/lib/format.ts";
 import { enrolments, orders, payments, type PaymentStatus, refunds, websites } from "../db/schema.ts";
+import type { Site } from "../catalog/index.ts";
+import { enqueueMail, type MailMessage } from "../mail/outbox.ts";
 import { hostingNotStartedMail, hostingReceiptMail, receiptMail } from "../mail/templates.ts";
 import type { ProviderPayment } from "../payments/provider.ts";
 import { addPaidPeriod, hostingPlan, type PaidPeriod } from "../websites/index.ts";
 import type { HostingNotStarted } from "../mail/templates.ts";
 import type { Order } from "./orders.ts";
-import { coursePlayerPath, grantAccess, mailBuyer, type Shop, type Tx } from "./shop.ts";
+import { coursePlayerPath, grantAccess, type Shop, type Tx } from "./shop.ts";
 
 /** "not-provided": paid, but the hosting could not start; a full refund is recorded, for refundUnprovidedHosting to send. */
 export type PaymentOutcome = "fulfilled" | "not-provided" | "already-paid" | "failed" | "pending" | "amount-mismatch" | "unknown-order";
@@ -91,7 +93,12 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
   }
 
   // Money was taken: a capture completes the order even after a failed attempt or a closed window.
-  await tx.update(orders).set({ status: "paid", paidAt: now, failureReason: null, updatedAt: now }).where(eq(orders.id, order.id));
+  // Marking it paid records "Billed to" from the account as it is now (the orders trigger); every mail below goes to that record.
+  const [billed] = await tx
+    .update(orders)
+    .set({ status: "paid", paidAt: now, failureReason: null, updatedAt: now })
+    .where(eq(orders.id, order.id))
+    .returning({ name: orders.billingName, email: orders.billingEmail });
   if (!order.userId) {
     shop.logger.error({ orderId: order.id, paymentId: payment.id }, "a payment was captured after the buyer deleted their account; refund it by hand");
     return "fulfilled";
@@ -107,7 +114,7 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
   if (order.courseId) {
     const courseId = order.courseId;
     await grantAccess(tx, { id: order.id, userId: order.userId, courseId }, now);
-    await mailBuyer(tx, shop, order.userId, (site, to) =>
+    await mailBilled(tx, shop, billed, (site, to) =>
       receiptMail(site, to, { ...receipt, courseTitle: order.title, courseUrl: `${shop.publicUrl}${coursePlayerPath(courseId)}` }),
     );
     return "fulfilled";
@@ -120,12 +127,12 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
     if (paid) {
       await tx.insert(refunds).values({ orderId: order.id, paymentId: paid.id, userId: order.userId, amount: order.amount, currency: order.currency }).onConflictDoNothing({ target: refunds.orderId });
     }
-    await mailBuyer(tx, shop, order.userId, (site, to) =>
+    await mailBilled(tx, shop, billed, (site, to) =>
       hostingNotStartedMail(site, to, { ...receipt, title: order.title, domain: period.domain, reason: period.notStarted, ordersUrl: `${shop.publicUrl}/account/orders` }),
     );
     return "not-provided";
   }
-  await mailBuyer(tx, shop, order.userId, (site, to) =>
+  await mailBilled(tx, shop, billed, (site, to) =>
     hostingReceiptMail(site, to, {
       ...receipt,
       title: order.title,
@@ -135,6 +142,16 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
     }),
   );
   return "fulfilled";
+}
+
+/** Queues a receipt to the buyer as the invoice bills them, in the caller's transaction. */
+async function mailBilled(
+  tx: Tx,
+  shop: Shop,
+  billed: { name: string | null; email: string | null } | undefined,
+  letter: (site: Site, to: { email: string; name: string }) => MailMessage,
+): Promise<void> {
+  if (billed?.email) await enqueueMail(tx, letter(shop.catalog().site, { email: billed.email, name: billed.name ?? "" }));
 }
 
 /** The period a paid hosting order adds to its website, with the website's domain, or why it adds none. */

@@ -153,6 +153,14 @@ export const orders = pgTable(
     taxRatePercent: integer("tax_rate_percent").notNull(),
     taxMode: text("tax_mode", { enum: ["inclusive", "exclusive"] }).notNull(),
     buyerGstin: text("buyer_gstin"),
+    /**
+     * "Billed to" as it stood when the order was paid: the invoice prints these, so renaming the
+     * profile later changes no invoice. A trigger (migration 0013) copies them from the account when
+     * the order becomes paid, on every path that pays one, and clears them when the buyer deletes
+     * their account (the privacy policy promises the invoice keeps no name or address then).
+     */
+    billingName: text("billing_name"),
+    billingEmail: text("billing_email"),
     status: text("status", { enum: orderStatuses }).notNull().default("created"),
     provider: text("provider", { enum: ["razorpay", "sandbox", "free"] }).notNull(),
     providerOrderId: text("provider_order_id").unique(),
@@ -405,6 +413,9 @@ export const certificates = pgTable(
     courseTitle: text("course_title").notNull(),
     learnerName: text("learner_name").notNull(),
     issuedAt: at("issued_at").notNull().defaultNow(),
+    /** The one correction of the name its holder may ask for: when, and the name first printed (encrypted). */
+    nameCorrectedAt: at("name_corrected_at"),
+    originalLearnerName: text("original_learner_name"),
     revokedAt: at("revoked_at"),
   },
   (table) => [uniqueIndex("certificates_user_course_idx").on(table.userId, table.courseId).where(sql`${table.revokedAt} is null`)],

@@ -4,8 +4,9 @@ import type { Catalog, Course } from "../catalog/index.ts";
 import { decryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
 import { certificates, enrolments, lessonProgress, user } from "../db/schema.ts";
-import { Forbidden, NotFound, ValidationError } from "../errors.ts";
+import { Conflict, Forbidden, NotFound, ValidationError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
+import { profileName } from "../users/profile.ts";
 import { readUserDocument } from "../users/user-document.ts";
 import { allLessons, courseState, findCourse } from "./player.ts";
 
@@ -18,6 +19,8 @@ export interface Certificate {
   issuedAt: Date;
   /** When a refund of the course revoked it; null while it stands. */
   revokedAt: Date | null;
+  /** When it was reissued with its holder's one name correction; null if it never was. */
+  nameCorrectedAt: Date | null;
 }
 
 export interface CertificateServices {
@@ -65,6 +68,7 @@ function readable(cipher: FieldCipher, row: typeof certificates.$inferSelect): C
     learnerName: plain.learnerName,
     issuedAt: plain.issuedAt,
     revokedAt: plain.revokedAt,
+    nameCorrectedAt: plain.nameCorrectedAt,
   };
 }
 
@@ -173,4 +177,45 @@ export async function revokeCertificates(tx: Db, userId: string, courseId: strin
     .update(certificates)
     .set({ revokedAt: now })
     .where(and(eq(certificates.userId, userId), eq(certificates.courseId, courseId), isNull(certificates.revokedAt)));
+}
+
+/**
+ * Reissues the holder's certificate once with a corrected name: the same ID and verification
+ * address, the new name, and a record of when and of the name first printed. Asking again with the
+ * name it already has changes nothing (a resubmitted form); any further change is refused, for
+ * support to look at. Only the holder of a standing certificate may ask.
+ */
+export async function correctCertificateName(
+  services: Pick<CertificateServices, "db" | "cipher" | "catalog">,
+  userId: string,
+  certificateId: string,
+  requestedName: unknown,
+  now: Date,
+): Promise<Certificate> {
+  const { db, cipher, catalog } = services;
+  const parsed = profileName.safeParse(requestedName);
+  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? "Tell us your name.");
+  const name = parsed.data;
+  const id = normaliseCertificateId(certificateId);
+  return db.transaction(async (tx) => {
+    const [row] = id ? await tx.select().from(certificates).where(eq(certificates.id, id)).for("update") : [];
+    if (!row) throw new NotFound("We could not find a certificate with that ID.");
+    if (row.userId !== userId) throw new Forbidden("Only the person this certificate was issued to can ask for its name to be corrected.");
+    if (row.revokedAt) throw new Forbidden("This certificate was revoked, so its name can no longer be corrected.");
+    const current = readable(cipher, row);
+    if (current.learnerName === name) {
+      if (current.nameCorrectedAt) return current;
+      throw new ValidationError("That is the name already on the certificate. Type the name as it should appear.");
+    }
+    if (current.nameCorrectedAt) {
+      throw new Conflict(`The name on this certificate was already corrected once. To change it again, write to us at ${catalog.site.email}.`);
+    }
+    const [updated] = await tx
+      .update(certificates)
+      .set({ learnerName: cipher.encrypt(name), originalLearnerName: row.learnerName, nameCorrectedAt: now })
+      .where(eq(certificates.id, row.id))
+      .returning();
+    if (!updated) throw new Error("certificate locked but not updated");
+    return readable(cipher, updated);
+  });
 }

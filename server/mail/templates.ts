@@ -2,26 +2,85 @@ import { escapeHtml } from "../escape-html.ts";
 import type { Site } from "../catalog/index.ts";
 import type { MailMessage } from "./outbox.ts";
 
+interface Link {
+  label: string;
+  url: string;
+}
+
 interface Letter {
   to: string;
   subject: string;
   greeting: string;
   paragraphs: string[];
-  action: { label: string; url: string };
+  /** The one thing the mail asks the reader to do: a large button (its link is the mail's first). */
+  action: Link;
+  /** Further places the mail points to, each named, after the button. */
+  links?: Link[];
   closing: string;
 }
 
-const paragraph = (p: string) => `<p style="margin:0 0 16px;font-size:16px;line-height:24px;color:#334155">${escapeHtml(p)}</p>`;
+/**
+ * The brand's colours (app/app.css, brand-600/700/300 and the slate greys) as mail clients need
+ * them: hex, inline, with dark-mode overrides in a <style> block for the clients that read one.
+ */
+const colour = {
+  brand: "#2653d8",
+  brandText: "#1a40b6",
+  brandTextDark: "#95b6fe",
+  page: "#f1f5f9",
+  pageDark: "#020617",
+  card: "#ffffff",
+  cardDark: "#0f172a",
+  text: "#1e293b",
+  textDark: "#e2e8f0",
+  muted: "#475569",
+  mutedDark: "#94a3b8",
+  rule: "#e2e8f0",
+  ruleDark: "#1e293b",
+};
 
-/** One branded layout for every mail: HTML with inline styles, and the same words as plain text. */
+const font = "-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif";
+
+/** Overrides for dark mode: prefers-color-scheme for Apple Mail and others, [data-ogsc]/[data-ogsb] for Outlook's own. */
+function darkStyles(): string {
+  const rules = [
+    `.mail-page{background-color:${colour.pageDark} !important}`,
+    `.mail-card{background-color:${colour.cardDark} !important;border-color:${colour.ruleDark} !important}`,
+    `.mail-text{color:${colour.textDark} !important}`,
+    `.mail-muted{color:${colour.mutedDark} !important}`,
+    `.mail-link{color:${colour.brandTextDark} !important}`,
+    `.mail-rule{border-color:${colour.ruleDark} !important}`,
+  ];
+  return `:root{color-scheme:light dark;supported-color-schemes:light dark}
+@media (prefers-color-scheme: dark){${rules.join("")}}
+${rules.map((rule) => `[data-ogsc] ${rule}`).join("\n")}`;
+}
+
+const paragraph = (p: string) => `<p class="mail-text" style="margin:0 0 16px;font-size:16px;line-height:26px;color:${colour.text}">${escapeHtml(p)}</p>`;
+
+const button = (action: Link) =>
+  `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:8px 0 24px"><tr><td style="border-radius:999px;background-color:${colour.brand}">` +
+  `<a href="${escapeHtml(action.url)}" style="display:inline-block;padding:14px 28px;font-size:16px;line-height:20px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:999px;font-family:${font}">${escapeHtml(action.label)}</a>` +
+  `</td></tr></table>`;
+
+const namedLink = (link: Link) =>
+  `<p class="mail-text" style="margin:0 0 16px;font-size:16px;line-height:26px;color:${colour.text}"><a class="mail-link" href="${escapeHtml(link.url)}" style="color:${colour.brandText};font-weight:600;text-decoration:underline">${escapeHtml(link.label)}</a></p>`;
+
+/**
+ * The one layout every mail uses: one column at most 600 px wide, a table with inline styles (what
+ * mail clients render), 16 px text, a large button, and colours that hold in light and dark
+ * clients. The plain-text part says the same things in the same order, with every link written out.
+ */
 function compose(site: Site, letter: Letter): MailMessage {
   const { action } = letter;
+  const links = letter.links ?? [];
   const footer = `${site.legalName} · ${site.address.city}, ${site.address.state} · ${site.email}`;
   const text = [
     letter.greeting,
     "",
     ...letter.paragraphs.flatMap((p) => [p, ""]),
     `${action.label}: ${action.url}`,
+    ...links.map((link) => `${link.label}: ${link.url}`),
     "",
     letter.closing,
     "",
@@ -29,21 +88,30 @@ function compose(site: Site, letter: Letter): MailMessage {
     footer,
   ].join("\n");
   const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(letter.subject)}</title></head>
-<body style="margin:0;padding:0;background:#f1f5f9;font-family:-apple-system,'Segoe UI',Roboto,Arial,sans-serif">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 12px"><tr><td align="center">
-<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;overflow:hidden">
-<tr><td style="background:#4338ca;padding:20px 28px;font-size:20px;font-weight:700;color:#ffffff">${escapeHtml(site.name)}</td></tr>
-<tr><td style="padding:28px">
+<html lang="en" dir="ltr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="x-apple-disable-message-reformatting">
+<meta name="color-scheme" content="light dark"><meta name="supported-color-schemes" content="light dark">
+<title>${escapeHtml(letter.subject)}</title>
+<style>${darkStyles()}</style></head>
+<body class="mail-page" style="margin:0;padding:0;background-color:${colour.page};font-family:${font};-webkit-text-size-adjust:100%">
+<table role="presentation" class="mail-page" width="100%" cellpadding="0" cellspacing="0" style="background-color:${colour.page}"><tr><td align="center" style="padding:24px 12px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:600px">
+<tr><td style="padding:0 4px 16px">
+<table role="presentation" cellpadding="0" cellspacing="0"><tr>
+<td style="width:32px;height:32px;border-radius:8px;background-color:${colour.brand};color:#ffffff;font-size:16px;font-weight:700;text-align:center;vertical-align:middle;font-family:${font}">${escapeHtml(site.name.slice(0, 1))}</td>
+<td class="mail-text" style="padding-left:10px;font-size:20px;font-weight:700;color:${colour.text};font-family:${font}">${escapeHtml(site.name)}</td>
+</tr></table>
+</td></tr>
+<tr><td class="mail-card" style="background-color:${colour.card};border:1px solid ${colour.rule};border-radius:16px;padding:32px 24px;font-family:${font}">
 ${paragraph(letter.greeting)}
 ${letter.paragraphs.map(paragraph).join("\n")}
-<p style="margin:24px 0"><a href="${escapeHtml(action.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 22px;border-radius:999px">${escapeHtml(action.label)}</a></p>
-<p style="margin:0 0 16px;font-size:14px;line-height:20px;color:#475569">If the button does not work, copy this link into your browser:<br><a href="${escapeHtml(action.url)}" style="color:#4338ca;word-break:break-all">${escapeHtml(action.url)}</a></p>
-${paragraph(letter.closing)}
+${button(action)}
+${links.map(namedLink).join("\n")}
+<p class="mail-muted" style="margin:0 0 16px;font-size:14px;line-height:22px;color:${colour.muted}">If the button does not work, copy this link into your browser:<br><a class="mail-link" href="${escapeHtml(action.url)}" style="color:${colour.brandText};word-break:break-all">${escapeHtml(action.url)}</a></p>
+<p class="mail-text mail-rule" style="margin:24px 0 0;padding-top:16px;border-top:1px solid ${colour.rule};font-size:16px;line-height:26px;color:${colour.text}">${escapeHtml(letter.closing)}</p>
 </td></tr>
-<tr><td style="padding:16px 28px;background:#f8fafc;font-size:12px;line-height:18px;color:#64748b">${escapeHtml(footer)}</td></tr>
+<tr><td class="mail-muted" style="padding:16px 4px;font-size:13px;line-height:20px;color:${colour.muted};font-family:${font}">— ${escapeHtml(site.name)}<br>${escapeHtml(footer)}</td></tr>
 </table></td></tr></table></body></html>`;
-  return { to: letter.to, subject: letter.subject, text, html, links: [action.url] };
+  return { to: letter.to, subject: letter.subject, text, html, links: [action.url, ...links.map((link) => link.url)] };
 }
 
 const greet = (name: string) => (name.trim() ? `Hi ${name.trim()},` : "Hello,");
@@ -95,9 +163,9 @@ export function receiptMail(site: Site, to: { email: string; name: string }, fac
     paragraphs: [
       `Thank you for your purchase. Your payment of ${facts.amount} for "${facts.courseTitle}" was received on ${facts.paidOn}, and the course is now in your account.`,
       `Order ${facts.orderNumber} · payment ${facts.paymentId} · ${facts.tax}.`,
-      `Your receipt and GST invoice are at ${facts.receiptUrl}.`,
     ],
     action: { label: "Start learning", url: facts.courseUrl },
+    links: [{ label: "Your receipt and GST invoice", url: facts.receiptUrl }],
     closing: `Changed your mind? You can ask for a refund from your orders page within ${site.refund.windowDays} days, as long as you have completed less than ${site.refund.maxProgressPercent}% of the course.`,
   });
 }
@@ -115,9 +183,9 @@ export function hostingReceiptMail(
     paragraphs: [
       `Thank you. Your payment of ${facts.amount} for "${facts.title}" was received on ${facts.paidOn}, and ${facts.domain} is now hosted until ${facts.until}.`,
       `Order ${facts.orderNumber} · payment ${facts.paymentId} · ${facts.tax}.`,
-      `Your receipt and GST invoice are at ${facts.receiptUrl}.`,
     ],
     action: { label: "See your website", url: facts.websiteUrl },
+    links: [{ label: "Your receipt and GST invoice", url: facts.receiptUrl }],
     closing: "We will write before the next renewal is due. Questions about your site? Reply to this mail.",
   });
 }

@@ -110,6 +110,64 @@ test("a learner who completes every lesson gets a certificate that anyone can ve
   await visitor.close();
 });
 
+test("the name on a certificate stays as issued, and its holder may correct it once", async ({ page, request, browser }) => {
+  test.setTimeout(120_000);
+  await signUpVerified(page, request, { name: "Meera Raghunathn", email: uniqueEmail("certificate-name"), password });
+  await buyCourse(page, courseId);
+  const origin = new URL(page.url()).origin;
+  for (const lessonId of lessons) {
+    const done = await page.request.post(`/courses/${courseId}/submodule/${lessonId}`, { form: { intent: "complete" }, headers: { origin } });
+    expect(done.ok()).toBe(true);
+  }
+  const issued = await page.request.post(`/courses/${courseId}/certificate`, { headers: { origin }, maxRedirects: 0 });
+  const certificatePath = issued.headers().location as string;
+  const sheet = page.getByRole("article", { name: "Certificate of completion" });
+
+  // Renaming the profile does not touch a certificate already issued.
+  await page.goto("/profile");
+  await page.getByLabel("Name", { exact: true }).fill("Meera R.");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByText("Your name was saved.")).toBeVisible();
+  await page.goto(certificatePath);
+  await expect(sheet.getByText("Meera Raghunathn", { exact: true })).toBeVisible();
+
+  await page.getByText("Name wrong on this certificate?").click();
+  const name = page.getByLabel("Your name as it should appear");
+  await expect(name).toHaveValue("Meera Raghunathn");
+  await name.fill(" ");
+  await page.getByRole("button", { name: "Reissue with this name" }).click();
+  await expect(name).toHaveAccessibleDescription("Tell us your name.");
+  expect(await seriousViolations(page, "certificate name correction")).toEqual([]);
+  await name.fill("Meera Raghunathan");
+  await page.getByRole("button", { name: "Reissue with this name" }).click();
+  await expect(page.getByRole("status")).toContainText("Your certificate was reissued with the corrected name.");
+  await expect(page).toHaveURL(certificatePath);
+  await expect(sheet.getByText("Meera Raghunathan", { exact: true })).toBeVisible();
+  await expect(page.getByText(`name corrected on ${formatDay(new Date())}`)).toBeVisible();
+  await expect(page.getByText("Name wrong on this certificate?")).toHaveCount(0);
+  await expect(page.getByText(`The name on this certificate was corrected on ${formatDay(new Date())}. For any other change, write to us at`)).toBeVisible();
+
+  // Once used, the correction is gone: a second one is refused, and the same one again changes nothing.
+  const again = await page.request.post(certificatePath, { form: { intent: "correct-name", name: "M. Raghunathan" }, headers: { origin } });
+  expect(again.status()).toBe(409);
+  await page.reload();
+  await expect(sheet.getByText("Meera Raghunathan", { exact: true })).toBeVisible();
+
+  // Anyone else sees the corrected certificate, but no way to change it.
+  const other = await browser.newContext();
+  await useOwnAddress(other);
+  const stranger = await other.newPage();
+  await signUpVerified(stranger, request, { name: "Someone Else", email: uniqueEmail("certificate-stranger"), password });
+  await stranger.goto(certificatePath);
+  await expect(stranger.getByRole("article", { name: "Certificate of completion" }).getByText("Meera Raghunathan", { exact: true })).toBeVisible();
+  await expect(stranger.getByText(`name corrected on ${formatDay(new Date())}`)).toBeVisible();
+  await expect(stranger.getByText("Name wrong on this certificate?")).toHaveCount(0);
+  await expect(stranger.getByText("The name on this certificate was corrected on")).toHaveCount(0);
+  const refused = await stranger.request.post(certificatePath, { form: { intent: "correct-name", name: "Someone Else" }, headers: { origin } });
+  expect(refused.status()).toBe(403);
+  await other.close();
+});
+
 test("an unknown or malformed certificate ID is not found, with a way forward", async ({ page }) => {
   for (const id of ["AC-0000-0000-0000-0000", "not-a-certificate"]) {
     const response = await page.goto(`/certificates/${id}`);

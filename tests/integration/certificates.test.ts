@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { certificates, enrolments, lessonProgress } from "../../server/db/schema.ts";
 import { createLogger } from "../../server/logger.ts";
 import {
+  correctCertificateName,
   findCertificate,
   issueCertificate,
   issuedCertificateIds,
@@ -52,6 +53,8 @@ describe.each(databaseKinds)("certificates of completion on $name", ({ open }) =
 
   const allDone = ["1-1", "1-2", "2-1"];
   const issue = (userId: string) => issueCertificate(services(), userId, "demo");
+  const correct = (userId: string, certificateId: string, name: unknown, now = new Date("2026-11-25T10:00:00Z")) =>
+    correctCertificateName(services(), userId, certificateId, name, now);
   const rowsOf = (userId: string) => suite.db.select().from(certificates).where(eq(certificates.userId, userId));
 
   it("issues nothing below 100 % or without an active enrolment, and says why", async () => {
@@ -97,7 +100,7 @@ describe.each(databaseKinds)("certificates of completion on $name", ({ open }) =
     const userId = await learner({ enrolled: "active", done: allDone });
     const issued = await issue(userId);
     const found = await findCertificate(suite.db, suite.identity.cipher, issued.id.toLowerCase().replaceAll("-", ""));
-    expect(found).toEqual({ id: issued.id, courseId: "demo", courseTitle: "Demo course", learnerName: "Lata Mangeshkar", issuedAt: issued.issuedAt, revokedAt: null });
+    expect(found).toEqual({ id: issued.id, courseId: "demo", courseTitle: "Demo course", learnerName: "Lata Mangeshkar", issuedAt: issued.issuedAt, revokedAt: null, nameCorrectedAt: null });
     expect(JSON.stringify(found)).not.toContain(userId);
   });
 
@@ -137,6 +140,58 @@ describe.each(databaseKinds)("certificates of completion on $name", ({ open }) =
     expect(theirs.learnerName).toBe("Bela Shende");
     expect((await issuedCertificateIds(suite.db, notEnrolled, ["demo"])).size).toBe(0);
     expect(await rowsOf(a)).toHaveLength(1);
+  });
+
+  describe("a name correction", () => {
+    it("reissues the certificate once with the new name: same ID, the change and the first name recorded", async () => {
+      const userId = await learner({ enrolled: "active", done: allDone, name: "Lata Mangeskar" });
+      const issued = await issue(userId);
+      const at = new Date("2026-11-25T10:00:00Z");
+      const corrected = await correct(userId, issued.id.toLowerCase(), "  Lata Mangeshkar ", at);
+      expect(corrected).toEqual({ ...issued, learnerName: "Lata Mangeshkar", nameCorrectedAt: at });
+      expect(await findCertificate(suite.db, suite.identity.cipher, issued.id)).toEqual(corrected);
+      const [row] = await rowsOf(userId);
+      expect(row?.learnerName).not.toContain("Lata");
+      expect(suite.identity.cipher.decrypt(row?.originalLearnerName ?? "")).toBe("Lata Mangeskar");
+    });
+
+    it("allows one correction only: the same name again changes nothing, another is refused and points to support", async () => {
+      const userId = await learner({ enrolled: "active", done: allDone, name: "Lata Mangeskar" });
+      const issued = await issue(userId);
+      const first = await correct(userId, issued.id, "Lata Mangeshkar");
+      expect(await correct(userId, issued.id, "Lata Mangeshkar", new Date("2026-11-26T10:00:00Z"))).toEqual(first);
+      await expect(correct(userId, issued.id, "L. Mangeshkar")).rejects.toMatchObject({
+        status: 409,
+        message: "The name on this certificate was already corrected once. To change it again, write to us at support@academy.test.",
+      });
+      expect((await findCertificate(suite.db, suite.identity.cipher, issued.id)).learnerName).toBe("Lata Mangeshkar");
+    });
+
+    it("is refused to anyone but the holder, on a revoked certificate, and for an unknown ID", async () => {
+      const holder = await learner({ enrolled: "active", done: allDone });
+      const issued = await issue(holder);
+      const other = await learner({ enrolled: "active", done: allDone, name: "Bela Shende" });
+      await expect(correct(other, issued.id, "Bela Shende")).rejects.toMatchObject({
+        status: 403,
+        message: "Only the person this certificate was issued to can ask for its name to be corrected.",
+      });
+      await expect(correct(holder, newCertificateId(), "Lata M.")).rejects.toMatchObject({ status: 404 });
+      await revokeCertificates(suite.db, holder, "demo", new Date());
+      await expect(correct(holder, issued.id, "Lata M.")).rejects.toMatchObject({ status: 403, message: "This certificate was revoked, so its name can no longer be corrected." });
+      expect((await findCertificate(suite.db, suite.identity.cipher, issued.id)).learnerName).toBe("Lata Mangeshkar");
+    });
+
+    it("checks the name as the profile does, and refuses the name already printed without using up the correction", async () => {
+      const userId = await learner({ enrolled: "active", done: allDone });
+      const issued = await issue(userId);
+      await expect(correct(userId, issued.id, "   ")).rejects.toMatchObject({ status: 400, message: "Tell us your name." });
+      await expect(correct(userId, issued.id, "x".repeat(101))).rejects.toMatchObject({ status: 400, message: "Keep your name under 100 characters." });
+      await expect(correct(userId, issued.id, "Lata\nMangeshkar")).rejects.toMatchObject({ status: 400, message: "Your name can only contain printable characters." });
+      await expect(correct(userId, issued.id, 42)).rejects.toMatchObject({ status: 400 });
+      await expect(correct(userId, issued.id, "Lata Mangeshkar")).rejects.toMatchObject({ status: 400, message: "That is the name already on the certificate. Type the name as it should appear." });
+      expect((await findCertificate(suite.db, suite.identity.cipher, issued.id)).nameCorrectedAt).toBeNull();
+      expect((await correct(userId, issued.id, "Lata D. Mangeshkar")).learnerName).toBe("Lata D. Mangeshkar");
+    });
   });
 
   it("dates completion by the last lesson completed", async () => {
