@@ -8,6 +8,7 @@ import {
   replace,
   Scripts,
   ScrollRestoration,
+  useMatches,
   useRouteLoaderData,
 } from "react-router";
 import { accessRedirect } from "../server/auth/access.ts";
@@ -96,9 +97,16 @@ function Stylesheet({ linked, signedIn }: { linked: boolean; signedIn: boolean }
   return <style nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: css ?? "" }} />;
 }
 
+/** A route's `handle`: `focused` pages (the lesson player) bring their own slim header and no site footer. */
+export interface RouteHandle {
+  focused?: boolean;
+}
+
 export function Layout({ children }: { children: ReactNode }) {
   const { nonce } = useDocumentValues();
   const data = useRouteLoaderData<typeof loader>("root");
+  // Only a page that loaded: an error shown in its place gets the whole site around it.
+  const focused = useMatches().some((m) => (m.handle as RouteHandle | undefined)?.focused === true && m.loaderData !== undefined);
   return (
     <html lang="en-IN" suppressHydrationWarning>
       <head>
@@ -112,12 +120,18 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="flex min-h-screen flex-col">
-        <SiteHeader siteName={data?.site.name ?? "Academy"} viewer={data?.viewer ?? null} />
-        <main id="main" className="flex-1">
-          {data?.notice && <NoticeBanner key={data.notice} message={data.notice} />}
-          {children}
-        </main>
-        {data && <SiteFooter site={data.site} year={data.year} cookieSettings={data.analyticsId !== null} />}
+        {focused ? (
+          children
+        ) : (
+          <>
+            <SiteHeader siteName={data?.site.name ?? "Academy"} viewer={data?.viewer ?? null} />
+            <main id="main" className="flex-1">
+              {data?.notice && <NoticeBanner key={data.notice} message={data.notice} />}
+              {children}
+            </main>
+            {data && <SiteFooter site={data.site} year={data.year} cookieSettings={data.analyticsId !== null} />}
+          </>
+        )}
         {data?.analyticsId && <AnalyticsConsent measurementId={data.analyticsId} />}
         <NavigationSpinner />
         <ScrollRestoration nonce={nonce} />

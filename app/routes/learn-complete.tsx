@@ -46,12 +46,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return {
     course: { id: state.course.id, title: state.course.title, lessonCount: state.course.lessonCount },
     remaining: remaining.map((l) => ({ id: l.id, title: l.title })),
-    certificate: certificate && verifyUrl && {
-      id: certificate.id,
-      issuedAt: certificate.issuedAt,
-      verifyUrl,
-      linkedIn: linkedInAddUrl(certificate, catalog.site.name, verifyUrl),
-    },
+    certificate: certificate &&
+      verifyUrl && {
+        id: certificate.id,
+        issuedAt: certificate.issuedAt,
+        verifyUrl,
+        linkedIn: linkedInAddUrl(certificate, catalog.site.name, verifyUrl),
+      },
     nextCourses,
   };
 }
@@ -100,7 +101,10 @@ export default function CourseComplete({ loaderData }: Route.ComponentProps) {
   return (
     <Container className="py-12 sm:py-16">
       <section aria-labelledby="finished-heading" className="mx-auto max-w-3xl text-center">
-        <span aria-hidden="true" className="mx-auto flex size-16 items-center justify-center rounded-full bg-emerald-600 text-white dark:bg-emerald-500 dark:text-emerald-950">
+        <span
+          aria-hidden="true"
+          className="mx-auto flex size-16 items-center justify-center rounded-full bg-emerald-600 text-white dark:bg-emerald-500 dark:text-emerald-950"
+        >
           <CheckIcon className="size-8" />
         </span>
         <h1 id="finished-heading" className="mt-6 text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">

@@ -1,4 +1,4 @@
-import { useEffect, useLayoutEffect, useRef } from "react";
+import { type RefObject, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
 import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from "react-router";
 import { appServices } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
@@ -11,10 +11,12 @@ import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "../components/icons.tsx";
 import { LessonNotesPanel, type AddNoteResult } from "../components/notes/lesson-notes-panel.tsx";
 import { CourseOutline, EnrolBanner, finishPath, lessonPath, modulePath } from "../components/player/course-outline.tsx";
+import { PlayerHeader } from "../components/player/player-header.tsx";
 import { useOpenWhenWide } from "../components/player/use-open-when-wide.ts";
 import { Prose } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import { htmlOnce, useHtmlOnce, type HtmlOnce } from "../lib/server-html.ts";
+import type { RouteHandle } from "../root.tsx";
 import type { Route } from "./+types/learn-lesson";
 import { loadCourseState, loadCourseStateOrVisitor, playerSummary } from "./player.server.ts";
 
@@ -23,8 +25,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const found = await attempt(async () => lessonView(catalog, state, params.lessonId));
   if (!found.ok) throw data(null, { status: 404 });
   const view = found.value;
-  const notes =
-    !viewer || view.access === "locked" ? [] : await listLessonNotes(db, context.get(appServices).cipher, viewer.id, state.course.id, view.lesson.id);
+  const notes = !viewer || view.access === "locked" ? [] : await listLessonNotes(db, context.get(appServices).cipher, viewer.id, state.course.id, view.lesson.id);
   const summary = playerSummary(state);
   const { shop } = context.get(appServices);
   const page = {
@@ -126,8 +127,55 @@ function useArrowKeys(previous: string | null, next: string | null) {
   }, [navigate]);
 }
 
-const primaryButton =
-  "inline-flex items-center gap-2 rounded-full bg-emerald-700 px-5 py-2.5 font-semibold text-white hover:bg-emerald-800 disabled:opacity-70";
+export const handle: RouteHandle = { focused: true };
+
+const sidebarKey = "academy:player-contents";
+const sidebarEvent = "academy:player-contents";
+
+function readSidebar(): boolean {
+  try {
+    return localStorage.getItem(sidebarKey) === "hidden";
+  } catch {
+    // Storage blocked: the contents stay shown.
+    return false;
+  }
+}
+
+function subscribeSidebar(changed: () => void) {
+  window.addEventListener(sidebarEvent, changed);
+  window.addEventListener("storage", changed);
+  return () => {
+    window.removeEventListener(sidebarEvent, changed);
+    window.removeEventListener("storage", changed);
+  };
+}
+
+/** Whether the learner hid the contents beside the lesson (wide screens), remembered in this browser. */
+function useRememberedSidebar() {
+  const hidden = useSyncExternalStore(subscribeSidebar, readSidebar, () => false);
+  const toggle = () => {
+    try {
+      localStorage.setItem(sidebarKey, hidden ? "shown" : "hidden");
+    } catch {
+      // Storage blocked: nothing to remember it in.
+    }
+    window.dispatchEvent(new Event(sidebarEvent));
+  };
+  return { hidden, toggle };
+}
+
+/** Scrolls the contents (not the page) so the current lesson sits in their middle, on each lesson. */
+function useCurrentLessonInView(contents: RefObject<HTMLElement | null>, lessonId: string) {
+  useEffect(() => {
+    const nav = contents.current;
+    const current = nav?.querySelector<HTMLElement>(`a[href$="/submodule/${lessonId}"]`);
+    if (!nav || !current || nav.scrollHeight <= nav.clientHeight) return;
+    const offset = current.getBoundingClientRect().top - nav.getBoundingClientRect().top + nav.scrollTop;
+    nav.scrollTo({ top: offset - nav.clientHeight / 2 + current.offsetHeight / 2 });
+  }, [contents, lessonId]);
+}
+
+const primaryButton = "inline-flex items-center gap-2 rounded-full bg-emerald-700 px-5 py-2.5 font-semibold text-white hover:bg-emerald-800 disabled:opacity-70";
 
 /**
  * The learner's own act of completing the lesson, then on to the next one (or the finish line).
@@ -187,6 +235,9 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
   useArrowKeys(previousPath, nextPath);
   const contents = useRef<HTMLDetailsElement>(null);
   useOpenWhenWide(contents);
+  const sidebar = useRememberedSidebar();
+  const navigation = useRef<HTMLElement>(null);
+  useCurrentLessonInView(navigation, lesson.id);
 
   // Once per lesson opened: the fetchers are new objects on every render, so a ref remembers what was sent.
   const sent = useRef("");
@@ -198,146 +249,171 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
 
   const showDone = progress.formData ? progress.formData.get("intent") === "complete" : done;
 
+  const lessons = outline.flatMap((m) => m.lessons);
+  const position = lessons.findIndex((l) => l.id === lesson.id) + 1;
+
   return (
-    <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:grid lg:grid-cols-[18rem_1fr] lg:gap-10">
-      <nav
-        aria-label="Course contents"
-        // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- wide screens scroll the contents on their own, so the region takes focus for the keyboard to scroll it (WCAG 2.1.1), also before script opens the drawer inside
-        tabIndex={0}
-        className="rounded-xl lg:sticky lg:top-24 lg:max-h-[calc(100vh-7rem)] lg:self-start lg:overflow-y-auto"
-      >
-        {/* A drawer on phones; always open beside the lesson on wide screens. */}
-        <details ref={contents} className="group rounded-xl border border-slate-200 lg:border-0 lg:[&::details-content]:[content-visibility:visible] dark:border-slate-800">
-          <summary className="cursor-pointer list-none px-4 py-3 font-semibold text-slate-950 lg:hidden dark:text-white">
-            Course contents <span aria-hidden="true">▾</span>
-          </summary>
-          <div className="px-1 pb-4 lg:px-0">
-            <Link to={homePath} className="block px-3 text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
-              {course.title}
-            </Link>
-            {enrolled && (
-              <div className="mt-3 px-3">
-                <CourseProgress title={course.title} percent={percent} completed={completed} total={course.lessonCount} />
-              </div>
-            )}
-            <div className="mt-5">
-              <CourseOutline courseId={course.id} outline={outline} currentLessonId={lesson.id} />
-            </div>
-          </div>
-        </details>
-      </nav>
-
-      <article aria-labelledby="lesson-title" className="mt-6 min-w-0 lg:mt-0">
-        <p className="text-sm text-slate-600 dark:text-slate-400">
-          {loaderData.signedIn ? (
-            <Link to={modulePath(course.id, moduleNumber)} className="hover:underline">
-              Module {moduleNumber}: {moduleTitle}
-            </Link>
-          ) : (
-            `Module ${moduleNumber}: ${moduleTitle}`
-          )}{" "}
-          · Lesson {lesson.id} · {lesson.minutes} min{lesson.preview ? " · Free preview" : ""}
-        </p>
-        <h1 id="lesson-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-950 dark:text-white">
-          {lesson.title}
-        </h1>
-
-        {access === "locked" ? (
-          <div className="mt-8 max-w-2xl">
-            <EnrolBanner course={course} lesson="locked" />
-          </div>
-        ) : (
-          <>
-            {access === "preview" && (
-              <div className="mt-6 max-w-3xl">
-                <EnrolBanner course={course} lesson="preview" />
-              </div>
-            )}
-            {headings.length > 2 && (
-              <nav aria-label="On this page" className="mt-6 max-w-3xl rounded-xl bg-slate-50 p-4 text-sm dark:bg-slate-900">
-                <p className="font-semibold text-slate-950 dark:text-white">On this page</p>
-                <ul className="mt-2 grid gap-1 sm:grid-cols-2">
-                  {headings.map((h) => (
-                    <li key={h.id}>
-                      <a href={`#${h.id}`} className="text-brand-700 hover:underline dark:text-brand-300">
-                        {h.text}
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              </nav>
-            )}
-            {lesson.videoEmbedUrl && (
-              <div className="mt-6 aspect-video max-w-3xl overflow-hidden rounded-xl bg-slate-900">
-                <iframe
-                  src={lesson.videoEmbedUrl}
-                  title={`Video: ${lesson.title}`}
-                  loading="lazy"
-                  allow="accelerometer; encrypted-media; gyroscope; picture-in-picture; fullscreen"
-                  allowFullScreen
-                  // The players need their own origin's scripts and storage; the address is a privacy-enhanced embed from content/.
-                  // oxlint-disable-next-line react/iframe-missing-sandbox
-                  sandbox="allow-scripts allow-same-origin allow-presentation allow-popups"
-                  className="size-full"
-                />
-              </div>
-            )}
-            {html && <LessonBody html={html} />}
-          </>
-        )}
-
-        <div className="mt-10 max-w-3xl border-t border-slate-200 pt-6 dark:border-slate-800">
-          {enrolled &&
-            (showDone ? (
-              <progress.Form method="post" className="mb-6">
-                <input type="hidden" name="intent" value="incomplete" />
-                <p className="flex flex-wrap items-center gap-3">
-                  <span role="status" className="inline-flex items-center gap-2 font-semibold text-emerald-700 dark:text-emerald-300">
-                    <CheckIcon className="size-5" /> Lesson complete
-                  </span>
-                  <button type="submit" className="text-sm text-slate-600 underline underline-offset-2 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white">
-                    Mark as not done
-                  </button>
+    <>
+      <PlayerHeader course={course} homePath={homePath} progress={enrolled ? { percent, completed, total: course.lessonCount } : null} sidebar={sidebar} />
+      <main id="main" className="flex-1">
+        <div className={`mx-auto max-w-7xl px-4 py-8 sm:px-6 ${sidebar.hidden ? "" : "lg:grid lg:grid-cols-[18rem_1fr] lg:gap-10"}`}>
+          <nav
+            ref={navigation}
+            aria-label="Course contents"
+            // oxlint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- wide screens scroll the contents on their own, so the region takes focus for the keyboard to scroll it (WCAG 2.1.1), also before script opens the drawer inside
+            tabIndex={0}
+            className={`rounded-xl lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:self-start lg:overflow-y-auto ${sidebar.hidden ? "lg:hidden" : ""}`}
+          >
+            {/* A drawer on phones; always open beside the lesson on wide screens. */}
+            <details
+              ref={contents}
+              className="group rounded-xl border border-slate-200 lg:border-0 lg:[&::details-content]:[content-visibility:visible] dark:border-slate-800"
+            >
+              <summary className="cursor-pointer list-none px-4 py-3 font-semibold text-slate-950 lg:hidden dark:text-white">
+                Course contents <span aria-hidden="true">▾</span>
+              </summary>
+              <div className="px-1 pb-4 lg:px-0">
+                <Link to={homePath} className="block px-3 text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                  {course.title}
+                </Link>
+                {enrolled && (
+                  <div className="mt-3 px-3">
+                    <CourseProgress title={course.title} percent={percent} completed={completed} total={course.lessonCount} />
+                  </div>
+                )}
+                <p className="mt-3 px-3 text-xs font-medium text-slate-600 dark:text-slate-400">
+                  You are on lesson {position} of {course.lessonCount}
                 </p>
-              </progress.Form>
-            ) : (
-              <CompleteLesson finishes={finishes} refundNotice={(actionData && "refundNotice" in actionData && actionData.refundNotice) || refundNotice} />
-            ))}
-          {actionData && !("intent" in actionData) && actionData.message && (
-            <p role="alert" className="mb-6 text-sm text-red-700 dark:text-red-300">
-              {actionData.message}
+                <div className="mt-4">
+                  <CourseOutline courseId={course.id} outline={outline} currentLessonId={lesson.id} />
+                </div>
+              </div>
+            </details>
+          </nav>
+
+          <article aria-labelledby="lesson-title" className="mt-6 min-w-0 lg:mt-0">
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              {loaderData.signedIn ? (
+                <Link to={modulePath(course.id, moduleNumber)} className="hover:underline">
+                  Module {moduleNumber}: {moduleTitle}
+                </Link>
+              ) : (
+                `Module ${moduleNumber}: ${moduleTitle}`
+              )}{" "}
+              · Lesson {lesson.id} · {lesson.minutes} min{lesson.preview ? " · Free preview" : ""}
             </p>
-          )}
-          <div className="flex flex-wrap justify-between gap-3">
-            {previousPath && previous ? (
-              <Link to={previousPath} rel="prev" className="inline-flex items-center gap-2 rounded-full border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800">
-                <ArrowLeftIcon className="size-4" /> Previous: {previous.id}
-              </Link>
+            <h1 id="lesson-title" className="mt-2 text-3xl font-bold tracking-tight text-slate-950 dark:text-white">
+              {lesson.title}
+            </h1>
+
+            {access === "locked" ? (
+              <div className="mt-8 max-w-2xl">
+                <EnrolBanner course={course} lesson="locked" />
+              </div>
             ) : (
-              <span />
+              <>
+                {access === "preview" && (
+                  <div className="mt-6 max-w-3xl">
+                    <EnrolBanner course={course} lesson="preview" />
+                  </div>
+                )}
+                {headings.length > 2 && (
+                  <nav aria-label="On this page" className="mt-6 max-w-3xl rounded-xl bg-slate-50 p-4 text-sm dark:bg-slate-900">
+                    <p className="font-semibold text-slate-950 dark:text-white">On this page</p>
+                    <ul className="mt-2 grid gap-1 sm:grid-cols-2">
+                      {headings.map((h) => (
+                        <li key={h.id}>
+                          <a href={`#${h.id}`} className="text-brand-700 hover:underline dark:text-brand-300">
+                            {h.text}
+                          </a>
+                        </li>
+                      ))}
+                    </ul>
+                  </nav>
+                )}
+                {lesson.videoEmbedUrl && (
+                  <div className="mt-6 aspect-video max-w-3xl overflow-hidden rounded-xl bg-slate-900">
+                    <iframe
+                      src={lesson.videoEmbedUrl}
+                      title={`Video: ${lesson.title}`}
+                      loading="lazy"
+                      allow="accelerometer; encrypted-media; gyroscope; picture-in-picture; fullscreen"
+                      allowFullScreen
+                      // The players need their own origin's scripts and storage; the address is a privacy-enhanced embed from content/.
+                      // oxlint-disable-next-line react/iframe-missing-sandbox
+                      sandbox="allow-scripts allow-same-origin allow-presentation allow-popups"
+                      className="size-full"
+                    />
+                  </div>
+                )}
+                {html && <LessonBody html={html} />}
+              </>
             )}
-            {nextPath && next ? (
-              <Link to={nextPath} rel="next" className="inline-flex items-center gap-2 rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
-                Next: {next.id} {next.title} <ArrowRightIcon className="size-4" />
-              </Link>
-            ) : (
-              <Link to={homePath} className="inline-flex items-center gap-2 rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
-                Back to the course home <ArrowRightIcon className="size-4" />
-              </Link>
+
+            <div className="mt-10 max-w-3xl border-t border-slate-200 pt-6 dark:border-slate-800">
+              {enrolled &&
+                (showDone ? (
+                  <progress.Form method="post" className="mb-6">
+                    <input type="hidden" name="intent" value="incomplete" />
+                    <p className="flex flex-wrap items-center gap-3">
+                      <span role="status" className="inline-flex items-center gap-2 font-semibold text-emerald-700 dark:text-emerald-300">
+                        <CheckIcon className="size-5" /> Lesson complete
+                      </span>
+                      <button
+                        type="submit"
+                        className="text-sm text-slate-600 underline underline-offset-2 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white"
+                      >
+                        Mark as not done
+                      </button>
+                    </p>
+                  </progress.Form>
+                ) : (
+                  <CompleteLesson finishes={finishes} refundNotice={(actionData && "refundNotice" in actionData && actionData.refundNotice) || refundNotice} />
+                ))}
+              {actionData && !("intent" in actionData) && actionData.message && (
+                <p role="alert" className="mb-6 text-sm text-red-700 dark:text-red-300">
+                  {actionData.message}
+                </p>
+              )}
+              <div className="flex flex-wrap justify-between gap-3">
+                {previousPath && previous ? (
+                  <Link
+                    to={previousPath}
+                    rel="prev"
+                    className="inline-flex items-center gap-2 rounded-full border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+                  >
+                    <ArrowLeftIcon className="size-4" /> Previous: {previous.id}
+                  </Link>
+                ) : (
+                  <span />
+                )}
+                {nextPath && next ? (
+                  <Link
+                    to={nextPath}
+                    rel="next"
+                    className="inline-flex items-center gap-2 rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+                  >
+                    Next: {next.id} {next.title} <ArrowRightIcon className="size-4" />
+                  </Link>
+                ) : (
+                  <Link to={homePath} className="inline-flex items-center gap-2 rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+                    Back to the course home <ArrowRightIcon className="size-4" />
+                  </Link>
+                )}
+              </div>
+              <p className="mt-4 hidden text-xs text-slate-500 sm:block dark:text-slate-400">Tip: use the ← and → keys to move between lessons.</p>
+            </div>
+            {loaderData.signedIn && access !== "locked" && (
+              <LessonNotesPanel
+                lessonTitle={lesson.title}
+                notes={notes}
+                limits={loaderData.noteLimits}
+                fallback={actionData && "intent" in actionData && actionData.intent === "add-note" ? actionData : undefined}
+              />
             )}
-          </div>
-          <p className="mt-4 hidden text-xs text-slate-500 sm:block dark:text-slate-400">Tip: use the ← and → keys to move between lessons.</p>
+          </article>
         </div>
-        {loaderData.signedIn && access !== "locked" && (
-          <LessonNotesPanel
-            lessonTitle={lesson.title}
-            notes={notes}
-            limits={loaderData.noteLimits}
-            fallback={actionData && "intent" in actionData && actionData.intent === "add-note" ? actionData : undefined}
-          />
-        )}
-      </article>
-    </div>
+      </main>
+    </>
   );
 }
-

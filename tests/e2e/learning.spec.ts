@@ -61,6 +61,38 @@ test("the course contents beside a lesson can be scrolled from the keyboard befo
   await context.close();
 });
 
+test("the player is a focused page: slim header with progress, the current lesson in view, the contents hidden on request and remembered", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Farah", email: uniqueEmail("player"), password });
+  await buyCourse(page, course);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`/courses/${course}/submodule/5-3`);
+  // No marketing navigation or footer; the way back, progress and the account are there.
+  await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+  await expect(page.getByRole("contentinfo")).toHaveCount(0);
+  const banner = page.getByRole("banner");
+  await expect(banner.getByRole("link", { name: "Front-End Web Development" })).toHaveAttribute("href", `/courses/${course}/MainPage`);
+  await expect(banner.getByRole("progressbar", { name: "Your progress in this course" })).toHaveAttribute("aria-valuenow", "0");
+  await expect(banner.getByRole("button", { name: /^Account menu for/ })).toBeVisible();
+
+  // The contents scrolled themselves to the current lesson, far down the list.
+  const contents = page.getByRole("navigation", { name: "Course contents" });
+  await expect(contents.getByText("You are on lesson 19 of 24")).toBeVisible();
+  const current = contents.locator('a[aria-current="page"]');
+  await expect(current).toContainText("5-3");
+  await expect(current).toBeInViewport();
+  expect(await contents.evaluate((nav) => nav.scrollTop)).toBeGreaterThan(0);
+
+  const toggle = banner.getByRole("button", { name: "Course contents" });
+  await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  await toggle.click();
+  await expect(contents).toBeHidden();
+  await page.reload();
+  await expect(banner.getByRole("button", { name: "Course contents" })).toHaveAttribute("aria-pressed", "false");
+  await expect(contents).toBeHidden();
+  await banner.getByRole("button", { name: "Course contents" }).click();
+  await expect(contents).toBeVisible();
+});
+
 test("a lesson is completed only by the learner's own act, an undo sticks, and the refund is not lost unawares", async ({ page, request }) => {
   test.setTimeout(120_000);
   await signUpVerified(page, request, { name: "Vivek", email: uniqueEmail("progress"), password });

@@ -1,0 +1,85 @@
+import { Link, useRouteLoaderData } from "react-router";
+import type { RootData } from "../../lib/seo.ts";
+import { ArrowLeftIcon } from "../icons.tsx";
+import { ThemeToggle } from "../theme-toggle.tsx";
+import { UserMenu } from "../user-menu.tsx";
+
+/**
+ * The player's own slim header: the way back to the course, where the learner is, and their
+ * account; none of the site's marketing navigation.
+ */
+export function PlayerHeader({
+  course,
+  homePath,
+  progress,
+  sidebar,
+}: {
+  course: { title: string };
+  homePath: string;
+  progress: { percent: number; completed: number; total: number } | null;
+  sidebar: { hidden: boolean; toggle: () => void };
+}) {
+  const root = useRouteLoaderData("root") as RootData | undefined;
+  return (
+    <header className="sticky top-0 z-30 border-b border-slate-200/80 bg-white/95 backdrop-blur print:hidden dark:border-slate-800 dark:bg-slate-950/95">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-2 focus:z-50 focus:rounded-md focus:bg-brand-700 focus:px-3 focus:py-2 focus:text-white"
+      >
+        Skip to content
+      </a>
+      <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4 sm:px-6">
+        <Link
+          to="/"
+          aria-label={`${root?.site.name ?? "Academy"} home`}
+          className="grid size-8 shrink-0 place-items-center rounded-lg bg-brand-600 text-sm font-bold text-white"
+        >
+          <span aria-hidden="true">{(root?.site.name ?? "Academy").slice(0, 1)}</span>
+        </Link>
+        <Link
+          to={homePath}
+          className="flex min-w-0 items-center gap-1.5 text-sm font-semibold text-slate-800 hover:text-slate-950 dark:text-slate-200 dark:hover:text-white"
+        >
+          <ArrowLeftIcon className="size-4 shrink-0" />
+          <span className="truncate">{course.title}</span>
+        </Link>
+        {progress && (
+          <div className="ml-auto hidden items-center gap-2 sm:flex" title={`${progress.completed} of ${progress.total} lessons completed`}>
+            <div
+              role="progressbar"
+              aria-label="Your progress in this course"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={progress.percent}
+              aria-valuetext={`${progress.percent}% complete, ${progress.completed} of ${progress.total} lessons`}
+              className="h-1.5 w-28 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+            >
+              <div className="h-full rounded-full bg-brand-600 dark:bg-brand-400" style={{ width: `${progress.percent}%` }} />
+            </div>
+            <span className="text-xs font-semibold tabular-nums text-slate-700 dark:text-slate-300">{progress.percent}%</span>
+          </div>
+        )}
+        <div className={`${progress ? "" : "ml-auto "}flex items-center gap-2`}>
+          <button
+            type="button"
+            onClick={sidebar.toggle}
+            aria-pressed={!sidebar.hidden}
+            className="hidden rounded-full border border-slate-300 px-3 py-1.5 text-xs font-semibold text-slate-700 hover:bg-slate-50 lg:inline-flex dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800"
+          >
+            Course contents
+          </button>
+          <div className="hidden sm:block">
+            <ThemeToggle />
+          </div>
+          {root?.viewer ? (
+            <UserMenu viewer={root.viewer} />
+          ) : (
+            <Link to="/login" className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+              Sign in
+            </Link>
+          )}
+        </div>
+      </div>
+    </header>
+  );
+}
