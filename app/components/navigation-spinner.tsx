@@ -4,9 +4,13 @@ import { useNavigation } from "react-router";
 /** Delay before the spinner appears, so fast navigations never flicker. */
 export const spinnerDelayMs = 150;
 
-/** The full-screen "Loading..." overlay shown while a client navigation loads code or data. */
+/**
+ * The full-screen "Loading..." overlay shown while a client navigation loads a page. A form that
+ * changes something shows its own pending state on its button instead.
+ */
 export function NavigationSpinner() {
-  const pending = useNavigation().location?.key;
+  const navigation = useNavigation();
+  const pending = navigation.formMethod && navigation.formMethod !== "GET" ? undefined : navigation.location?.key;
   // The key of the navigation that has been pending longer than the delay.
   const [slow, setSlow] = useState<string | undefined>();
 

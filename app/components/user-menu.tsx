@@ -6,6 +6,7 @@ import { initials } from "../lib/format.ts";
 const accountLinks = [
   { to: "/account", label: "My account" },
   { to: "/account/courses", label: "My courses" },
+  { to: "/account/courses#certificates", label: "Certificates" },
   { to: "/account/orders", label: "Orders" },
   { to: "/notes", label: "Notes" },
 ];

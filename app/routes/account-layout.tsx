@@ -1,4 +1,5 @@
-import { Link, NavLink, Outlet, useRouteLoaderData } from "react-router";
+import { useEffect, useRef } from "react";
+import { Link, NavLink, Outlet, useLocation, useRouteLoaderData } from "react-router";
 import { Container } from "../components/page-intro.tsx";
 import type { RootData } from "../lib/seo.ts";
 
@@ -24,6 +25,14 @@ const sideLinkClass =
 /** The signed-in area: one heading and the tabs between its pages. The root middleware keeps signed-out visitors out. */
 export default function AccountLayout() {
   const viewer = useRouteLoaderData<RootData>("root")?.viewer;
+  const { pathname } = useLocation();
+  const tabBar = useRef<HTMLElement>(null);
+  // On a phone the tabs scroll sideways: bring the current one into view (the scrollbar shows there is more).
+  useEffect(() => {
+    const bar = tabBar.current;
+    const current = bar?.querySelector<HTMLElement>(`a[href="${pathname}"]`);
+    if (bar && current) bar.scrollTo({ left: current.offsetLeft - bar.clientWidth / 2 + current.offsetWidth / 2 });
+  }, [pathname]);
   return (
     <>
       <div className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/50">
@@ -35,7 +44,7 @@ export default function AccountLayout() {
             </p>
           )}
           {/* On phones the tabs scroll sideways rather than wrap; the negative margin lets them run to the screen edge. */}
-          <nav aria-label="Your account" className="-mx-4 mt-6 overflow-x-auto px-4 [scrollbar-width:thin] sm:mx-0 sm:px-0">
+          <nav ref={tabBar} aria-label="Your account" className="-mx-4 mt-6 overflow-x-auto px-4 [scrollbar-width:thin] sm:mx-0 sm:px-0">
             <ul className="flex w-max min-w-full items-end">
               {tabs.map((tab) => (
                 <li key={tab.to}>

@@ -1,5 +1,5 @@
 import { type RefObject, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
-import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from "react-router";
+import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useFetcher, useNavigate, useNavigation } from "react-router";
 import { appServices } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { issueCertificate } from "../../server/learning/certificates.ts";
@@ -96,6 +96,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   }
   const next = lessonView(catalog, state, params.lessonId).next;
   throw redirect(next ? lessonPath(params.courseId, next.id) : finishPath(params.courseId));
+}
+
+// Recording that a lesson was opened changes nothing this page shows.
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return formData?.get("intent") === "opened" ? false : defaultShouldRevalidate;
 }
 
 const lessonBodyId = "lesson-body";

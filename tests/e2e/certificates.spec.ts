@@ -87,6 +87,11 @@ test("a learner who completes every lesson gets a certificate that anyone can ve
   const card = page.getByRole("article", { name: courseTitle });
   await expect(card.getByText("Completed", { exact: true })).toBeVisible();
   await expect(card.getByRole("link", { name: `Certificate for ${courseTitle}` })).toHaveAttribute("href", `/certificates/${certificateId}`);
+  const listed = page.getByRole("region", { name: "Your certificates" });
+  await expect(listed.getByText(courseTitle, { exact: true })).toBeVisible();
+  await expect(listed.getByRole("link", { name: `View the certificate for ${courseTitle}` })).toHaveAttribute("href", `/certificates/${certificateId}`);
+  await page.getByRole("button", { name: /^Account menu for/ }).click();
+  await expect(page.getByRole("link", { name: "Certificates" })).toHaveAttribute("href", "/account/courses#certificates");
 
   const visitor = await browser.newContext();
   const stranger = await visitor.newPage();

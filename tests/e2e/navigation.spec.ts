@@ -15,6 +15,22 @@ test("a slow client navigation shows the full-screen Loading... spinner", async 
   await expect(page.getByRole("status")).toHaveCount(0);
 });
 
+test("a slow form shows its pending state on its own button, not the full-screen spinner", async ({ page, request, context }) => {
+  await useOwnAddress(context);
+  await signUpVerified(page, request, { name: "Ishaan", email: uniqueEmail("pending"), password: "correct horse battery staple" });
+  await page.goto("/profile");
+  await page.waitForLoadState("networkidle");
+  await page.route("**/profile.data*", async (route) => {
+    if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1200));
+    await route.continue();
+  });
+  await page.getByLabel("Name", { exact: true }).fill("Ishaan K");
+  await page.getByRole("button", { name: "Save name" }).click();
+  await expect(page.getByRole("button", { name: "Saving…" })).toBeVisible();
+  await expect(page.getByText("Loading...")).toHaveCount(0);
+  await expect(page.getByText("Your name was saved.")).toBeVisible();
+});
+
 test("a navigation shorter than the spinner's delay does not flash it", async ({ page }) => {
   // The page's clock is ours: the navigation's data is held while exactly 1 ms less than the delay
   // passes, however long this machine takes.
