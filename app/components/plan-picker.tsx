@@ -38,7 +38,7 @@ export function PlanPicker({
               defaultChecked={plan.id === selected}
               required
               onChange={() => onSelect?.(plan.id)}
-              className="mt-1 accent-brand-600"
+              className="mt-1"
             />
             <span>
               <span className="block font-semibold text-slate-950 dark:text-white">{plan.name}</span>

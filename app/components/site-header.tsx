@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { CloseIcon, MenuIcon } from "./icons.tsx";
 import type { RootData } from "../lib/seo.ts";
@@ -26,6 +26,27 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
   const [openOn, setOpenOn] = useState<string | null>(null);
   const open = openOn === pathname;
   const menuId = useId();
+  const menu = useRef<HTMLDivElement>(null);
+  const toggle = useRef<HTMLButtonElement>(null);
+  // One menu at a time: touching anything else (the account menu, the page) or Escape closes this one.
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: PointerEvent) => {
+      const target = event.target as Node;
+      if (!menu.current?.contains(target) && !toggle.current?.contains(target)) setOpenOn(null);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape") return;
+      setOpenOn(null);
+      toggle.current?.focus();
+    };
+    document.addEventListener("pointerdown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("pointerdown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
 
   return (
     <header className="sticky top-0 z-30 print:hidden border-b border-slate-200/80 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
@@ -68,6 +89,7 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
             </Link>
           )}
           <button
+            ref={toggle}
             type="button"
             className="inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 md:hidden dark:text-slate-200 dark:hover:bg-slate-800"
             aria-expanded={open}
@@ -79,7 +101,7 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
           </button>
         </div>
       </div>
-      <div id={menuId} hidden={!open} className="border-t border-slate-200 px-4 pb-4 md:hidden dark:border-slate-800">
+      <div ref={menu} id={menuId} hidden={!open} className="border-t border-slate-200 px-4 pb-4 md:hidden dark:border-slate-800">
         <nav aria-label="Mobile">
           <ul className="flex flex-col py-2">
             {links.map((link) => (

@@ -103,6 +103,26 @@ test("on a phone the navigation collapses into a menu", async ({ page }) => {
   expect(overflow).toBeLessThanOrEqual(0);
 });
 
+test("on a phone only one menu is open at a time", async ({ page, context, request }) => {
+  await useOwnAddress(context);
+  await signUpVerified(page, request, { name: "Two Menus", email: uniqueEmail("menus"), password: "correct horse battery staple" });
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto("/courses");
+  await page.waitForLoadState("networkidle");
+  await page.getByRole("button", { name: "Open menu" }).click();
+  const mobile = page.getByRole("navigation", { name: "Mobile" });
+  await expect(mobile).toBeVisible();
+  await page.getByRole("button", { name: "Account menu for Two Menus" }).click();
+  await expect(page.getByRole("link", { name: "My courses" })).toBeVisible();
+  await expect(mobile).toBeHidden();
+  await page.getByRole("button", { name: "Open menu" }).click();
+  await expect(mobile).toBeVisible();
+  await expect(page.getByRole("link", { name: "My courses" })).toBeHidden();
+  await page.keyboard.press("Escape");
+  await expect(mobile).toBeHidden();
+  await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+});
+
 test("the site can be used with the keyboard alone", async ({ page }) => {
   await page.goto("/");
   await page.waitForLoadState("networkidle");
