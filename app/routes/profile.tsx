@@ -173,7 +173,13 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               {result("password") ??
                 (loaderData.passwordChanged && <FormAlert tone="success">Your password was changed. Other devices were signed out.</FormAlert>)}
               <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" minLength={1} />
-              <PasswordField label="New password" name="newPassword" autoComplete="new-password" showStrength />
+              <PasswordField
+                label="New password"
+                name="newPassword"
+                autoComplete="new-password"
+                showStrength
+                owner={{ name: loaderData.name, email: loaderData.email }}
+              />
               <button type="submit" name="intent" value="password" className={buttonClass} disabled={busy("password")}>
                 {busy("password") ? "Changing…" : "Change password"}
               </button>
