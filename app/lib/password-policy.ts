@@ -72,7 +72,7 @@ export function judgePassword(password: string, result: ZxcvbnResult): PasswordV
     .reduce((sum, match) => sum + match.j - match.i + 1, 0);
   const mostlyPersonal = personal * 2 >= password.length;
   const warning = mostlyPersonal ? plainWarnings.userInputs : common ? "It is on the list of the most common passwords." : result.feedback.warning;
-  const advice = result.feedback.suggestions[0] ?? "Add another word or two that are not about you.";
+  const advice = mostlyPersonal ? "Use a few random words that have nothing to do with you." : (result.feedback.suggestions[0] ?? "Add another word or two.");
   if (common || mostlyPersonal || result.score < minimumScore) {
     const reason = warning ?? "It would be quick to guess.";
     const nearly = !common && !mostlyPersonal && result.score === minimumScore - 1;
