@@ -15,8 +15,7 @@ import { appServices, viewerContext } from "../server/context.ts";
 import type { Route } from "./+types/root";
 import stylesheetHref from "./app.css?url";
 import { NavigationSpinner } from "./components/navigation-spinner.tsx";
-import { NotFound } from "./components/not-found.tsx";
-import { Container } from "./components/page-intro.tsx";
+import { ErrorPage, NotFound } from "./components/not-found.tsx";
 import { AnalyticsConsent } from "./components/analytics-consent.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
@@ -119,17 +118,12 @@ export default function App() {
   return <Outlet />;
 }
 
+/** Every error page, the HTTP layer's own included (server/http/app.ts), inside the site's header and footer. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
-  return (
-    <Container className="py-20">
-      <title>Something went wrong | Academy</title>
-      <h1 className="text-3xl font-bold text-slate-950 dark:text-white">{message}</h1>
-      <p className="mt-4 text-slate-600 dark:text-slate-300">
-        We could not show this page. Please try again in a moment; if it keeps happening, write to us from the help
-        page.
-      </p>
-    </Container>
-  );
+  if (!isRouteErrorResponse(error)) return <ErrorPage status={500} />;
+  if (error.status === 404) return <NotFound />;
+  // Our own refusals carry a sentence: { message } from a route, plain text from the HTTP layer.
+  const data: unknown = error.data;
+  const message = typeof data === "string" ? data : (data as { message?: unknown } | null)?.message;
+  return <ErrorPage status={error.status} message={typeof message === "string" ? message : undefined} />;
 }
