@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -68,6 +68,13 @@ export function loader({ request, context }: Route.LoaderArgs): RootData {
 }
 
 /**
+ * The inlined stylesheet as the browser first got it. React mounts the layout afresh when an error
+ * page replaces a page in the browser, and the browser bundle has no stylesheet text of its own (nor
+ * the CSP nonce, which only the server's <style> carries): without these that page had no styles.
+ */
+const firstRender: { done: boolean; css?: string; nonce?: string } = { done: false };
+
+/**
  * In production the stylesheet is inlined into the document (no render-blocking request); the
  * browser bundle renders an empty <style> and hydration leaves the server's text in place. A
  * signed-in browser that holds the file gets a link instead (stylesheet-cache.ts); the first
@@ -75,18 +82,33 @@ export function loader({ request, context }: Route.LoaderArgs): RootData {
  */
 function Stylesheet({ linked, signedIn }: { linked: boolean; signedIn: boolean }) {
   const { nonce, inlineStylesheet } = useDocumentValues();
-  const [link] = useState(linked);
+  const css = inlineStylesheet?.(stylesheetHref) ?? firstRender.css;
+  const [link] = useState(linked || (firstRender.done && css === undefined));
+  const style = useRef<HTMLStyleElement>(null);
   useEffect(() => {
+    if (!firstRender.done && style.current?.textContent) {
+      firstRender.css = style.current.textContent;
+      firstRender.nonce = style.current.nonce;
+    }
+    firstRender.done = true;
     if (!link && signedIn && !import.meta.env.DEV) cacheStylesheet(stylesheetHref);
   }, [link, signedIn]);
   if (import.meta.env.DEV || link) return <link rel="stylesheet" href={stylesheetHref} />;
-  const css = inlineStylesheet?.(stylesheetHref);
-  return <style nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: css ?? "" }} />;
+  return <style ref={style} nonce={nonce ?? firstRender.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: css ?? "" }} />;
 }
+
+/** In the browser, the site data last loaded: an error page whose request failed whole still has its header and footer. */
+let lastRootData: RootData | undefined;
 
 export function Layout({ children }: { children: ReactNode }) {
   const { nonce } = useDocumentValues();
-  const data = useRouteLoaderData<typeof loader>("root");
+  const loaded = useRouteLoaderData<typeof loader>("root");
+  // Effects run only in the browser, so the server never shares one request's data with another.
+  const [remembered] = useState(() => lastRootData);
+  useEffect(() => {
+    if (loaded) lastRootData = loaded;
+  }, [loaded]);
+  const data = loaded ?? remembered;
   return (
     <html lang="en-IN" suppressHydrationWarning>
       <head>
