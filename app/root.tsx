@@ -144,8 +144,9 @@ export default function App() {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (!isRouteErrorResponse(error)) return <ErrorPage status={500} />;
   if (error.status === 404) return <NotFound />;
-  // Our own refusals carry a sentence: { message } from a route, plain text from the HTTP layer.
-  const data: unknown = error.data;
+  // Our own refusals carry a sentence: { message } from a route, plain text from the HTTP layer. A
+  // failure's text is not shown: it may be a proxy's or a crash's, and the page's own words say enough.
+  const data: unknown = error.status < 500 ? error.data : null;
   const message = typeof data === "string" ? data : (data as { message?: unknown } | null)?.message;
   return <ErrorPage status={error.status} message={typeof message === "string" ? message : undefined} />;
 }

@@ -68,7 +68,8 @@ test("413: a body over the limit gets the site's page with the limit, and the pa
   await expect(page.getByRole("button", { name: "Account menu for Large Upload" })).toBeVisible();
 });
 
-test("500: a failure on our side is shown on the site's page, in words", async ({ page }) => {
+test("500: a failure on our side is shown on the site's page, in words, in the chosen theme", async ({ page }) => {
+  await page.addInitScript(() => localStorage.setItem("academy-theme", "dark"));
   await page.goto("/courses");
   await page.waitForLoadState("networkidle");
   // The browser asks the server for the next page's data; here that request fails as a crashed server's would.
@@ -76,6 +77,9 @@ test("500: a failure on our side is shown on the site's page, in words", async (
   await page.getByRole("banner").getByRole("link", { name: "Help" }).click();
   await expect(page).toHaveTitle("Something went wrong on our side | Academy");
   await expectSitePage(page, "Something went wrong on our side");
+  await expect(page.getByRole("main")).toContainText("Please try again in a moment");
+  await expect(page.getByRole("main")).not.toContainText("Internal Server Error");
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
 });
 
 test("a photo over 2 MB or of another type is refused in the browser, before any upload", async ({ page, request }) => {
