@@ -31,6 +31,14 @@ describe("the password policy", () => {
     expect(check("velvet quarry lantern biscuit", owner)).toEqual({ ok: true, level: 4, label: "Strong: a good choice", message: "" });
   });
 
+  it("refuses a password one step short of the bar, and says it is almost strong enough", () => {
+    expect(check("blue dolphin", owner)).toMatchObject({ ok: false, level: 2, label: "Almost strong enough: Add more words that are less common." });
+  });
+
+  it("accepts a two-word passphrase as good, with a nudge to add a word", () => {
+    expect(check("purple monkey", owner)).toEqual({ ok: true, level: 3, label: "Good: one more word would make it strong", message: "" });
+  });
+
   it("refuses fewer than 8 or more than 128 characters before looking anything up", () => {
     expect(check("x7#q").message).toBe("Your password needs at least 8 characters.");
     expect(check("velvet quarry ".repeat(10)).message).toBe("Your password can have at most 128 characters.");

@@ -21,7 +21,7 @@ export interface PasswordOwner {
   email?: string | null;
 }
 
-/** 0 is no password typed yet; 1 too weak; 2 nearly; 3 good; 4 strong. */
+/** 0 is no password typed yet; 1 too weak; 2 almost strong enough (still refused); 3 good; 4 strong. */
 export type PasswordLevel = 0 | 1 | 2 | 3 | 4;
 
 export interface PasswordVerdict {
@@ -79,7 +79,7 @@ export function judgePassword(password: string, result: ZxcvbnResult): PasswordV
     return {
       ok: false,
       level: nearly ? 2 : 1,
-      label: nearly ? `Nearly: ${advice}` : `Too weak: ${reason}`,
+      label: nearly ? `Almost strong enough: ${advice}` : `Too weak: ${reason}`,
       message: `Choose a stronger password. ${reason} ${advice}`,
     };
   }

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { scanBudget, seriousViolations } from "./axe.ts";
 import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 
 const password = "velvet quarry lantern biscuit";
@@ -41,6 +42,20 @@ test("403: a form posted from another site is refused on the site's page, and no
   await expect(page).toHaveTitle("That request was refused | Academy");
   await expectSitePage(page, "That request was refused");
   await expect(page.getByRole("main")).toContainText("This form was sent from another site, so nothing was changed.");
+});
+
+test("an error page has no serious or critical axe violations in either theme", async ({ page, baseURL }) => {
+  test.setTimeout(scanBudget(2));
+  await page.route("http://elsewhere.test/", (route) =>
+    route.fulfill({ contentType: "text/html", body: `<form method="post" action="${baseURL}/logout"><button>Send</button></form>` }),
+  );
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto("http://elsewhere.test/");
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("That request was refused");
+    expect(await seriousViolations(page, `403 ${scheme}`)).toEqual([]);
+  }
 });
 
 test("413: a body over the limit gets the site's page with the limit, and the page stays after scripts load", async ({ page, request }) => {

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { scanBudget, seriousViolations } from "./axe.ts";
 import { latestMail, signIn, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 
 const password = "velvet quarry lantern biscuit";
@@ -40,11 +41,28 @@ test("the meter tells the truth, and the dictionaries load only where a new pass
     ["Password1!", "Too weak: This is similar to a commonly used password."],
     ["kavyamenon", "Too weak: It is made of your name, your e-mail address or the site's name."],
     ["short", "Too short: use at least 8 characters"],
+    ["blue dolphin", "Almost strong enough: Add more words that are less common."],
+    ["purple monkey", "Good: one more word would make it strong"],
     [password, "Strong: a good choice"],
   ];
   for (const [typed, label] of said) {
     await field.fill(typed);
     await expect(meter).toHaveText(label);
+  }
+});
+
+test("every state of the meter has no serious or critical axe violations in either theme", async ({ page }) => {
+  test.setTimeout(scanBudget(8));
+  const states: [string, string][] = [["password", "Too weak"], ["blue dolphin", "Almost"], ["purple monkey", "Good"], [password, "Strong"]];
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto("/login?mode=signup");
+    const field = page.getByLabel("Password", { exact: true });
+    for (const [typed, label] of states) {
+      await field.fill(typed);
+      await expect(page.getByText(label).first()).toBeVisible();
+      expect(await seriousViolations(page, `meter ${label} ${scheme}`)).toEqual([]);
+    }
   }
 });
 
