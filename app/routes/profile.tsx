@@ -97,7 +97,8 @@ function photoProblem(file: File | undefined): string | null {
   if (!file) return "Choose a photo to upload.";
   if (!photoTypes.includes(file.type)) return "Choose a JPEG, PNG or WebP image.";
   const megabytes = file.size / (1024 * 1024);
-  if (megabytes > maxPhotoMegabytes) return `That photo is ${megabytes.toFixed(1)} MB. Choose one under ${maxPhotoMegabytes} MB.`;
+  // Rounded up, so a photo just over the limit never reads as "2.0 MB".
+  if (megabytes > maxPhotoMegabytes) return `That photo is ${(Math.ceil(megabytes * 10) / 10).toFixed(1)} MB. Choose one under ${maxPhotoMegabytes} MB.`;
   return null;
 }
 

@@ -341,7 +341,9 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       if (value !== undefined) headers.set(name, value);
     }
     const page = await renderApp(c, new Request(publicOrigin + errorPagePath, { headers }), { status, message });
-    return new Response(page.body, { status, headers: page.headers });
+    // Anything but the error itself (an unverified account is sent to /verify-email first) gets the sentence.
+    if (page.status !== status) return c.text(message, status);
+    return page;
   }
 
   app.all("*", async (c) => {

@@ -107,9 +107,9 @@ test("a photo over 2 MB or of another type is refused in the browser, before any
   });
   const field = page.getByLabel(/Upload a JPEG, PNG or WebP image/);
   await field.setInputFiles({ name: "holiday.png", mimeType: "image/png", buffer: Buffer.alloc(3_400_000) });
-  await expect(page.getByRole("alert")).toHaveText("That photo is 3.2 MB. Choose one under 2 MB.");
+  await expect(page.getByRole("alert")).toHaveText("That photo is 3.3 MB. Choose one under 2 MB.");
   await page.getByRole("button", { name: "Upload photo" }).click();
-  await expect(page.getByRole("alert")).toHaveText("That photo is 3.2 MB. Choose one under 2 MB.");
+  await expect(page.getByRole("alert")).toHaveText("That photo is 3.3 MB. Choose one under 2 MB.");
   await field.setInputFiles({ name: "animation.gif", mimeType: "image/gif", buffer: Buffer.from("GIF89a") });
   await expect(page.getByRole("alert")).toHaveText("Choose a JPEG, PNG or WebP image.");
   await page.getByRole("button", { name: "Upload photo" }).click();
