@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import {
   isRouteErrorResponse,
   Links,
@@ -18,8 +18,7 @@ import type { Route } from "./+types/root";
 import stylesheetHref from "./app.css?url";
 import { NavigationSpinner } from "./components/navigation-spinner.tsx";
 import { NoticeBanner } from "./components/notice-banner.tsx";
-import { NotFound } from "./components/not-found.tsx";
-import { Container } from "./components/page-intro.tsx";
+import { ErrorPage, NotFound } from "./components/not-found.tsx";
 import { AnalyticsConsent } from "./components/analytics-consent.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
@@ -81,6 +80,13 @@ export function loader({ request, context }: Route.LoaderArgs): RootData {
 }
 
 /**
+ * The inlined stylesheet as the browser first got it. React mounts the layout afresh when an error
+ * page replaces a page in the browser, and the browser bundle has no stylesheet text of its own (nor
+ * the CSP nonce, which only the server's <style> carries): without these that page had no styles.
+ */
+const firstRender: { done: boolean; css?: string; nonce?: string } = { done: false };
+
+/**
  * In production the stylesheet is inlined into the document (no render-blocking request); the
  * browser bundle renders an empty <style> and hydration leaves the server's text in place. A
  * signed-in browser that holds the file gets a link instead (stylesheet-cache.ts); the first
@@ -88,13 +94,19 @@ export function loader({ request, context }: Route.LoaderArgs): RootData {
  */
 function Stylesheet({ linked, signedIn }: { linked: boolean; signedIn: boolean }) {
   const { nonce, inlineStylesheet } = useDocumentValues();
-  const [link] = useState(linked);
+  const css = inlineStylesheet?.(stylesheetHref) ?? firstRender.css;
+  const [link] = useState(linked || (firstRender.done && css === undefined));
+  const style = useRef<HTMLStyleElement>(null);
   useEffect(() => {
+    if (!firstRender.done && style.current?.textContent) {
+      firstRender.css = style.current.textContent;
+      firstRender.nonce = style.current.nonce;
+    }
+    firstRender.done = true;
     if (!link && signedIn && !import.meta.env.DEV) cacheStylesheet(stylesheetHref);
   }, [link, signedIn]);
   if (import.meta.env.DEV || link) return <link rel="stylesheet" href={stylesheetHref} />;
-  const css = inlineStylesheet?.(stylesheetHref);
-  return <style nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: css ?? "" }} />;
+  return <style ref={style} nonce={nonce ?? firstRender.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: css ?? "" }} />;
 }
 
 /** A route's `handle`: `focused` pages (the lesson player) bring their own slim header and no site footer. */
@@ -102,9 +114,18 @@ export interface RouteHandle {
   focused?: boolean;
 }
 
+/** In the browser, the site data last loaded: an error page whose request failed whole still has its header and footer. */
+let lastRootData: RootData | undefined;
+
 export function Layout({ children }: { children: ReactNode }) {
   const { nonce } = useDocumentValues();
-  const data = useRouteLoaderData<typeof loader>("root");
+  const loaded = useRouteLoaderData<typeof loader>("root");
+  // Effects run only in the browser, so the server never shares one request's data with another.
+  const [remembered] = useState(() => lastRootData);
+  useEffect(() => {
+    if (loaded) lastRootData = loaded;
+  }, [loaded]);
+  const data = loaded ?? remembered;
   // Only a page that loaded: an error shown in its place gets the whole site around it.
   const focused = useMatches().some((m) => (m.handle as RouteHandle | undefined)?.focused === true && m.loaderData !== undefined);
   return (
@@ -145,17 +166,13 @@ export default function App() {
   return <Outlet />;
 }
 
+/** Every error page, the HTTP layer's own included (server/http/app.ts), inside the site's header and footer. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFound />;
-  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : "Something went wrong";
-  return (
-    <Container className="py-20">
-      <title>Something went wrong | Academy</title>
-      <h1 className="text-3xl font-bold text-slate-950 dark:text-white">{message}</h1>
-      <p className="mt-4 text-slate-600 dark:text-slate-300">
-        We could not show this page. Please try again in a moment; if it keeps happening, write to us from the help
-        page.
-      </p>
-    </Container>
-  );
+  if (!isRouteErrorResponse(error)) return <ErrorPage status={500} />;
+  if (error.status === 404) return <NotFound />;
+  // Our own refusals carry a sentence: { message } from a route, plain text from the HTTP layer. A
+  // failure's text is not shown: it may be a proxy's or a crash's, and the page's own words say enough.
+  const data: unknown = error.status < 500 ? error.data : null;
+  const message = typeof data === "string" ? data : (data as { message?: unknown } | null)?.message;
+  return <ErrorPage status={error.status} message={typeof message === "string" ? message : undefined} />;
 }

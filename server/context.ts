@@ -61,6 +61,14 @@ export interface DocumentRequest {
    * page would carry a second time, escaped, for hydration (see app/lib/server-html.ts).
    */
   serverHtml: Map<string, string>;
+  /** An error the HTTP layer answered with, which the catch-all route shows as the site's error page. */
+  serverError?: ServerError;
+}
+
+/** A refusal or failure of the HTTP layer's own (a body too large, a cross-site form), before any route ran. */
+export interface ServerError {
+  status: number;
+  message: string;
 }
 
 export const documentRequest = createContext<DocumentRequest>();

@@ -1,4 +1,12 @@
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import {
+  lengthVerdict,
+  loadPasswordCheck,
+  passwordLength,
+  type PasswordCheck,
+  type PasswordLevel,
+  type PasswordOwner,
+} from "../lib/password-policy.ts";
 
 const inputClass =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-950 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:aria-invalid:border-red-400";
@@ -29,23 +37,51 @@ export function TextField({ label, error, hint, id, ...input }: FieldProps) {
   );
 }
 
-/** A rough guide only: length matters most, and no composition rule is enforced. */
-export function passwordStrength(password: string): { label: string; level: 0 | 1 | 2 | 3 } {
-  if (password.length === 0) return { label: "", level: 0 };
-  const variety = [/[a-z]/, /[A-Z]/, /\d/, /[^A-Za-z0-9]/].filter((r) => r.test(password)).length;
-  const score = (password.length >= 8 ? 1 : 0) + (password.length >= 12 ? 1 : 0) + (password.length >= 16 || variety >= 3 ? 1 : 0);
-  if (password.length < 8) return { label: "Too short: use at least 8 characters", level: 0 };
-  if (score <= 1) return { label: "Fair: a longer password is harder to guess", level: 1 };
-  if (score === 2) return { label: "Good", level: 2 };
-  return { label: "Strong", level: 3 };
+const meterColors: Record<PasswordLevel, string> = {
+  0: "",
+  1: "bg-red-600 dark:bg-red-500",
+  2: "bg-amber-500",
+  3: "bg-emerald-500",
+  4: "bg-emerald-600 dark:bg-emerald-400",
+};
+
+const meterText: Record<PasswordLevel, string> = {
+  0: "text-slate-600 dark:text-slate-400",
+  1: "font-medium text-red-700 dark:text-red-300",
+  2: "font-medium text-amber-800 dark:text-amber-300",
+  3: "font-medium text-emerald-800 dark:text-emerald-300",
+  4: "font-medium text-emerald-800 dark:text-emerald-300",
+};
+
+/** The form's own name and e-mail fields, when it has them (the sign-up form), so the meter judges as the server will. */
+function formOwner(input: HTMLInputElement): PasswordOwner {
+  const value = (name: string) => {
+    const field = input.form?.elements.namedItem(name);
+    return field instanceof HTMLInputElement ? field.value : null;
+  };
+  return { name: value("name"), email: value("email") };
 }
 
-export function PasswordField({ label, error, showStrength = false, ...input }: FieldProps & { showStrength?: boolean }) {
+/**
+ * A password input, with a strength meter for a new password. The meter applies the server's own
+ * policy (app/lib/password-policy.ts); its dictionaries load when the field is first used.
+ */
+export function PasswordField({
+  label,
+  error,
+  showStrength = false,
+  owner,
+  ...input
+}: FieldProps & { showStrength?: boolean; owner?: PasswordOwner }) {
   const [visible, setVisible] = useState(false);
-  const [value, setValue] = useState("");
+  const [typed, setTyped] = useState<{ value: string; owner: PasswordOwner }>({ value: "", owner: {} });
+  const [check, setCheck] = useState<PasswordCheck | null>(null);
   const id = useId();
-  const strength = passwordStrength(value);
-  const colors = ["bg-red-500", "bg-amber-500", "bg-emerald-500", "bg-emerald-600"];
+  const load = () => {
+    if (showStrength && !check) void loadPasswordCheck().then((loaded) => setCheck(() => loaded));
+  };
+  const verdict = typed.value ? (lengthVerdict(typed.value) ?? check?.(typed.value, owner ?? typed.owner) ?? null) : null;
+  const level = verdict?.level ?? 0;
   return (
     <div>
       <div className="flex items-baseline justify-between">
@@ -65,24 +101,28 @@ export function PasswordField({ label, error, showStrength = false, ...input }: 
       <input
         id={id}
         type={visible ? "text" : "password"}
-        minLength={8}
-        maxLength={128}
+        minLength={passwordLength.min}
+        maxLength={passwordLength.max}
         required
         aria-invalid={error ? true : undefined}
         aria-describedby={[error && `${id}-error`, showStrength && `${id}-strength`].filter(Boolean).join(" ") || undefined}
-        onChange={(event) => setValue(event.target.value)}
+        onFocus={load}
+        onChange={(event) => {
+          load();
+          setTyped({ value: event.target.value, owner: formOwner(event.target) });
+        }}
         className={inputClass}
         {...input}
       />
       {showStrength && (
         <div id={`${id}-strength`} aria-live="polite" className="mt-2">
           <div className="flex gap-1" aria-hidden="true">
-            {[1, 2, 3].map((n) => (
-              <span key={n} className={`h-1 flex-1 rounded-full ${value && strength.level >= n - 1 ? colors[strength.level] : "bg-slate-200 dark:bg-slate-700"}`} />
+            {([1, 2, 3, 4] as const).map((n) => (
+              <span key={n} className={`h-1 flex-1 rounded-full ${level >= n ? meterColors[level] : "bg-slate-200 dark:bg-slate-700"}`} />
             ))}
           </div>
-          <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-            {strength.label || "At least 8 characters. A few random words make a strong, memorable password."}
+          <p className={`mt-1 text-xs ${meterText[level]}`}>
+            {verdict?.label ?? "At least 8 characters. A few random words make a strong, memorable password."}
           </p>
         </div>
       )}

@@ -8,6 +8,43 @@ const suggestions = [
   { to: "/help", label: "Help centre", text: "Answers to common questions, and how to reach us." },
 ];
 
+/** What each error page is called, and what it says when the server gave no sentence of its own. */
+const errorTexts: Record<number, { title: string; message: string }> = {
+  400: { title: "We could not read that request", message: "Nothing was changed. Go back to the page, reload it and try again." },
+  403: { title: "That request was refused", message: "Nothing was changed. Go back to the page, reload it and try again." },
+  405: { title: "That page cannot do that", message: "Nothing was changed. Go back to the page, reload it and try again." },
+  413: { title: "That upload is too large", message: "Nothing was changed. Choose a smaller file and try again." },
+  415: { title: "We could not read that request", message: "Nothing was changed. Go back to the page, reload it and try again." },
+  429: { title: "Too many requests", message: "Please wait a few minutes before trying again." },
+};
+
+const serverFailure = {
+  title: "Something went wrong on our side",
+  message: "We could not show this page. Please try again in a moment; if it keeps happening, write to us from the help centre.",
+};
+
+/** The site's page for an error: what happened, in words, and the ways on from it. */
+export function ErrorPage({ status, message }: { status: number; message?: string | undefined }) {
+  const text = errorTexts[status] ?? (status >= 500 ? serverFailure : errorTexts[400]!);
+  return (
+    <Container className="py-16 sm:py-24">
+      <title>{`${text.title} | Academy`}</title>
+      <meta name="robots" content="noindex" />
+      <p className="text-sm font-semibold text-brand-700 dark:text-brand-300">Error {status}</p>
+      <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">{text.title}</h1>
+      <p className="mt-4 max-w-xl text-lg text-slate-600 dark:text-slate-300">{message || text.message}</p>
+      <div className="mt-8 flex flex-wrap items-center gap-x-6 gap-y-3">
+        <Link to="/" className="rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+          Go to the home page
+        </Link>
+        <Link to="/help" className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+          Help centre
+        </Link>
+      </div>
+    </Container>
+  );
+}
+
 export function NotFound() {
   return (
     <Container className="py-16 sm:py-24">

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
 import { Form, Link } from "react-router";
 import type { RootData } from "../lib/seo.ts";
-import { initials } from "../lib/format.ts";
+import { Avatar } from "./avatar.tsx";
 
 const accountLinks = [
   { to: "/account", label: "My account" },
@@ -57,9 +57,7 @@ const triggerClass = "flex cursor-pointer list-none items-center gap-2 rounded-f
 function Trigger({ viewer }: { viewer: NonNullable<RootData["viewer"]> }) {
   return (
     <>
-      <span aria-hidden="true" className="grid size-8 place-items-center rounded-full bg-brand-600 text-xs font-bold text-white">
-        {initials(viewer.name || viewer.email)}
-      </span>
+      <Avatar name={viewer.name || viewer.email} image={viewer.image} size="sm" />
       <span className="sr-only">Account menu for {viewer.name || viewer.email}</span>
     </>
   );

@@ -62,6 +62,8 @@ export function setThemePreference(preference: ThemePreference): void {
 /** The stored preference; while it is "system", follows the device's colour scheme live. */
 export function useThemePreference(): [ThemePreference, (next: ThemePreference) => void] {
   const preference = useSyncExternalStore(subscribe, readPreference, () => "system" as const);
+  // React mounting the document afresh (an error page shown in the browser) drops the class the bootstrap script set.
+  useEffect(() => applyTheme(preference), [preference]);
   useEffect(() => {
     if (preference !== "system") return;
     const query = matchMedia("(prefers-color-scheme: dark)");

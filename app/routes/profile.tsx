@@ -1,3 +1,4 @@
+import { useState, type ChangeEvent, type FormEvent } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
@@ -88,6 +89,19 @@ export async function action({ request, context }: Route.ActionArgs) {
   return reply({ section: "name", ok: false, message: "Unknown action." }, 400);
 }
 
+const photoTypes = ["image/jpeg", "image/png", "image/webp"];
+const maxPhotoMegabytes = 2;
+
+/** What is wrong with a chosen photo that the browser can tell before uploading it, or null. */
+function photoProblem(file: File | undefined): string | null {
+  if (!file) return "Choose a photo to upload.";
+  if (!photoTypes.includes(file.type)) return "Choose a JPEG, PNG or WebP image.";
+  const megabytes = file.size / (1024 * 1024);
+  // Rounded up, so a photo just over the limit never reads as "2.0 MB".
+  if (megabytes > maxPhotoMegabytes) return `That photo is ${(Math.ceil(megabytes * 10) / 10).toFixed(1)} MB. Choose one under ${maxPhotoMegabytes} MB.`;
+  return null;
+}
+
 const buttonClass = "rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60";
 
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
@@ -95,6 +109,18 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const result = (section: Result["section"]) =>
     actionData?.section === section ? <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert> : null;
+  // Checked here so a photo the server would refuse is never sent (one over the body limit would get an error page).
+  const [chosenPhotoProblem, setChosenPhotoProblem] = useState<string | null>(null);
+  const checkPhoto = (event: ChangeEvent<HTMLInputElement>) => {
+    const file = event.target.files?.[0];
+    setChosenPhotoProblem(file ? photoProblem(file) : null);
+  };
+  const refuseBadPhoto = (event: FormEvent<HTMLFormElement>) => {
+    const input = event.currentTarget.elements.namedItem("photo");
+    const problem = input instanceof HTMLInputElement ? photoProblem(input.files?.[0]) : null;
+    setChosenPhotoProblem(problem);
+    if (problem) event.preventDefault();
+  };
 
   return (
     <Container className="max-w-3xl py-12 sm:py-16">
@@ -109,7 +135,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
                 {initials(loaderData.name || loaderData.email)}
               </span>
             )}
-            <Form method="post" encType="multipart/form-data" className="flex flex-1 flex-col gap-3">
+            <Form method="post" encType="multipart/form-data" className="flex flex-1 flex-col gap-3" onSubmit={refuseBadPhoto}>
               <input type="hidden" name="intent" value="photo" />
               <label className="text-sm font-medium text-slate-800 dark:text-slate-200" htmlFor="photo-input">
                 Upload a JPEG, PNG or WebP image, up to 2 MB
@@ -118,8 +144,10 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
                 id="photo-input"
                 type="file"
                 name="photo"
-                accept="image/jpeg,image/png,image/webp"
+                accept={photoTypes.join(",")}
                 required
+                onChange={checkPhoto}
+                aria-invalid={chosenPhotoProblem ? true : undefined}
                 className="text-sm text-slate-700 file:mr-3 file:rounded-full file:border-0 file:bg-slate-100 file:px-4 file:py-2 file:font-semibold dark:text-slate-300 dark:file:bg-slate-800 dark:file:text-white"
               />
               <div className="flex gap-3">
@@ -136,7 +164,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               </Form>
             )}
           </div>
-          <div className="mt-4">{result("photo")}</div>
+          <div className="mt-4">{chosenPhotoProblem ? <FormAlert>{chosenPhotoProblem}</FormAlert> : result("photo")}</div>
         </SettingsSection>
 
         <SettingsSection id="details" title="Name and e-mail">
@@ -173,7 +201,13 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               {result("password") ??
                 (loaderData.passwordChanged && <FormAlert tone="success">Your password was changed. Other devices were signed out.</FormAlert>)}
               <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" minLength={1} />
-              <PasswordField label="New password" name="newPassword" autoComplete="new-password" showStrength />
+              <PasswordField
+                label="New password"
+                name="newPassword"
+                autoComplete="new-password"
+                showStrength
+                owner={{ name: loaderData.name, email: loaderData.email }}
+              />
               <button type="submit" name="intent" value="password" className={buttonClass} disabled={busy("password")}>
                 {busy("password") ? "Changing…" : "Change password"}
               </button>

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Context, MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { handleCliAuth } from "../api/cli-auth.ts";
 import { authorize } from "../api/credentials.ts";
@@ -12,7 +13,7 @@ import { apiReferenceAssets, createApi } from "../api/v1.ts";
 import { googleStandInPath } from "../auth/google-stand-in.ts";
 import { clientIpHeader } from "../auth/index.ts";
 import type { Catalog } from "../catalog/index.ts";
-import type { ContextKeys } from "../context.ts";
+import type { ContextKeys, ServerError } from "../context.ts";
 import type { Database } from "../db/client.ts";
 import type { Identity } from "../identity.ts";
 import type { Logger } from "../logger.ts";
@@ -64,6 +65,9 @@ export interface HttpDeps {
 type Env = HttpEnv;
 
 const requestIdPattern = /^[\w-]{8,64}$/;
+
+/** Where the HTTP layer's error pages are rendered: a path no route has, so the catch-all route answers. */
+const errorPagePath = "/_error";
 
 /**
  * The request as the app sees it: on `origin` (one of ours, so React Router's action-origin check
@@ -169,14 +173,16 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     });
   });
 
-  app.onError((error, c) => {
+  app.onError(async (error, c) => {
     deps.logger.error({ requestId: c.get("requestId"), err: error }, "request failed");
-    return c.text("Something went wrong on our side. Please try again.", 500);
+    const message = "Something went wrong on our side. Please try again.";
+    // The page itself may be what failed: then the sentence alone.
+    return errorPage(c, 500, message).catch(() => c.text(message, 500));
   });
 
   // Nothing we accept is larger than a 2 MB photo plus the form around it. Reads without a body skip
   // the check, which would otherwise build a full Request for every one of them.
-  const limitBody = bodyLimit({ maxSize: 3 * 1024 * 1024, onError: (c) => c.text("That upload is too large. The limit is 2 MB.", 413) });
+  const limitBody = bodyLimit({ maxSize: 3 * 1024 * 1024, onError: (c) => errorPage(c, 413, "Nothing was uploaded: files can be at most 2 MB. Go back and choose a smaller one.") });
   app.use("*", (c, next) => (isSafeMethod(c.req.method) ? next() : limitBody(c, next)));
 
   app.get(`${uploadsPath}*`, async (c) => {
@@ -284,27 +290,8 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     return sendPrepared(c, file.response);
   });
 
-  app.all("*", async (c) => {
-    // The path and query as sent: what comes after the origin of the absolute URL Hono was given.
-    const cacheKey = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
-    const cacheable =
-      pageCache.enabled && (c.req.method === "GET" || c.req.method === "HEAD") && !hasSession(requestHeader(c, "cookie"));
-    if (cacheable) {
-      const hit = pageCache.get(cacheKey);
-      if (hit) {
-        // Logged like a file, only on failure: a hit does no work worth a line, and the proxy logs every request.
-        c.set("routine", true);
-        return sendPrepared(c, hit);
-      }
-    }
-
-    const origin = isSafeMethod(c.req.method)
-      ? publicOrigin
-      : writeOrigin({ origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") }, deps.siteOrigins);
-    if (!origin) return c.text("This form was sent from another site, so nothing was changed. Go back to the page and send it again.", 403);
-    const received = appRequest(c, origin, deps.proxyHops);
-    const request = isSafeMethod(received.method) ? received : await formRequest(received);
-    if (!(request instanceof Request)) return c.text(request.message, request.status);
+  /** Renders the React Router app for `request`; with `serverError`, as that error's page. */
+  async function renderApp(c: Context<Env>, request: Request, serverError?: ServerError): Promise<Response> {
     const nonce = requestNonce(c);
     const build = typeof deps.build === "function" ? await deps.build() : deps.build;
     const keys = build.entry.module as unknown as ContextKeys;
@@ -330,13 +317,59 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       inlineStylesheet: (href) => stylesheetText(deps.assets, href),
       dataRequest: c.req.path.endsWith(".data"),
       serverHtml: new Map(),
+      ...(serverError && { serverError }),
     });
     const response = await handleRequest(request, context);
-    const contentType = response.headers.get("content-type");
-    if (contentType?.startsWith("text/html") && !response.headers.has("cache-control")) {
+    if (response.headers.get("content-type")?.startsWith("text/html") && !response.headers.has("cache-control")) {
       response.headers.set("Cache-Control", "no-cache");
     }
+    return response;
+  }
 
+  /**
+   * The HTTP layer's own refusals and failures (a body over the limit, a form from another site, a
+   * broken form, an uncaught error): a browser asking for a page gets the site's error page, with
+   * its header, stylesheet and CSP nonce, rendered by the catch-all route at a path no route has;
+   * scripts and the API get the sentence alone.
+   */
+  async function errorPage(c: Context<Env>, status: ContentfulStatusCode, message: string): Promise<Response> {
+    const wantsPage = !c.req.path.startsWith("/api/") && !c.req.path.endsWith(".data") && (c.req.header("accept") ?? "").includes("text/html");
+    if (!wantsPage) return c.text(message, status);
+    const headers = new Headers({ [clientIpHeader]: requestAddress(c, deps.proxyHops) });
+    for (const name of ["cookie", "accept-language", "user-agent"]) {
+      const value = c.req.header(name);
+      if (value !== undefined) headers.set(name, value);
+    }
+    const page = await renderApp(c, new Request(publicOrigin + errorPagePath, { headers }), { status, message });
+    // Anything but the error itself (an unverified account is sent to /verify-email first) gets the sentence.
+    if (page.status !== status) return c.text(message, status);
+    return page;
+  }
+
+  app.all("*", async (c) => {
+    // The path and query as sent: what comes after the origin of the absolute URL Hono was given.
+    const cacheKey = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
+    const cacheable =
+      pageCache.enabled && (c.req.method === "GET" || c.req.method === "HEAD") && !hasSession(requestHeader(c, "cookie"));
+    if (cacheable) {
+      const hit = pageCache.get(cacheKey);
+      if (hit) {
+        // Logged like a file, only on failure: a hit does no work worth a line, and the proxy logs every request.
+        c.set("routine", true);
+        return sendPrepared(c, hit);
+      }
+    }
+
+    const origin = isSafeMethod(c.req.method)
+      ? publicOrigin
+      : writeOrigin({ origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") }, deps.siteOrigins);
+    if (!origin) return errorPage(c, 403, "This form was sent from another site, so nothing was changed. Go back to the page and send it again.");
+    const received = appRequest(c, origin, deps.proxyHops);
+    const request = isSafeMethod(received.method) ? received : await formRequest(received);
+    if (!(request instanceof Request)) return errorPage(c, request.status, request.message);
+    const nonce = requestNonce(c);
+    const response = await renderApp(c, request);
+    const contentType = response.headers.get("content-type");
     const storable =
       cacheable &&
       request.method === "GET" &&
