@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Link, NavLink, Outlet, useLocation, useRouteLoaderData } from "react-router";
+import { NavLink, Outlet, useLocation, useRouteLoaderData } from "react-router";
 import { Container } from "../components/page-intro.tsx";
 import type { RootData } from "../lib/seo.ts";
 
@@ -18,9 +18,6 @@ const tabClass = ({ isActive }: { isActive: boolean }) =>
       ? "border-brand-600 text-brand-700 dark:border-brand-300 dark:text-brand-300"
       : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-950 dark:text-slate-400 dark:hover:border-slate-600 dark:hover:text-white"
   }`;
-
-const sideLinkClass =
-  "inline-flex items-center whitespace-nowrap border-b-2 border-transparent px-3 py-3 text-sm font-medium text-slate-600 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white";
 
 /** The signed-in area: one heading and the tabs between its pages. The root middleware keeps signed-out visitors out. */
 export default function AccountLayout() {
@@ -57,14 +54,14 @@ export default function AccountLayout() {
                 <span className="mb-3 block h-5 w-px bg-slate-300 dark:bg-slate-700" />
               </li>
               <li>
-                <Link to="/profile" className={sideLinkClass}>
+                <NavLink to="/profile" className={tabClass}>
                   Profile
-                </Link>
+                </NavLink>
               </li>
               <li>
-                <Link to="/settings" className={sideLinkClass}>
+                <NavLink to="/settings" className={tabClass}>
                   Settings
-                </Link>
+                </NavLink>
               </li>
             </ul>
           </nav>

@@ -81,7 +81,7 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
       />
 
       <div className="mt-10 grid gap-8 lg:grid-cols-2">
-        <SettingsSection id="cli" title="The academy CLI" lead="List courses and your progress, keep notes in your editor, check orders, receipts and websites.">
+        <SettingsSection headingLevel={2} id="cli" title="The academy CLI" lead="List courses and your progress, keep notes in your editor, check orders, receipts and websites.">
           <ol className="list-decimal space-y-3 pl-5 text-sm text-slate-700 dark:text-slate-300">
             <li>
               In a checkout of this project, with Node 24: <code className={code}>npm install</code>.
@@ -112,7 +112,7 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
           </p>
         </SettingsSection>
 
-        <SettingsSection id="keys" title="API keys" lead="For your own scripts: send a key as Authorization: Bearer <key>. Each key does only what you allow, and stops working when it expires or you revoke it.">
+        <SettingsSection headingLevel={2} id="keys" title="API keys" lead="For your own scripts: send a key as Authorization: Bearer <key>. Each key does only what you allow, and stops working when it expires or you revoke it.">
           {!signedIn ? (
             <p className="text-sm text-slate-700 dark:text-slate-300">
               <Link to="/login?redirectTo=%2Fapi-tools" className="font-semibold text-brand-700 underline dark:text-brand-300">

@@ -8,7 +8,6 @@ import { PhotoError } from "../../server/users/profile-photo.ts";
 import { readUserDocument } from "../../server/users/user-document.ts";
 import { SettingsSection } from "../components/settings-section.tsx";
 import { FormAlert, PasswordField, TextField } from "../components/form-controls.tsx";
-import { Container, PageIntro } from "../components/page-intro.tsx";
 import { formatDate, initials } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/profile";
@@ -123,9 +122,12 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
   };
 
   return (
-    <Container className="max-w-3xl py-12 sm:py-16">
-      <PageIntro title="Your profile" lead="How you appear on Academy, and how you sign in." />
-      <div className="mt-10 space-y-6">
+    <section aria-labelledby="profile-heading" className="max-w-3xl">
+      <h2 id="profile-heading" className="text-xl font-semibold tracking-tight text-slate-950 dark:text-white">
+        Your profile
+      </h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">How you appear on Academy, and how you sign in.</p>
+      <div className="mt-6 space-y-6">
         <SettingsSection id="photo" title="Photo">
           <div className="flex flex-wrap items-center gap-6">
             {loaderData.photo ? (
@@ -219,6 +221,6 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
           )}
         </SettingsSection>
       </div>
-    </Container>
+    </section>
   );
 }

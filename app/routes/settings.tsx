@@ -1,11 +1,10 @@
 import { useState } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { callAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { listWebsites, websiteState } from "../../server/websites/index.ts";
 import { SettingsSection } from "../components/settings-section.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
-import { Container, PageIntro } from "../components/page-intro.tsx";
 import { describeDevice } from "../lib/device.ts";
 import { formatDay } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
@@ -131,9 +130,11 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
     actionData?.section === section ? <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert> : null;
 
   return (
-    <Container className="max-w-3xl py-12 sm:py-16">
-      <PageIntro title="Settings" />
-      <div className="mt-10 space-y-6">
+    <section aria-labelledby="settings-heading" className="max-w-3xl">
+      <h2 id="settings-heading" className="text-xl font-semibold tracking-tight text-slate-950 dark:text-white">
+        Settings
+      </h2>
+      <div className="mt-6 space-y-6">
         <SettingsSection id="theme" title="Theme" lead="The same choice as the switch in the header; it is kept on this device.">
           <ThemeSetting />
         </SettingsSection>
@@ -193,8 +194,30 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           </a>
         </SettingsSection>
 
-        <SettingsSection id="delete" title="Delete account" lead="This removes your account, profile, photo, notes, progress, certificates, devices, hosted websites and the e-mails we sent you, for good. It cannot be undone. Invoices for your purchases are kept, as tax law requires, without your name, e-mail or account.">
+        <SettingsSection id="delete" title="Delete account" lead="Deleting your account is immediate and cannot be undone. Before you go, you can download a copy of your data above.">
           <Form method="post" className="space-y-3">
+            <div className="grid gap-4 text-sm sm:grid-cols-2">
+              <div>
+                <p className="font-semibold text-slate-950 dark:text-white">What is deleted, for good</p>
+                <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-700 dark:text-slate-300">
+                  <li>your sign-in, profile and photo, and every signed-in device and API key</li>
+                  <li>your courses and progress: you lose access, and nothing is refunded</li>
+                  <li>your notes and reviews</li>
+                  <li>your certificates: their public pages stop confirming them</li>
+                  <li>your hosted websites: their hosting ends now</li>
+                  <li>the e-mails we sent you</li>
+                </ul>
+              </div>
+              <div>
+                <p className="font-semibold text-slate-950 dark:text-white">What is kept</p>
+                <ul className="mt-1 list-disc space-y-0.5 pl-5 text-slate-700 dark:text-slate-300">
+                  <li>the GST invoices of your purchases, as tax law requires, without your name, e-mail or account</li>
+                </ul>
+                <p className="mt-3 text-slate-700 dark:text-slate-300">
+                  Want a refund first? Ask from <Link to="/account/orders" className="font-medium text-brand-700 underline dark:text-brand-300">your orders</Link> while the policy allows it.
+                </p>
+              </div>
+            </div>
             {result("delete")}
             {loaderData.hosted.length > 0 && (
               <div role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
@@ -231,6 +254,6 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           </Form>
         </SettingsSection>
       </div>
-    </Container>
+    </section>
   );
 }
