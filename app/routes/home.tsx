@@ -1,4 +1,5 @@
 import { Link } from "react-router";
+import { courseStats, noStats } from "../../server/catalog/index.ts";
 import { appServices } from "../../server/context.ts";
 import { topReviews } from "../../server/feedback/index.ts";
 import { CourseCard, toCourseSummary } from "../components/course-card.tsx";
@@ -13,14 +14,17 @@ import type { Route } from "./+types/home";
 export async function loader({ url, context }: Route.LoaderArgs) {
   const { catalog, db, cipher } = context.get(appServices);
   const { site, courses, services, portfolio } = catalog;
-  const reviews = await topReviews(db, cipher, catalog);
+  const [reviews, stats] = await Promise.all([topReviews(db, cipher, catalog), courseStats(db)]);
   return {
     accountDeleted: url.searchParams.get("deleted") === "1",
     hero: site.hero,
     stats: site.stats,
     siteName: site.name,
     description: site.description,
-    courses: courses.filter((c) => c.featured).slice(0, 3).map(toCourseSummary),
+    courses: courses
+      .filter((c) => c.featured)
+      .slice(0, 3)
+      .map((c) => toCourseSummary(c, catalog.team, stats.get(c.id) ?? noStats)),
     courseCount: courses.length,
     reviews: reviews.map((review) => ({ ...review, course: { id: review.courseId, title: courses.find((c) => c.id === review.courseId)?.title ?? "" } })),
     services: services.slice(0, 3).map(toServiceSummary),

@@ -18,6 +18,7 @@ import {
 } from "./schema.ts";
 
 export type { Money, Site } from "./schema.ts";
+export { courseSorts, courseStats, noStats, parseCourseQuery, searchCourses, type CourseQuery, type CourseSort, type CourseStats } from "./discovery.ts";
 
 export interface Lesson {
   /** "<module>-<lesson>", both counted from 1. */
@@ -37,12 +38,17 @@ export interface CourseModule {
   lessons: Lesson[];
 }
 
-export type Course = Omit<z.infer<typeof courseFrontMatter>, "modules"> & {
+export type Course = Omit<z.infer<typeof courseFrontMatter>, "modules" | "durationHours"> & {
   id: string;
   descriptionHtml: string;
   modules: CourseModule[];
   lessonCount: number;
+  /** The sum of the lessons' minutes. */
   totalMinutes: number;
+  /** totalMinutes in hours, to one decimal, for sentences like "about 7.7 hours of learning". */
+  durationHours: number;
+  /** Lessons with a video; the rest are written lessons. */
+  videoLessonCount: number;
 };
 export type Service = z.infer<typeof serviceFrontMatter> & { id: string; descriptionHtml: string };
 export type TeamMember = z.infer<typeof teamFrontMatter> & { id: string; bioHtml: string };
@@ -226,13 +232,16 @@ export async function loadCatalog(root: string): Promise<Catalog> {
     const empty = modules.findIndex((mod) => mod.lessons.length === 0);
     if (empty !== -1) throw new ContentError(`Invalid content:\n  courses/${id}/lessons: module ${empty + 1} has no lessons (add lessons/${empty + 1}-1.md)`);
     const lessons = modules.flatMap((m) => m.lessons);
+    const totalMinutes = lessons.reduce((sum, l) => sum + l.minutes, 0);
     return {
       ...data,
       id,
       modules,
       descriptionHtml: renderMarkdown(src.body),
       lessonCount: lessons.length,
-      totalMinutes: lessons.reduce((sum, l) => sum + l.minutes, 0),
+      totalMinutes,
+      durationHours: Math.round(totalMinutes / 6) / 10,
+      videoLessonCount: lessons.filter((l) => l.videoEmbedUrl !== null).length,
     };
   });
 

@@ -51,8 +51,11 @@ export const courseFrontMatter = z.object({
   summary: nonEmpty.max(170, "must be at most 170 characters (it is the meta description)"),
   level: z.enum(["beginner", "intermediate", "advanced"]),
   category: nonEmpty,
-  durationHours: z.number().positive(),
+  /** The course's length is the sum of its lessons' minutes; a written figure would drift from them. */
+  durationHours: z.never({ error: "is computed from the lessons' minutes; remove it" }).optional(),
   price: money,
+  /** When the course opened, for "newest" in the catalogue. */
+  published: z.iso.date(),
   order: z.number().int(),
   featured: z.boolean().default(false),
   instructor: slug,

@@ -1,8 +1,10 @@
-import { readFile, rename, rm, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadCatalog, policySlugs } from "../../server/catalog/index.ts";
-import { contentCopy, contentDir } from "./helpers.ts";
+import { splitFrontMatter } from "../../server/catalog/front-matter.ts";
+import { courseStats, loadCatalog, parseCourseQuery, policySlugs, searchCourses, type Course, type CourseStats } from "../../server/catalog/index.ts";
+import { feedback } from "../../server/db/schema.ts";
+import { contentCopy, contentDir, databaseKinds, identitySuite, testCatalog } from "./helpers.ts";
 
 async function corrupt(relative: string, change: (source: string) => string): Promise<string> {
   const dir = await contentCopy();
@@ -45,6 +47,48 @@ describe("the demo content", () => {
     }
     expect(policies.privacy.html).toContain(site.email);
     expect(policies["cancellation-refund"].html).toContain(`${site.refund.windowDays} days`);
+  });
+});
+
+/** Everything a course page says about a course in its own words, front matter and description. */
+function courseClaims(course: Course): string {
+  return [course.title, course.summary, course.descriptionHtml, ...course.outcomes, ...course.modules.flatMap((m) => [m.title, m.summary, ...m.objectives])].join("\n");
+}
+
+describe("course facts come from the lessons", () => {
+  it("gives every course the duration its lesson files add up to", async () => {
+    const { courses } = await loadCatalog(contentDir);
+    for (const course of courses) {
+      const folder = path.join(contentDir, "courses", course.id, "lessons");
+      const files = await readdir(folder);
+      const minutes = await Promise.all(
+        files.map(async (name) => (splitFrontMatter(await readFile(path.join(folder, name), "utf8")).data as { minutes: number }).minutes),
+      );
+      expect(course.totalMinutes, course.id).toBe(minutes.reduce((sum, m) => sum + m, 0));
+      expect(course.lessonCount, course.id).toBe(files.length);
+      expect(course.durationHours, course.id).toBeCloseTo(course.totalMinutes / 60, 1);
+    }
+    expect(courses.find((c) => c.id === "webdevfrontendcourse")?.totalMinutes).toBe(7 * 60 + 43);
+  });
+
+  it("lets no course claim video without a video lesson", async () => {
+    const { courses } = await loadCatalog(contentDir);
+    for (const course of courses) {
+      if (course.videoLessonCount === 0) expect(courseClaims(course), course.id).not.toMatch(/video/i);
+    }
+  });
+
+  it("counts the lessons that have a video", async () => {
+    const dir = await corrupt("courses/react-fundamentals/lessons/1-1.md", (s) =>
+      s.replace(/^minutes: /m, "video: https://www.youtube.com/watch?v=dQw4w9WgXcQ\nminutes: "),
+    );
+    const course = (await loadCatalog(dir)).courses.find((c) => c.id === "react-fundamentals");
+    expect(course?.videoLessonCount).toBe(1);
+  });
+
+  it("refuses a hand-written duration", async () => {
+    const dir = await corrupt("courses/ui-ux-design/course.md", (s) => s.replace(/^level: /m, "durationHours: 24\nlevel: "));
+    await expect(loadCatalog(dir)).rejects.toThrow(/courses\/ui-ux-design\/course\.md: durationHours: is computed from the lessons' minutes/);
   });
 });
 
@@ -112,5 +156,70 @@ describe("bad content stops start-up with the file and field at fault", () => {
   it("reports a bad site configuration", async () => {
     const dir = await corrupt("site.yaml", (s) => s.replace(/^email: .*$/m, "email: not-an-address"));
     await expect(loadCatalog(dir)).rejects.toThrow(/site\.yaml: email: /);
+  });
+});
+
+describe.each(databaseKinds)("catalogue search and sort on $name", ({ open }) => {
+  const suite = identitySuite(open, testCatalog([]));
+  const catalogP = loadCatalog(contentDir);
+  const ids = (courses: Course[]) => courses.map((c) => c.id);
+  const find = async (params: Record<string, string>, stats?: Map<string, CourseStats>) => {
+    const { courses, team } = await catalogP;
+    const query = parseCourseQuery(new URLSearchParams(params), [...new Set(courses.map((c) => c.category))]);
+    return ids(searchCourses(courses, team, stats ?? (await courseStats(suite.db)), query));
+  };
+
+  it("counts active learners and averages reviews per course, from the tables", async () => {
+    const people = await Promise.all(["Asha", "Bala", "Chitra", "Dev"].map((name) => suite.signUp(name)));
+    const [a, b, c, d] = people.map((p) => p.id) as [string, string, string, string];
+    for (const userId of [a, b, c]) await suite.enrol(userId, "node-backend");
+    await suite.enrol(d, "node-backend", "revoked");
+    await suite.enrol(a, "ui-ux-design");
+    const review = (userId: string, courseId: string, rating: number) =>
+      suite.db.insert(feedback).values({ userId, courseId, rating, comment: "Clear and practical, with good exercises." });
+    await review(a, "node-backend", 5);
+    await review(b, "node-backend", 4);
+    await review(c, "node-backend", 4);
+    await review(a, "ui-ux-design", 5);
+
+    const stats = await courseStats(suite.db);
+    expect(stats.get("node-backend")).toEqual({ learners: 3, reviewCount: 3, rating: 4.3 });
+    expect(stats.get("ui-ux-design")).toEqual({ learners: 1, reviewCount: 1, rating: 5 });
+    expect(stats.get("react-fundamentals")).toBeUndefined();
+  });
+
+  it("sorts by learners, by rating with unreviewed courses last, by price and by date", async () => {
+    expect((await find({})).slice(0, 2)).toEqual(["node-backend", "ui-ux-design"]);
+    const byRating = await find({ sort: "rating" });
+    expect(byRating.slice(0, 2)).toEqual(["ui-ux-design", "node-backend"]);
+    expect(byRating).toHaveLength(6);
+    const { courses } = await catalogP;
+    const prices = (await find({ sort: "price-low" })).map((id) => courses.find((c) => c.id === id)?.price.amount ?? -1);
+    expect(prices).toEqual(prices.toSorted((x, y) => x - y));
+    expect((await find({ sort: "price-high" }))[0]).toBe("cloud-devops-essentials");
+    expect((await find({ sort: "newest" }))[0]).toBe("ui-ux-design");
+    expect(await find({ sort: "newest" })).toEqual((await find({ sort: "newest" })).toSorted((x, y) => {
+      const date = (id: string) => courses.find((c) => c.id === id)?.published ?? "";
+      return date(y).localeCompare(date(x));
+    }));
+  });
+
+  it("finds courses by every word of a title, summary, instructor or topic, in any case", async () => {
+    const none = new Map<string, CourseStats>();
+    expect(await find({ q: "ANANYA" }, none)).toEqual(["webdevfrontendcourse", "react-fundamentals"]);
+    expect(await find({ q: "terraform" }, none)).toEqual(["cloud-devops-essentials"]);
+    expect(await find({ q: "react production" }, none)).toEqual(["react-fundamentals"]);
+    expect(await find({ q: "react kubernetes" }, none)).toEqual([]);
+    expect(await find({ q: "ananya", category: "Design" }, none)).toEqual([]);
+    expect(await find({ category: "Design" }, none)).toEqual(["ui-ux-design"]);
+  });
+
+  it("falls back to the defaults for an unknown sort or category", async () => {
+    const categories = ["Design"];
+    expect(parseCourseQuery(new URLSearchParams({ sort: "cheapest", category: "Cooking", q: "  css  " }), categories)).toEqual({
+      q: "css",
+      sort: "popular",
+      category: null,
+    });
   });
 });
