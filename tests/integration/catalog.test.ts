@@ -162,11 +162,10 @@ describe("bad content stops start-up with the file and field at fault", () => {
 describe.each(databaseKinds)("catalogue search and sort on $name", ({ open }) => {
   const suite = identitySuite(open, testCatalog([]));
   const catalogP = loadCatalog(contentDir);
-  const ids = (courses: Course[]) => courses.map((c) => c.id);
   const find = async (params: Record<string, string>, stats?: Map<string, CourseStats>) => {
     const { courses, team } = await catalogP;
     const query = parseCourseQuery(new URLSearchParams(params), [...new Set(courses.map((c) => c.category))]);
-    return ids(searchCourses(courses, team, stats ?? (await courseStats(suite.db)), query));
+    return searchCourses(courses, team, stats ?? (await courseStats(suite.db)), query).map((c) => c.id);
   };
 
   it("counts active learners and averages reviews per course, from the tables", async () => {
@@ -197,11 +196,14 @@ describe.each(databaseKinds)("catalogue search and sort on $name", ({ open }) =>
     const prices = (await find({ sort: "price-low" })).map((id) => courses.find((c) => c.id === id)?.price.amount ?? -1);
     expect(prices).toEqual(prices.toSorted((x, y) => x - y));
     expect((await find({ sort: "price-high" }))[0]).toBe("cloud-devops-essentials");
-    expect((await find({ sort: "newest" }))[0]).toBe("ui-ux-design");
-    expect(await find({ sort: "newest" })).toEqual((await find({ sort: "newest" })).toSorted((x, y) => {
-      const date = (id: string) => courses.find((c) => c.id === id)?.published ?? "";
-      return date(y).localeCompare(date(x));
-    }));
+    expect(await find({ sort: "newest" })).toEqual([
+      "ui-ux-design",
+      "cloud-devops-essentials",
+      "python-data-analysis",
+      "node-backend",
+      "react-fundamentals",
+      "webdevfrontendcourse",
+    ]);
   });
 
   it("finds courses by every word of a title, summary, instructor or topic, in any case", async () => {
