@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import type { Course, CourseStats, TeamMember } from "../../server/catalog/index.ts";
 import { formatDuration, formatMoney, levelLabel } from "../lib/format.ts";
+import { ContentImage, type ContentPicture } from "./content-image.tsx";
 import { Stars } from "./feedback/stars.tsx";
 import { BookIcon, ClockIcon, SignalIcon } from "./icons.tsx";
 
@@ -8,6 +9,7 @@ export interface CourseSummary {
   id: string;
   title: string;
   summary: string;
+  cover: ContentPicture;
   level: Course["level"];
   category: string;
   price: Course["price"];
@@ -21,15 +23,16 @@ export interface CourseSummary {
 }
 
 export function toCourseSummary(course: Course, team: TeamMember[], stats: CourseStats): CourseSummary {
-  const { id, title, summary, level, category, price, lessonCount, totalMinutes } = course;
+  const { id, title, summary, cover, level, category, price, lessonCount, totalMinutes } = course;
   const instructor = team.find((m) => m.id === course.instructor)?.name ?? null;
-  return { id, title, summary, level, category, price, lessonCount, totalMinutes, instructor, ...stats };
+  return { id, title, summary, cover, level, category, price, lessonCount, totalMinutes, instructor, ...stats };
 }
 
 export function CourseCard({ course, headingLevel = 3 }: { course: CourseSummary; headingLevel?: 2 | 3 }) {
   const Heading = `h${headingLevel}` as const;
   return (
     <article className="group relative flex w-full flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
+      <ContentImage picture={course.cover} className="-mx-6 -mt-6 mb-5 block w-[calc(100%+3rem)] max-w-none rounded-t-2xl" />
       <p className="text-xs font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">{course.category}</p>
       <Heading className="mt-2 text-lg font-semibold text-slate-950 dark:text-white">
         <Link to={`/course/${course.id}`} className="after:absolute after:inset-0 after:rounded-2xl">

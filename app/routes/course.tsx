@@ -3,8 +3,8 @@ import { coursePlayerPath, isEnrolled } from "../../server/commerce/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { courseRating, listReviews } from "../../server/feedback/index.ts";
 import { BackLink } from "../components/back-link.tsx";
-import { Avatar } from "../components/avatar.tsx";
 import { CheckList } from "../components/check-list.tsx";
+import { ContentImage } from "../components/content-image.tsx";
 import { CourseSyllabus, type EnrolOffer } from "../components/course-syllabus.tsx";
 import { ReviewCard } from "../components/feedback/review-card.tsx";
 import { ratingText, reviewCount, Stars } from "../components/feedback/stars.tsx";
@@ -23,7 +23,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const [rating, reviews] = await Promise.all([courseRating(db, course.id), listReviews(db, cipher, { courseId: course.id, perPage: 3 })]);
   return {
     course,
-    instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml },
+    instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml, portrait: instructor.portrait },
     refund: catalog.site.refund,
     taxMode: catalog.site.tax.mode,
     rating: { average: rating.average, count: rating.count },
@@ -120,46 +120,51 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
       <section className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/50">
         <Container className="py-10 sm:py-14">
           <BackLink fallback="/courses" label="Back to courses" />
-          <p className="mt-6 text-sm font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">
-            {course.category}
-          </p>
-          <h1 className="mt-2 max-w-3xl text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">
-            {course.title}
-          </h1>
-          <p className="mt-4 max-w-3xl text-lg leading-8 text-slate-600 dark:text-slate-300">{course.summary}</p>
-          <ul className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-700 dark:text-slate-300">
-            <li className="inline-flex items-center gap-1.5">
-              <SignalIcon className="size-4" /> {levelLabel[course.level]}
-            </li>
-            <li className="inline-flex items-center gap-1.5">
-              <ClockIcon className="size-4" /> {formatDuration(course.totalMinutes)} of lessons
-            </li>
-            <li className="inline-flex items-center gap-1.5">
-              <BookIcon className="size-4" /> {course.modules.length} modules · {course.lessonCount} lessons
-            </li>
-            <li>{lessonFormat(course)}</li>
-            <li>
-              <Link
-                to={`/course/${course.id}/feedback`}
-                className="inline-flex items-center gap-1.5 underline underline-offset-2 hover:text-slate-950 dark:hover:text-white"
-              >
-                {rating.count > 0 ? (
-                  <>
-                    <Stars rating={rating.average} />
-                    <span aria-hidden="true">
-                      {rating.average.toFixed(1)} · {reviewCount(rating.count)}
-                    </span>
-                    <span className="sr-only">{ratingText(rating)}</span>
-                  </>
-                ) : (
-                  <>
-                    <StarIcon className="size-4" /> No reviews yet
-                  </>
-                )}
-              </Link>
-            </li>
-          </ul>
-          <EnrolCall offer={offer} owned={playerPath !== null} note={priceNote} className="mt-8 lg:hidden" />
+          <div className="grid items-center gap-8 lg:grid-cols-[1fr_24rem]">
+            <div className="min-w-0">
+              <p className="mt-6 text-sm font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">
+                {course.category}
+              </p>
+              <h1 className="mt-2 max-w-3xl text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">
+                {course.title}
+              </h1>
+              <p className="mt-4 max-w-3xl text-lg leading-8 text-slate-600 dark:text-slate-300">{course.summary}</p>
+              <ul className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-700 dark:text-slate-300">
+                <li className="inline-flex items-center gap-1.5">
+                  <SignalIcon className="size-4" /> {levelLabel[course.level]}
+                </li>
+                <li className="inline-flex items-center gap-1.5">
+                  <ClockIcon className="size-4" /> {formatDuration(course.totalMinutes)} of lessons
+                </li>
+                <li className="inline-flex items-center gap-1.5">
+                  <BookIcon className="size-4" /> {course.modules.length} modules · {course.lessonCount} lessons
+                </li>
+                <li>{lessonFormat(course)}</li>
+                <li>
+                  <Link
+                    to={`/course/${course.id}/feedback`}
+                    className="inline-flex items-center gap-1.5 underline underline-offset-2 hover:text-slate-950 dark:hover:text-white"
+                  >
+                    {rating.count > 0 ? (
+                      <>
+                        <Stars rating={rating.average} />
+                        <span aria-hidden="true">
+                          {rating.average.toFixed(1)} · {reviewCount(rating.count)}
+                        </span>
+                        <span className="sr-only">{ratingText(rating)}</span>
+                      </>
+                    ) : (
+                      <>
+                        <StarIcon className="size-4" /> No reviews yet
+                      </>
+                    )}
+                  </Link>
+                </li>
+              </ul>
+              <EnrolCall offer={offer} owned={playerPath !== null} note={priceNote} className="mt-8 lg:hidden" />
+            </div>
+            <ContentImage picture={course.cover} eager className="w-full rounded-2xl shadow-sm ring-1 ring-slate-900/5 dark:ring-white/10" />
+          </div>
         </Container>
       </section>
 
@@ -251,7 +256,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
                 Your instructor
               </h2>
               <div className="mt-4 flex gap-4 rounded-xl border border-slate-200 p-5 dark:border-slate-800">
-                <Avatar name={instructor.name} />
+                <ContentImage picture={instructor.portrait} className="size-20 shrink-0 rounded-full" />
                 <div>
                   <p className="font-semibold text-slate-950 dark:text-white">{instructor.name}</p>
                   <p className="text-sm text-slate-600 dark:text-slate-400">{instructor.role}</p>

@@ -1,9 +1,11 @@
 import { readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { splitFrontMatter } from "../../server/catalog/front-matter.ts";
 import { courseStats, loadCatalog, parseCourseQuery, policySlugs, searchCourses, type Course, type CourseStats } from "../../server/catalog/index.ts";
 import { feedback } from "../../server/db/schema.ts";
+import { contentImages, contentImagesRoute } from "../../server/http/content-images.ts";
 import { contentCopy, contentDir, databaseKinds, identitySuite, testCatalog } from "./helpers.ts";
 
 async function corrupt(relative: string, change: (source: string) => string): Promise<string> {
@@ -89,6 +91,56 @@ describe("course facts come from the lessons", () => {
   it("refuses a hand-written duration", async () => {
     const dir = await corrupt("courses/ui-ux-design/course.md", (s) => s.replace(/^level: /m, "durationHours: 24\nlevel: "));
     await expect(loadCatalog(dir)).rejects.toThrow(/courses\/ui-ux-design\/course\.md: durationHours: is computed from the lessons' minutes/);
+  });
+});
+
+describe("content images", () => {
+  it("gives every course a cover, every team member a portrait and every project a picture, sized and described", async () => {
+    const catalog = await loadCatalog(contentDir);
+    const pictures = [...catalog.courses.map((c) => c.cover), ...catalog.team.map((m) => m.portrait), ...catalog.portfolio.map((p) => p.image)];
+    expect(pictures).toHaveLength(catalog.courses.length + catalog.team.length + catalog.portfolio.length);
+    expect(new Set(pictures.map((p) => p.src)).size).toBe(pictures.length);
+    for (const picture of pictures) {
+      expect(picture.src).toMatch(/^\/media\/[a-z0-9-]+\.[\w-]{12}\.svg$/);
+      expect(catalog.images.get(picture.src)?.length).toBeGreaterThan(0);
+      expect(picture.width).toBeGreaterThan(0);
+      expect(picture.height).toBeGreaterThan(0);
+      expect(picture.alt.length).toBeGreaterThan(10);
+    }
+  });
+
+  it("refuses a drawing that could run script or load anything, naming the file", async () => {
+    const scripted = await corrupt("team/arjun-iyer.svg", (s) => s.replace("</svg>", '<script>alert(1)</script></svg>'));
+    await expect(loadCatalog(scripted)).rejects.toThrow(/team\/arjun-iyer\.svg: contains a <script> element/);
+    const handler = await corrupt("courses/node-backend/cover.svg", (s) => s.replace("<rect ", '<rect onclick="steal()" '));
+    await expect(loadCatalog(handler)).rejects.toThrow(/courses\/node-backend\/cover\.svg: contains an event handler attribute/);
+    const remote = await corrupt("portfolio/rangrez-crafts-store.svg", (s) => s.replace("</svg>", '<use href="https://example.com/x.svg#a"/></svg>'));
+    await expect(loadCatalog(remote)).rejects.toThrow(/rangrez-crafts-store\.svg: contains a link to anything outside the drawing/);
+    const unsized = await corrupt("courses/node-backend/cover.svg", (s) => s.replace(/ width="\d+" height="\d+"/, ""));
+    await expect(loadCatalog(unsized)).rejects.toThrow(/cover\.svg: needs whole-number width/);
+  });
+
+  it("reports a picture whose file is missing", async () => {
+    const dir = await contentCopy();
+    await rm(path.join(dir, "team/neha-kapoor.svg"));
+    await expect(loadCatalog(dir)).rejects.toThrow(/team\/neha-kapoor\.md: portrait\.file: no file team\/neha-kapoor\.svg/);
+  });
+
+  it("serves a drawing for a year as an SVG that may not run script, and nothing else under /media/", async () => {
+    const catalog = await loadCatalog(contentDir);
+    const app = new Hono().on(["GET", "HEAD"], contentImagesRoute, contentImages(() => catalog, { "x-content-type-options": "nosniff" }));
+    const src = catalog.courses[0]?.cover.src ?? "";
+    const response = await app.request(src);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("image/svg+xml");
+    expect(response.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(response.headers.get("content-security-policy")).toMatch(/default-src 'none'.*sandbox/);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(Buffer.from(await response.arrayBuffer())).toEqual(catalog.images.get(src));
+    const again = await app.request(src, { headers: { "if-none-match": response.headers.get("etag") ?? "" } });
+    expect(again.status).toBe(304);
+    expect((await app.request(src.replace(/\.[\w-]{12}\.svg$/, ".000000000000.svg"))).status).toBe(404);
+    expect((await app.request("/media/../content/site.yaml")).status).toBe(404);
   });
 });
 
