@@ -89,16 +89,16 @@ function lessonFormat(course: { lessonCount: number; videoLessonCount: number })
 }
 
 /** The price and the one button that matters: enrol, or go to the course when it is already yours. */
-function EnrolCall({ offer, owned, note, className = "" }: { offer: EnrolOffer; owned: boolean; note: string; className?: string }) {
+function EnrolCall({ offer, owned, note, compact = false }: { offer: EnrolOffer; owned: boolean; note: string; compact?: boolean }) {
   return (
-    <div className={`flex flex-wrap items-center gap-x-5 gap-y-3 ${className}`}>
-      <div>
-        <p className="text-2xl font-bold text-slate-950 dark:text-white">{owned ? "You own this course" : offer.price}</p>
+    <div className={compact ? "mx-auto flex max-w-3xl items-center justify-between gap-4" : "mt-8 flex flex-wrap items-center gap-x-5 gap-y-3 lg:hidden"}>
+      <div className="min-w-0">
+        <p className={`${compact ? "text-xl" : "text-2xl"} font-bold text-slate-950 dark:text-white`}>{owned ? "You own this course" : offer.price}</p>
         {!owned && <p className="text-xs text-slate-600 dark:text-slate-400">{note}</p>}
       </div>
       <Link
         to={offer.enrolPath}
-        className="rounded-full bg-brand-600 px-6 py-3 text-center font-semibold text-white hover:bg-brand-700"
+        className={`shrink-0 rounded-full bg-brand-600 text-center font-semibold text-white hover:bg-brand-700 ${compact ? "px-5 py-2.5" : "px-6 py-3"}`}
       >
         {offer.enrolLabel}
       </Link>
@@ -161,7 +161,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
                   </Link>
                 </li>
               </ul>
-              <EnrolCall offer={offer} owned={playerPath !== null} note={priceNote} className="mt-8 lg:hidden" />
+              <EnrolCall offer={offer} owned={playerPath !== null} note={priceNote} />
             </div>
             <ContentImage picture={course.cover} eager className="w-full rounded-2xl shadow-sm ring-1 ring-slate-900/5 dark:ring-white/10" />
           </div>
@@ -308,9 +308,9 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
           </div>
         </aside>
       </Container>
-      <div className="sticky bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-[0_-4px_12px_rgb(0_0_0/0.06)] backdrop-blur lg:hidden dark:border-slate-800 dark:bg-slate-950/95">
-        <EnrolCall offer={offer} owned={playerPath !== null} note={priceNote} className="mx-auto max-w-3xl justify-between" />
-      </div>
+      <section aria-label="Buy this course" className="sticky bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-[0_-4px_12px_rgb(0_0_0/0.06)] backdrop-blur lg:hidden dark:border-slate-800 dark:bg-slate-950/95">
+        <EnrolCall offer={offer} owned={playerPath !== null} note={free ? "Lifetime access" : "One-time payment"} compact />
+      </section>
     </div>
   );
 }
