@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import type { Course, CourseStats, TeamMember } from "../../server/catalog/index.ts";
 import { formatDuration, formatMoney, levelLabel } from "../lib/format.ts";
 import { ContentImage, type ContentPicture } from "./content-image.tsx";
-import { Stars } from "./feedback/stars.tsx";
+import { ratingText, Stars } from "./feedback/stars.tsx";
 import { BookIcon, ClockIcon, SignalIcon } from "./icons.tsx";
 
 export interface CourseSummary {
@@ -61,12 +61,12 @@ function CourseRating({ course }: { course: Pick<CourseSummary, "rating" | "revi
         </span>
       ) : (
         <>
-          <span className="font-semibold text-slate-950 dark:text-white">{course.rating.toFixed(1)}</span>
-          <Stars rating={course.rating} className="size-3.5" />
-          <span>
-            ({course.reviewCount.toLocaleString("en-IN")}
-            <span className="sr-only"> {course.reviewCount === 1 ? "review" : "reviews"}</span>)
+          <span aria-hidden="true" className="font-semibold text-slate-950 dark:text-white">
+            {course.rating.toFixed(1)}
           </span>
+          <Stars rating={course.rating} className="size-3.5" />
+          <span aria-hidden="true">({course.reviewCount.toLocaleString("en-IN")})</span>
+          <span className="sr-only">{ratingText({ average: course.rating, count: course.reviewCount })}</span>
         </>
       )}
       {learners && (

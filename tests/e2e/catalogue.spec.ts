@@ -1,4 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
+import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { buyCourse } from "./shop.ts";
 
 const titles = (page: Page) => page.getByRole("main").getByRole("article").getByRole("heading").allTextContents();
 
@@ -47,6 +49,32 @@ test("cards show the instructor, level, length, lessons, price, and New for a co
   await expect(card).toContainText("₹6,999");
   await expect(card).toContainText("New");
   await expect(card.getByRole("img", { name: /React atom/ })).toHaveAttribute("width", "640");
+});
+
+test("a learner's purchase and review show on the card, and the rating sort puts reviewed courses first", async ({ page, context, request }) => {
+  test.setTimeout(120_000);
+  await useOwnAddress(context);
+  await signUpVerified(page, request, { name: "Ravi Shankar", email: uniqueEmail("catalogue"), password: "correct horse battery staple" });
+  await buyCourse(page, "cloud-devops-essentials");
+  await page.goto("/course/cloud-devops-essentials/feedback");
+  const yours = page.locator("#your-review");
+  await yours.getByRole("radio", { name: /^5 stars/ }).check({ force: true });
+  await yours.getByLabel("Your comment").fill("The Terraform module alone was worth it: clear, practical and honest about costs.");
+  await yours.getByRole("button", { name: "Post review" }).click();
+  await expect(yours.getByRole("status")).toHaveText("Thank you. Your review is posted.");
+
+  await page.goto("/courses?sort=rating");
+  const card = page.getByRole("article").filter({ hasText: "Cloud and DevOps Essentials" });
+  await expect(card.getByText("Rated 5.0 out of 5 from 1 review")).toBeAttached();
+  await expect(card).toContainText(/[1-9]\d* learners?/);
+  await expect(card.getByText("New", { exact: true })).toHaveCount(0);
+  const order = await titles(page);
+  expect(order.indexOf("Cloud and DevOps Essentials")).toBeLessThan(order.indexOf("React from Fundamentals to Production"));
+
+  // Enrolled, every lesson row on the course page is a link into the course.
+  await page.goto("/course/cloud-devops-essentials");
+  await expect(page.locator("#syllabus ~ ol").getByRole("link").nth(1)).toHaveAttribute("href", "/courses/cloud-devops-essentials/submodule/1-2");
+  await expect(page.getByRole("complementary", { name: "Enrol" }).getByRole("link", { name: "Go to course" })).toBeVisible();
 });
 
 test.describe("without JavaScript", () => {
