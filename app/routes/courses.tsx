@@ -59,11 +59,13 @@ function SearchForm({ query }: { query: CourseQuery }) {
   const submit = useSubmit();
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const input = useRef<HTMLInputElement>(null);
+  const sort = useRef<HTMLSelectElement>(null);
   useEffect(() => () => clearTimeout(timer.current), []);
   // A link (a category, "Clear search") changed the query: show it, unless the person is typing in the box.
   useEffect(() => {
     if (input.current && document.activeElement !== input.current) input.current.value = query.q;
-  }, [query.q]);
+    if (sort.current) sort.current.value = query.sort;
+  }, [query.q, query.sort]);
   // Results follow the typing after a pause, and the sort at once; the button is there without JavaScript.
   const submitSoon = (form: HTMLFormElement, delay: number) => {
     clearTimeout(timer.current);
@@ -106,7 +108,7 @@ function SearchForm({ query }: { query: CourseQuery }) {
         <label htmlFor="courses-sort" className="text-sm font-medium text-slate-700 dark:text-slate-300">
           Sort by
         </label>
-        <select id="courses-sort" name="sort" defaultValue={query.sort} key={query.sort} className={field}>
+        <select ref={sort} id="courses-sort" name="sort" defaultValue={query.sort} className={field}>
           {Object.entries(sortLabels).map(([value, label]) => (
             <option key={value} value={value}>
               {label}

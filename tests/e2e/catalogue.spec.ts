@@ -15,6 +15,8 @@ test("typing searches in place, the sort and category follow, and the URL keeps 
   await expect(page.getByRole("main").getByRole("article")).toHaveCount(1);
   await expect(page.getByRole("main").getByRole("article")).toContainText("Cloud and DevOps Essentials");
   await expect(page.getByText("1 of 6 courses")).toBeVisible();
+  await expect(page.getByLabel("Search courses")).toBeFocused();
+  await expect(page.getByLabel("Search courses")).toHaveValue("terraform");
 
   await page.getByLabel("Search courses").fill("");
   await page.getByLabel("Sort by").selectOption({ label: "Price: low to high" });
@@ -31,12 +33,14 @@ test("typing searches in place, the sort and category follow, and the URL keeps 
 });
 
 test("a search with no results says so and offers a way back to every course", async ({ page }) => {
-  await page.goto("/courses?q=quantum+knitting");
+  await page.goto("/courses?q=quantum+knitting&sort=newest");
+  await page.waitForLoadState("networkidle");
   await expect(page.getByRole("heading", { name: "No courses match “quantum knitting”" })).toBeVisible();
   await page.getByRole("link", { name: "Clear search and filters" }).click();
   await expect(page).toHaveURL(/\/courses$/);
   await expect(page.getByRole("main").getByRole("article")).toHaveCount(6);
   await expect(page.getByLabel("Search courses")).toHaveValue("");
+  await expect(page.getByLabel("Sort by")).toHaveValue("popular");
 });
 
 test("cards show the instructor, level, length, lessons, price, and New for a course nobody has reviewed", async ({ page }) => {
