@@ -58,12 +58,14 @@ export function CourseSyllabus({
                         className={`${rowClass} text-slate-800 hover:bg-brand-50 hover:text-brand-800 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white`}
                       >
                         {number}
-                        <span className="flex-1 font-medium underline-offset-2 hover:underline">{lesson.title}</span>
-                        {!enrolled && (
-                          <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100">
-                            Free preview
-                          </span>
-                        )}
+                        <span className="flex flex-1 flex-wrap items-center gap-x-2 gap-y-1">
+                          <span className="font-medium underline-offset-2 hover:underline">{lesson.title}</span>
+                          {!enrolled && (
+                            <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100">
+                              Free preview
+                            </span>
+                          )}
+                        </span>
                         {minutes}
                       </Link>
                     </li>
