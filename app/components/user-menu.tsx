@@ -57,7 +57,7 @@ const triggerClass = "flex cursor-pointer list-none items-center gap-2 rounded-f
 function Trigger({ viewer }: { viewer: NonNullable<RootData["viewer"]> }) {
   return (
     <>
-      <Avatar name={viewer.name || viewer.email} image={viewer.image} size="sm" />
+      <Avatar name={viewer.name || viewer.email} image={viewer.image} />
       <span className="sr-only">Account menu for {viewer.name || viewer.email}</span>
     </>
   );

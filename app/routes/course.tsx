@@ -3,8 +3,9 @@ import { coursePlayerPath, isEnrolled } from "../../server/commerce/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { courseRating, listReviews } from "../../server/feedback/index.ts";
 import { BackLink } from "../components/back-link.tsx";
-import { Avatar } from "../components/avatar.tsx";
 import { CheckList } from "../components/check-list.tsx";
+import { ContentImage } from "../components/content-image.tsx";
+import { CourseSyllabus, type EnrolOffer } from "../components/course-syllabus.tsx";
 import { ReviewCard } from "../components/feedback/review-card.tsx";
 import { ratingText, reviewCount, Stars } from "../components/feedback/stars.tsx";
 import { BookIcon, ClockIcon, SignalIcon, StarIcon } from "../components/icons.tsx";
@@ -22,7 +23,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const [rating, reviews] = await Promise.all([courseRating(db, course.id), listReviews(db, cipher, { courseId: course.id, perPage: 3 })]);
   return {
     course,
-    instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml },
+    instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml, portrait: instructor.portrait },
     refund: catalog.site.refund,
     taxMode: catalog.site.tax.mode,
     rating: { average: rating.average, count: rating.count },
@@ -63,7 +64,7 @@ export const meta: Route.MetaFunction = (args) => {
         hasCourseInstance: {
           "@type": "CourseInstance",
           courseMode: "Online",
-          courseWorkload: `PT${course.durationHours}H`,
+          courseWorkload: `PT${Math.floor(course.totalMinutes / 60)}H${course.totalMinutes % 60}M`,
         },
         ...(rating.count > 0 && {
           aggregateRating: {
@@ -80,51 +81,90 @@ export const meta: Route.MetaFunction = (args) => {
   ];
 };
 
+/** What the lessons are made of, as the lessons say: video only where a lesson has one. */
+function lessonFormat(course: { lessonCount: number; videoLessonCount: number }): string {
+  if (course.videoLessonCount === 0) return "Written lessons";
+  if (course.videoLessonCount === course.lessonCount) return "Video lessons";
+  return `${course.videoLessonCount} video and ${course.lessonCount - course.videoLessonCount} written lessons`;
+}
+
+/** The price and the one button that matters: enrol, or go to the course when it is already yours. */
+function EnrolCall({ offer, owned, note, compact = false }: { offer: EnrolOffer; owned: boolean; note: string; compact?: boolean }) {
+  return (
+    <div className={compact ? "mx-auto flex max-w-3xl items-center justify-between gap-4" : "mt-8 flex flex-wrap items-center gap-x-5 gap-y-3 lg:hidden"}>
+      <div className="min-w-0">
+        <p className={`${compact ? "text-xl" : "text-2xl"} font-bold text-slate-950 dark:text-white`}>{owned ? "You own this course" : offer.price}</p>
+        {!owned && <p className="text-xs text-slate-600 dark:text-slate-400">{note}</p>}
+      </div>
+      <Link
+        to={offer.enrolPath}
+        className={`shrink-0 rounded-full bg-brand-600 text-center font-semibold text-white hover:bg-brand-700 ${compact ? "px-5 py-2.5" : "px-6 py-3"}`}
+      >
+        {offer.enrolLabel}
+      </Link>
+    </div>
+  );
+}
+
 export default function CoursePage({ loaderData }: Route.ComponentProps) {
   const { course, instructor, refund, taxMode, playerPath, rating, reviews } = loaderData;
+  const free = course.price.amount === 0;
+  const offer: EnrolOffer = {
+    price: free ? "Free" : formatMoney(course.price),
+    enrolPath: playerPath ?? `/courses/${course.id}/confirm`,
+    enrolLabel: playerPath ? "Go to course" : free ? "Enrol for free" : "Enrol now",
+  };
+  const priceNote = free ? "Lifetime access" : `${taxMode === "inclusive" ? "Includes GST" : "Plus GST"} · one-time payment`;
   return (
-    <>
+    <div>
       <section className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/50">
         <Container className="py-10 sm:py-14">
           <BackLink fallback="/courses" label="Back to courses" />
-          <p className="mt-6 text-sm font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">
-            {course.category}
-          </p>
-          <h1 className="mt-2 max-w-3xl text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">
-            {course.title}
-          </h1>
-          <p className="mt-4 max-w-3xl text-lg leading-8 text-slate-600 dark:text-slate-300">{course.summary}</p>
-          <ul className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-700 dark:text-slate-300">
-            <li className="inline-flex items-center gap-1.5">
-              <SignalIcon className="size-4" /> {levelLabel[course.level]}
-            </li>
-            <li className="inline-flex items-center gap-1.5">
-              <ClockIcon className="size-4" /> {course.durationHours} hours of learning
-            </li>
-            <li className="inline-flex items-center gap-1.5">
-              <BookIcon className="size-4" /> {course.modules.length} modules · {course.lessonCount} lessons
-            </li>
-            <li>
-              <Link
-                to={`/course/${course.id}/feedback`}
-                className="inline-flex items-center gap-1.5 underline underline-offset-2 hover:text-slate-950 dark:hover:text-white"
-              >
-                {rating.count > 0 ? (
-                  <>
-                    <Stars rating={rating.average} />
-                    <span aria-hidden="true">
-                      {rating.average.toFixed(1)} · {reviewCount(rating.count)}
-                    </span>
-                    <span className="sr-only">{ratingText(rating)}</span>
-                  </>
-                ) : (
-                  <>
-                    <StarIcon className="size-4" /> No reviews yet
-                  </>
-                )}
-              </Link>
-            </li>
-          </ul>
+          <div className="grid items-center gap-8 lg:grid-cols-[1fr_24rem]">
+            <div className="min-w-0">
+              <p className="mt-6 text-sm font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">
+                {course.category}
+              </p>
+              <h1 className="mt-2 max-w-3xl text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">
+                {course.title}
+              </h1>
+              <p className="mt-4 max-w-3xl text-lg leading-8 text-slate-600 dark:text-slate-300">{course.summary}</p>
+              <ul className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-700 dark:text-slate-300">
+                <li className="inline-flex items-center gap-1.5">
+                  <SignalIcon className="size-4" /> {levelLabel[course.level]}
+                </li>
+                <li className="inline-flex items-center gap-1.5">
+                  <ClockIcon className="size-4" /> {formatDuration(course.totalMinutes)} of lessons
+                </li>
+                <li className="inline-flex items-center gap-1.5">
+                  <BookIcon className="size-4" /> {course.modules.length} modules · {course.lessonCount} lessons
+                </li>
+                <li>{lessonFormat(course)}</li>
+                <li>
+                  <Link
+                    to={`/course/${course.id}/feedback`}
+                    className="inline-flex items-center gap-1.5 underline underline-offset-2 hover:text-slate-950 dark:hover:text-white"
+                  >
+                    {rating.count > 0 ? (
+                      <>
+                        <Stars rating={rating.average} />
+                        <span aria-hidden="true">
+                          {rating.average.toFixed(1)} · {reviewCount(rating.count)}
+                        </span>
+                        <span className="sr-only">{ratingText(rating)}</span>
+                      </>
+                    ) : (
+                      <>
+                        <StarIcon className="size-4" /> No reviews yet
+                      </>
+                    )}
+                  </Link>
+                </li>
+              </ul>
+              <EnrolCall offer={offer} owned={playerPath !== null} note={priceNote} />
+            </div>
+            <ContentImage picture={course.cover} eager className="w-full rounded-2xl shadow-sm ring-1 ring-slate-900/5 dark:ring-white/10" />
+          </div>
         </Container>
       </section>
 
@@ -150,49 +190,9 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
             </h2>
             <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
               {course.modules.length} modules · {course.lessonCount} lessons · {formatDuration(course.totalMinutes)} of
-              lessons, plus exercises and a project
+              lessons, each with exercises, and a final project
             </p>
-            <ol className="mt-5 space-y-3">
-              {course.modules.map((mod, m) => (
-                <li key={mod.title}>
-                  <details
-                    className="group rounded-xl border border-slate-200 bg-white open:shadow-sm dark:border-slate-800 dark:bg-slate-900"
-                    open={m === 0}
-                  >
-                    <summary className="flex cursor-pointer list-none items-start gap-4 p-5">
-                      <span className="grid size-8 shrink-0 place-items-center rounded-full bg-brand-100 text-sm font-bold text-brand-800 dark:bg-brand-900 dark:text-brand-100">
-                        {m + 1}
-                      </span>
-                      <span className="flex-1">
-                        <span className="block font-semibold text-slate-950 dark:text-white">{mod.title}</span>
-                        <span className="mt-1 block text-sm text-slate-600 dark:text-slate-400">{mod.summary}</span>
-                      </span>
-                      <span aria-hidden="true" className="mt-1 text-slate-500 transition group-open:rotate-180">
-                        ▾
-                      </span>
-                    </summary>
-                    <ul className="border-t border-slate-200 px-5 py-3 dark:border-slate-800">
-                      {mod.lessons.map((lesson) => (
-                        <li key={lesson.id} className="flex items-center gap-3 py-2 text-sm">
-                          <span className="w-8 shrink-0 text-slate-500 dark:text-slate-400">{lesson.id}</span>
-                          <span className="flex-1 text-slate-800 dark:text-slate-200">{lesson.title}</span>
-                          {lesson.preview && (
-                            <Link
-                              to={`/courses/${course.id}/submodule/${lesson.id}`}
-                              aria-label={`Free preview of lesson ${lesson.id}`}
-                              className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 hover:underline dark:bg-emerald-900 dark:text-emerald-100"
-                            >
-                              Free preview
-                            </Link>
-                          )}
-                          <span className="shrink-0 text-slate-600 dark:text-slate-400">{lesson.minutes} min</span>
-                        </li>
-                      ))}
-                    </ul>
-                  </details>
-                </li>
-              ))}
-            </ol>
+            <CourseSyllabus courseId={course.id} modules={course.modules} enrolled={playerPath !== null} offer={offer} />
           </section>
 
           <section aria-labelledby="audience" className="mt-12 grid gap-8 sm:grid-cols-2">
@@ -256,7 +256,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
                 Your instructor
               </h2>
               <div className="mt-4 flex gap-4 rounded-xl border border-slate-200 p-5 dark:border-slate-800">
-                <Avatar name={instructor.name} />
+                <ContentImage picture={instructor.portrait} className="size-20 shrink-0 rounded-full" />
                 <div>
                   <p className="font-semibold text-slate-950 dark:text-white">{instructor.name}</p>
                   <p className="text-sm text-slate-600 dark:text-slate-400">{instructor.role}</p>
@@ -267,31 +267,31 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
           )}
         </div>
 
-        <aside aria-label="Enrol" className="lg:sticky lg:top-24 lg:self-start">
+        <aside aria-label="Enrol" id="enrol" className="lg:sticky lg:top-24 lg:self-start">
           <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
             {playerPath ? (
               <p className="text-lg font-semibold text-slate-950 dark:text-white">You own this course</p>
-            ) : course.price.amount === 0 ? (
-              <p className="text-3xl font-bold text-slate-950 dark:text-white">Free</p>
             ) : (
               <>
-                <p className="text-3xl font-bold text-slate-950 dark:text-white">{formatMoney(course.price)}</p>
-                <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                  {taxMode === "inclusive" ? "Price includes GST" : "GST is added at checkout"} · one-time payment
-                </p>
+                <p className="text-3xl font-bold text-slate-950 dark:text-white">{offer.price}</p>
+                {!free && (
+                  <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                    {taxMode === "inclusive" ? "Price includes GST" : "GST is added at checkout"} · one-time payment
+                  </p>
+                )}
               </>
             )}
             <Link
-              to={playerPath ?? `/courses/${course.id}/confirm`}
+              to={offer.enrolPath}
               className="mt-5 block rounded-full bg-brand-600 px-5 py-3 text-center font-semibold text-white hover:bg-brand-700"
             >
-              {playerPath ? "Go to course" : course.price.amount === 0 ? "Enrol for free" : "Enrol now"}
+              {offer.enrolLabel}
             </Link>
             <CheckList
               small
               className="mt-6 space-y-2"
               items={[
-                `${course.lessonCount} lessons across ${course.modules.length} modules`,
+                `${course.lessonCount} lessons across ${course.modules.length} modules, ${formatDuration(course.totalMinutes)} in all`,
                 "Self-paced, with lifetime access",
                 "Hands-on exercises and a final project",
                 "Certificate of completion",
@@ -308,6 +308,9 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
           </div>
         </aside>
       </Container>
-    </>
+      <section aria-label="Buy this course" className="sticky bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-[0_-4px_12px_rgb(0_0_0/0.06)] backdrop-blur lg:hidden dark:border-slate-800 dark:bg-slate-950/95">
+        <EnrolCall offer={offer} owned={playerPath !== null} note={free ? "Lifetime access" : "One-time payment"} compact />
+      </section>
+    </div>
   );
 }

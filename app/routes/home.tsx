@@ -1,6 +1,8 @@
 import { Link } from "react-router";
+import { courseStats, noStats } from "../../server/catalog/index.ts";
 import { appServices } from "../../server/context.ts";
 import { topReviews } from "../../server/feedback/index.ts";
+import { ContentImage } from "../components/content-image.tsx";
 import { CourseCard, toCourseSummary } from "../components/course-card.tsx";
 import { ReviewCard } from "../components/feedback/review-card.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
@@ -13,18 +15,21 @@ import type { Route } from "./+types/home";
 export async function loader({ url, context }: Route.LoaderArgs) {
   const { catalog, db, cipher } = context.get(appServices);
   const { site, courses, services, portfolio } = catalog;
-  const reviews = await topReviews(db, cipher, catalog);
+  const [reviews, stats] = await Promise.all([topReviews(db, cipher, catalog), courseStats(db)]);
   return {
     accountDeleted: url.searchParams.get("deleted") === "1",
     hero: site.hero,
     stats: site.stats,
     siteName: site.name,
     description: site.description,
-    courses: courses.filter((c) => c.featured).slice(0, 3).map(toCourseSummary),
+    courses: courses
+      .filter((c) => c.featured)
+      .slice(0, 3)
+      .map((c) => toCourseSummary(c, catalog.team, stats.get(c.id) ?? noStats)),
     courseCount: courses.length,
     reviews: reviews.map((review) => ({ ...review, course: { id: review.courseId, title: courses.find((c) => c.id === review.courseId)?.title ?? "" } })),
     services: services.slice(0, 3).map(toServiceSummary),
-    projects: portfolio.slice(0, 3).map(({ id, title, client, industry, summary }) => ({ id, title, client, industry, summary })),
+    projects: portfolio.slice(0, 3).map(({ id, title, client, industry, summary, image }) => ({ id, title, client, industry, summary, image })),
   };
 }
 
@@ -154,6 +159,10 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
           <ul className="mt-8 grid gap-6 lg:grid-cols-3">
             {projects.map((project) => (
               <li key={project.id} className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+                <ContentImage
+                  picture={project.image}
+                  className="-mx-6 -mt-6 mb-5 block w-[calc(100%+3rem)] max-w-none rounded-t-2xl border-b border-slate-200 dark:border-slate-800"
+                />
                 <p className="text-xs font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">{project.industry}</p>
                 <h3 className="mt-2 font-semibold text-slate-950 dark:text-white">{project.title}</h3>
                 <p className="text-sm text-slate-600 dark:text-slate-400">{project.client}</p>

@@ -1,6 +1,7 @@
 import { Link } from "react-router";
 import { appServices } from "../../server/context.ts";
 import { CheckList } from "../components/check-list.tsx";
+import { ContentImage } from "../components/content-image.tsx";
 import { Container, PageIntro, Prose } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/portfolio";
@@ -33,6 +34,10 @@ export default function PortfolioPage({ loaderData: { projects, serviceTitles } 
               aria-labelledby={`project-${project.id}`}
               className="flex h-full flex-col rounded-2xl border border-slate-200 p-6 dark:border-slate-800"
             >
+              <ContentImage
+                picture={project.image}
+                className="-mx-6 -mt-6 mb-5 block w-[calc(100%+3rem)] max-w-none rounded-t-2xl border-b border-slate-200 dark:border-slate-800"
+              />
               <p className="text-xs font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">
                 {project.industry} · {project.year}
               </p>

@@ -1,6 +1,6 @@
 import { appServices } from "../../server/context.ts";
 import { Container, PageIntro, Prose } from "../components/page-intro.tsx";
-import { Avatar } from "../components/avatar.tsx";
+import { ContentImage } from "../components/content-image.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/team";
 
@@ -26,7 +26,7 @@ export default function TeamPage({ loaderData: { team } }: Route.ComponentProps)
         {team.map((member) => (
           <li key={member.id} className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
             <div className="flex items-center gap-4">
-              <Avatar name={member.name} />
+              <ContentImage picture={member.portrait} className="size-20 shrink-0 rounded-full" />
               <div>
                 <h2 className="text-lg font-semibold text-slate-950 dark:text-white">{member.name}</h2>
                 <p className="text-sm text-slate-600 dark:text-slate-400">{member.role}</p>

@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import type { z } from "zod";
 import { splitFrontMatter } from "./front-matter.ts";
 import { createLessonRenderer, fenceLanguages, renderMarkdown, slugify, UnknownLanguage, videoEmbedUrl, type RenderedLesson } from "./markdown.ts";
+import { checkSvg } from "./svg.ts";
 import {
   courseFrontMatter,
   helpFrontMatter,
@@ -18,6 +20,7 @@ import {
 } from "./schema.ts";
 
 export type { Money, Site } from "./schema.ts";
+export { courseSorts, courseStats, noStats, parseCourseQuery, searchCourses, type CourseQuery, type CourseSort, type CourseStats } from "./discovery.ts";
 
 export interface Lesson {
   /** "<module>-<lesson>", both counted from 1. */
@@ -37,16 +40,32 @@ export interface CourseModule {
   lessons: Lesson[];
 }
 
-export type Course = Omit<z.infer<typeof courseFrontMatter>, "modules"> & {
+/** A drawing from content/, served from contentImagePath under a name that changes with its bytes. */
+export interface Picture {
+  src: string;
+  alt: string;
+  width: number;
+  height: number;
+}
+
+export const contentImagePath = "/media/";
+
+export type Course = Omit<z.infer<typeof courseFrontMatter>, "modules" | "durationHours" | "cover"> & {
   id: string;
+  cover: Picture;
   descriptionHtml: string;
   modules: CourseModule[];
   lessonCount: number;
+  /** The sum of the lessons' minutes. */
   totalMinutes: number;
+  /** totalMinutes in hours, to one decimal, for sentences like "about 7.7 hours of learning". */
+  durationHours: number;
+  /** Lessons with a video; the rest are written lessons. */
+  videoLessonCount: number;
 };
 export type Service = z.infer<typeof serviceFrontMatter> & { id: string; descriptionHtml: string };
-export type TeamMember = z.infer<typeof teamFrontMatter> & { id: string; bioHtml: string };
-export type Project = z.infer<typeof portfolioFrontMatter> & { id: string; bodyHtml: string };
+export type TeamMember = Omit<z.infer<typeof teamFrontMatter>, "portrait"> & { id: string; bioHtml: string; portrait: Picture };
+export type Project = Omit<z.infer<typeof portfolioFrontMatter>, "image"> & { id: string; bodyHtml: string; image: Picture };
 export type Policy = z.infer<typeof policyFrontMatter> & { slug: PolicySlug; html: string };
 export interface HelpQuestion {
   id: string;
@@ -71,6 +90,8 @@ export interface Catalog {
   portfolio: Project[];
   policies: Record<PolicySlug, Policy>;
   help: HelpSection[];
+  /** The drawings' bytes by their Picture.src. */
+  images: Map<string, Buffer<ArrayBuffer>>;
 }
 
 /** A content file that cannot be used; the message names the file and the field at fault. */
@@ -136,6 +157,34 @@ async function lessonRenderer(files: SourceFile[]): Promise<(file: SourceFile) =
     const file = files.find((f) => fenceLanguages([f.body]).has(error.message));
     throw new ContentError(`Invalid content:\n  ${file?.file ?? "courses"}: code block language "${error.message}" is not one we can highlight`);
   }
+}
+
+/**
+ * Reads and checks the drawing a front-matter field names, beside `markdownFile`, and registers it
+ * under an address carrying a hash of its bytes, so it can be cached for a year.
+ */
+async function loadPicture(
+  root: string,
+  markdownFile: string,
+  field: string,
+  given: { file: string; alt: string },
+  name: string,
+  images: Map<string, Buffer<ArrayBuffer>>,
+): Promise<Picture> {
+  const relative = path.join(path.dirname(markdownFile), given.file);
+  const body = await readFile(path.join(root, relative)).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new ContentError(`Invalid content:\n  ${markdownFile}: ${field}.file: no file ${relative}`);
+    throw error;
+  });
+  let size;
+  try {
+    size = checkSvg(body.toString("utf8"));
+  } catch (error) {
+    throw new ContentError(`Invalid content:\n  ${relative}: ${(error as Error).message}`);
+  }
+  const src = `${contentImagePath}${name}.${createHash("sha256").update(body).digest("base64url").slice(0, 12)}.svg`;
+  images.set(src, body);
+  return { src, alt: given.alt, ...size };
 }
 
 function byOrder<T extends { order: number }>(a: T, b: T): number {
@@ -207,7 +256,8 @@ export async function loadCatalog(root: string): Promise<Catalog> {
   const renderLesson = await lessonRenderer(sources.flatMap((s) => s.lessons));
   const lessonFiles = new Map<string, SourceFile>();
   const lessonBodies = new Map<string, RenderedLesson>();
-  const courses = sources.map(({ id, course: src, lessons: files }): Course => {
+  const images = new Map<string, Buffer<ArrayBuffer>>();
+  const courses = await Promise.all(sources.map(async ({ id, course: src, lessons: files }): Promise<Course> => {
     const data = validate(courseFrontMatter, src.data, src.file);
     const modules = data.modules.map((mod): CourseModule => ({ ...mod, lessons: [] }));
     for (const file of files) {
@@ -226,15 +276,19 @@ export async function loadCatalog(root: string): Promise<Catalog> {
     const empty = modules.findIndex((mod) => mod.lessons.length === 0);
     if (empty !== -1) throw new ContentError(`Invalid content:\n  courses/${id}/lessons: module ${empty + 1} has no lessons (add lessons/${empty + 1}-1.md)`);
     const lessons = modules.flatMap((m) => m.lessons);
+    const totalMinutes = lessons.reduce((sum, l) => sum + l.minutes, 0);
     return {
       ...data,
       id,
+      cover: await loadPicture(root, src.file, "cover", data.cover, `course-${id}`, images),
       modules,
       descriptionHtml: renderMarkdown(src.body),
       lessonCount: lessons.length,
-      totalMinutes: lessons.reduce((sum, l) => sum + l.minutes, 0),
+      totalMinutes,
+      durationHours: Math.round(totalMinutes / 6) / 10,
+      videoLessonCount: lessons.filter((l) => l.videoEmbedUrl !== null).length,
     };
-  });
+  }));
 
   const services = (await readMarkdownDir(root, "services")).map(
     (src): Service => ({
@@ -243,14 +297,26 @@ export async function loadCatalog(root: string): Promise<Catalog> {
       descriptionHtml: renderMarkdown(src.body),
     }),
   );
-  const team = (await readMarkdownDir(root, "team")).map(
-    (src): TeamMember => ({ ...validate(teamFrontMatter, src.data, src.file), id: src.id, bioHtml: renderMarkdown(src.body, { idPrefix: src.id }) }),
+  const team = await Promise.all(
+    (await readMarkdownDir(root, "team")).map(async (src): Promise<TeamMember> => {
+      const data = validate(teamFrontMatter, src.data, src.file);
+      return {
+        ...data,
+        id: src.id,
+        portrait: await loadPicture(root, src.file, "portrait", data.portrait, `team-${src.id}`, images),
+        bioHtml: renderMarkdown(src.body, { idPrefix: src.id }),
+      };
+    }),
   );
-  const portfolio = (await readMarkdownDir(root, "portfolio")).map(
-    (src): Project => ({
-      ...validate(portfolioFrontMatter, src.data, src.file),
-      id: src.id,
-      bodyHtml: renderMarkdown(src.body, { idPrefix: src.id }),
+  const portfolio = await Promise.all(
+    (await readMarkdownDir(root, "portfolio")).map(async (src): Promise<Project> => {
+      const data = validate(portfolioFrontMatter, src.data, src.file);
+      return {
+        ...data,
+        id: src.id,
+        image: await loadPicture(root, src.file, "image", data.image, `portfolio-${src.id}`, images),
+        bodyHtml: renderMarkdown(src.body, { idPrefix: src.id }),
+      };
     }),
   );
   const help = (await readMarkdownDir(root, "help")).map(
@@ -313,5 +379,6 @@ export async function loadCatalog(root: string): Promise<Catalog> {
     portfolio: portfolio.toSorted(byOrder),
     policies,
     help: help.toSorted(byOrder),
+    images,
   };
 }

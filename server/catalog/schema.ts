@@ -10,6 +10,14 @@ export const money = z.object({
 });
 export type Money = z.infer<typeof money>;
 
+/** An SVG drawn for the entry, in the same folder as its Markdown file, with what it shows in words. */
+export const picture = z
+  .object({
+    file: z.string().regex(/^[a-z0-9][a-z0-9-]*\.svg$/, "must be the name of an .svg file beside this one, like cover.svg"),
+    alt: nonEmpty.max(200, "must be at most 200 characters"),
+  })
+  .strict();
+
 export const siteSchema = z.object({
   name: nonEmpty,
   legalName: nonEmpty,
@@ -51,11 +59,15 @@ export const courseFrontMatter = z.object({
   summary: nonEmpty.max(170, "must be at most 170 characters (it is the meta description)"),
   level: z.enum(["beginner", "intermediate", "advanced"]),
   category: nonEmpty,
-  durationHours: z.number().positive(),
+  /** The course's length is the sum of its lessons' minutes; a written figure would drift from them. */
+  durationHours: z.never({ error: "is computed from the lessons' minutes; remove it" }).optional(),
   price: money,
+  /** When the course opened, for "newest" in the catalogue. */
+  published: z.iso.date(),
   order: z.number().int(),
   featured: z.boolean().default(false),
   instructor: slug,
+  cover: picture,
   outcomes: z.array(nonEmpty).min(3),
   prerequisites: z.array(nonEmpty).default([]),
   audience: z.array(nonEmpty).min(1),
@@ -84,6 +96,7 @@ export const serviceFrontMatter = z.object({
 export const teamFrontMatter = z.object({
   name: nonEmpty,
   role: nonEmpty,
+  portrait: picture,
   order: z.number().int(),
   expertise: z.array(nonEmpty).min(1),
   links: z.object({ linkedin: z.url().optional(), github: z.url().optional() }).default({}),
@@ -95,6 +108,7 @@ export const portfolioFrontMatter = z.object({
   industry: nonEmpty,
   year: z.number().int().min(2000).max(2100),
   summary: nonEmpty.max(200),
+  image: picture,
   services: z.array(slug).min(1),
   technologies: z.array(nonEmpty).min(1),
   results: z.array(nonEmpty).min(1),

@@ -34,6 +34,7 @@ import { robotsTxt, sitemapXml } from "./seo.ts";
 import { razorpayFrameOrigins, requestNonce, securityHeaderPolicy } from "./security-headers.ts";
 import { formRequest, jsonBodyProblem } from "./body-checks.ts";
 import { isSafeMethod, writeOrigin } from "./site-origin.ts";
+import { contentImages, contentImagesRoute } from "./content-images.ts";
 import { stylesheetText, type StaticFile } from "./static-assets.ts";
 
 export interface HttpDeps {
@@ -278,6 +279,8 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     c.header("Content-Type", "application/xml; charset=utf-8");
     return c.body(sitemapXml(deps.catalog(), deps.publicUrl));
   });
+
+  app.on(["GET", "HEAD"], contentImagesRoute, contentImages(deps.catalog, headersFor(null, contentImagesRoute)));
 
   app.on(["GET", "HEAD"], "*", async (c, next) => {
     const file = assets.get(c.req.path);

@@ -85,10 +85,10 @@ describe("start-up failures", { timeout: 60_000 }, () => {
   it("refuses to start with a bad content file and names the file and field", async () => {
     const content = await contentCopy();
     const file = path.join(content, "courses/ui-ux-design/course.md");
-    await writeFile(file, (await readFile(file, "utf8")).replace(/^durationHours: .*$/m, "durationHours: soon"));
+    await writeFile(file, (await readFile(file, "utf8")).replace(/^level: .*$/m, "level: soon"));
     const server = start({ CONTENT_DIR: content, DATA_DIR: await tempDir() });
     expect(await server.exited).toBe(1);
-    expect(server.output()).toMatch(/courses\/ui-ux-design\/course\.md: durationHours: /);
+    expect(server.output()).toMatch(/courses\/ui-ux-design\/course\.md: level: /);
   });
 });
 

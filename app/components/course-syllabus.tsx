@@ -1,0 +1,108 @@
+import { Link } from "react-router";
+import type { CourseModule } from "../../server/catalog/index.ts";
+import { LockIcon } from "./icons.tsx";
+
+export interface EnrolOffer {
+  /** "₹4,999" or "Free". */
+  price: string;
+  enrolPath: string;
+  enrolLabel: string;
+}
+
+const rowClass = "flex items-center gap-3 rounded-lg px-2 py-2.5 text-sm";
+
+/**
+ * A course's modules and lessons. A lesson the viewer can open (a free preview, or any lesson once
+ * enrolled) is a link across its whole row; a locked one opens to say what unlocks it.
+ */
+export function CourseSyllabus({
+  courseId,
+  modules,
+  enrolled,
+  offer,
+}: {
+  courseId: string;
+  modules: CourseModule[];
+  enrolled: boolean;
+  offer: EnrolOffer;
+}) {
+  return (
+    <ol className="mt-5 space-y-3">
+      {modules.map((mod, m) => (
+        <li key={mod.title}>
+          <details
+            className="group rounded-xl border border-slate-200 bg-white open:shadow-sm dark:border-slate-800 dark:bg-slate-900"
+            open={m === 0}
+          >
+            <summary className="flex cursor-pointer list-none items-start gap-4 p-5">
+              <span className="grid size-8 shrink-0 place-items-center rounded-full bg-brand-100 text-sm font-bold text-brand-800 dark:bg-brand-900 dark:text-brand-100">
+                {m + 1}
+              </span>
+              <span className="flex-1">
+                <span className="block font-semibold text-slate-950 dark:text-white">{mod.title}</span>
+                <span className="mt-1 block text-sm text-slate-600 dark:text-slate-400">{mod.summary}</span>
+              </span>
+              <span aria-hidden="true" className="mt-1 text-slate-500 transition group-open:rotate-180">
+                ▾
+              </span>
+            </summary>
+            <ul className="border-t border-slate-200 px-3 py-2 dark:border-slate-800">
+              {mod.lessons.map((lesson) => {
+                const number = <span className="w-8 shrink-0 text-slate-500 dark:text-slate-400">{lesson.id}</span>;
+                const minutes = <span className="shrink-0 text-slate-600 dark:text-slate-400">{lesson.minutes} min</span>;
+                if (enrolled || lesson.preview) {
+                  return (
+                    <li key={lesson.id}>
+                      <Link
+                        to={`/courses/${courseId}/submodule/${lesson.id}`}
+                        className={`${rowClass} text-slate-800 hover:bg-brand-50 hover:text-brand-800 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white`}
+                      >
+                        {number}
+                        <span className="flex flex-1 flex-wrap items-center gap-x-2 gap-y-1">
+                          <span className="font-medium underline-offset-2 hover:underline">{lesson.title}</span>
+                          {!enrolled && (
+                            <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100">
+                              Free preview
+                            </span>
+                          )}
+                        </span>
+                        {minutes}
+                      </Link>
+                    </li>
+                  );
+                }
+                return (
+                  <li key={lesson.id}>
+                    <details className="group/locked">
+                      <summary className={`${rowClass} cursor-pointer list-none text-slate-700 hover:bg-slate-50 dark:text-slate-300 dark:hover:bg-slate-800/60`}>
+                        {number}
+                        <span className="flex-1">
+                          {lesson.title}
+                          <span className="sr-only"> (locked)</span>
+                        </span>
+                        <LockIcon className="size-4 shrink-0 text-slate-500 dark:text-slate-400" />
+                        {minutes}
+                      </summary>
+                      <div className="mx-2 mb-2 rounded-lg bg-slate-50 p-4 text-sm text-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
+                        <p>
+                          This lesson opens when you enrol: <strong className="text-slate-950 dark:text-white">{offer.price}</strong>, one
+                          payment for every lesson, with lifetime access. Lessons marked “Free preview” are open now.
+                        </p>
+                        <Link
+                          to={offer.enrolPath}
+                          className="mt-3 inline-block rounded-full bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+                        >
+                          {offer.enrolLabel}
+                        </Link>
+                      </div>
+                    </details>
+                  </li>
+                );
+              })}
+            </ul>
+          </details>
+        </li>
+      ))}
+    </ol>
+  );
+}

@@ -1,0 +1,101 @@
+import { eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { enrolments, feedback } from "../db/schema.ts";
+import type { Course, TeamMember } from "./index.ts";
+
+export interface CourseStats {
+  /** Learners with an active enrolment now. */
+  learners: number;
+  reviewCount: number;
+  /** Rounded to one decimal; null when the course has no reviews yet. */
+  rating: number | null;
+}
+
+export const noStats: CourseStats = { learners: 0, reviewCount: 0, rating: null };
+
+/** Learner and review counts with the average rating of every course, in two grouped queries. */
+export async function courseStats(db: Db): Promise<Map<string, CourseStats>> {
+  const [learnerRows, ratingRows] = await Promise.all([
+    db
+      .select({ courseId: enrolments.courseId, learners: sql<number>`count(*)::int` })
+      .from(enrolments)
+      .where(eq(enrolments.status, "active"))
+      .groupBy(enrolments.courseId),
+    db
+      .select({ courseId: feedback.courseId, count: sql<number>`count(*)::int`, average: sql<number>`avg(${feedback.rating})::float8` })
+      .from(feedback)
+      .groupBy(feedback.courseId),
+  ]);
+  const stats = new Map<string, CourseStats>();
+  const of = (courseId: string) => stats.get(courseId) ?? { ...noStats };
+  for (const row of learnerRows) stats.set(row.courseId, { ...of(row.courseId), learners: row.learners });
+  for (const row of ratingRows) {
+    stats.set(row.courseId, { ...of(row.courseId), reviewCount: row.count, rating: Math.round(row.average * 10) / 10 });
+  }
+  return stats;
+}
+
+export const courseSorts = ["popular", "rating", "price-low", "price-high", "newest"] as const;
+export type CourseSort = (typeof courseSorts)[number];
+
+export interface CourseQuery {
+  /** Words that must all appear in the title, summary, instructor's name or topics. */
+  q: string;
+  sort: CourseSort;
+  /** null for every category. */
+  category: string | null;
+}
+
+/** The catalogue page's query from its URL; anything unknown falls back to the default. */
+export function parseCourseQuery(params: URLSearchParams, categories: string[]): CourseQuery {
+  const q = (params.get("q") ?? "").trim().slice(0, 100);
+  const sort = params.get("sort");
+  const category = params.get("category");
+  return {
+    q,
+    sort: courseSorts.includes(sort as CourseSort) ? (sort as CourseSort) : "popular",
+    category: category && categories.includes(category) ? category : null,
+  };
+}
+
+/** Lower case without accents, so "resume" finds "résumé". */
+const fold = (text: string) => text.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase("en-IN");
+
+function searchText(course: Course, instructor: TeamMember | undefined): string {
+  return fold(
+    [course.title, course.summary, course.category, instructor?.name ?? "", ...course.outcomes, ...course.modules.map((m) => m.title)].join("\n"),
+  );
+}
+
+type Compare = (a: Course, b: Course) => number;
+
+function comparator(sort: CourseSort, stats: (id: string) => CourseStats): Compare {
+  switch (sort) {
+    case "popular":
+      return (a, b) => stats(b.id).learners - stats(a.id).learners;
+    case "rating":
+      // A course without reviews sorts after every reviewed one; among equals, more reviews first.
+      return (a, b) => (stats(b.id).rating ?? -1) - (stats(a.id).rating ?? -1) || stats(b.id).reviewCount - stats(a.id).reviewCount;
+    case "price-low":
+      return (a, b) => a.price.amount - b.price.amount;
+    case "price-high":
+      return (a, b) => b.price.amount - a.price.amount;
+    case "newest":
+      return (a, b) => b.published.localeCompare(a.published);
+  }
+}
+
+/** The courses matching the query's words and category, in its order; ties keep the catalogue's order. */
+export function searchCourses(courses: Course[], team: TeamMember[], stats: Map<string, CourseStats>, query: CourseQuery): Course[] {
+  const words = fold(query.q).split(/\s+/).filter(Boolean);
+  const instructors = new Map(team.map((m) => [m.id, m]));
+  const statsOf = (id: string) => stats.get(id) ?? noStats;
+  const compare = comparator(query.sort, statsOf);
+  return courses
+    .filter((course) => query.category === null || course.category === query.category)
+    .filter((course) => {
+      const text = searchText(course, instructors.get(course.instructor));
+      return words.every((word) => text.includes(word));
+    })
+    .toSorted((a, b) => compare(a, b) || a.order - b.order);
+}
