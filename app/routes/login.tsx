@@ -3,6 +3,7 @@ import { z } from "zod";
 import { emailVerifiedPath, safeRedirectTarget, verifyEmailPath } from "../../server/auth/access.ts";
 import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
+import { profileName } from "../../server/users/profile.ts";
 import { attempt } from "../../server/errors.ts";
 import { CliApproval } from "../components/cli-approval.tsx";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "../components/form-controls.tsx";
@@ -71,7 +72,7 @@ const password = z
   .max(128, "Your password can have at most 128 characters.");
 const signInForm = z.object({ email, password: z.string().min(1, "Enter your password.") });
 const signUpForm = z.object({
-  name: z.string().trim().min(1, "Tell us your name.").max(100, "Keep your name under 100 characters."),
+  name: profileName,
   email,
   password,
 });

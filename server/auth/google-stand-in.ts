@@ -116,7 +116,7 @@ ${problem ? `<p class="problem" role="alert" id="problem">${escapeHtml(problem)}
     if (listed) return listed;
     const name = (form.get("name") ?? "").trim();
     const email = (form.get("email") ?? "").trim().toLowerCase();
-    if (!name || name.length > 100) return "Enter a name of up to 100 characters.";
+    if (!name || name.length > 100) return "Keep your name under 100 characters.";
     if (!emailPattern.test(email)) return "Enter an e-mail address such as name@example.com.";
     const typed = account(`dev-${createHash("sha256").update(email).digest("hex").slice(0, 16)}`, name, email);
     known.set(typed.sub, typed);

@@ -12,7 +12,7 @@ import type { MailMessage } from "../mail/outbox.ts";
 import { passwordResetMail, verificationMail } from "../mail/templates.ts";
 import type { FileStorage } from "../storage/index.ts";
 import { eraseAccountData } from "../users/delete-account.ts";
-import { parseAccountUpdate } from "../users/profile.ts";
+import { parseAccountUpdate, profileName } from "../users/profile.ts";
 import { createUserDocument, recordSignIn, updateUserDocument } from "../users/user-document.ts";
 import type { GoogleStandIn } from "./google-stand-in.ts";
 import { authOptions } from "./options.ts";
@@ -166,6 +166,12 @@ export function createAuth(deps: AuthDeps) {
           const update = parseAccountUpdate(ctx.body);
           if (!update.ok) throw new APIError("BAD_REQUEST", { message: update.message, code: "INVALID_PROFILE" });
           return { context: { body: { name: update.name } } };
+        }
+        if (ctx.path === "/sign-up/email") {
+          // The same rules for a name as the profile's, whichever way the account is made.
+          const name = profileName.safeParse((ctx.body as { name?: unknown } | undefined)?.name);
+          if (!name.success) throw new APIError("BAD_REQUEST", { message: name.error.issues[0]?.message ?? "Tell us your name.", code: "INVALID_PROFILE" });
+          return { context: { body: { ...(ctx.body as object), name: name.data } } };
         }
         const limit = accountLimits[ctx.path as keyof typeof accountLimits];
         const email = (ctx.body as { email?: unknown } | undefined)?.email;

@@ -176,6 +176,24 @@ describe("text no column can hold, sent as JSON", () => {
   });
 });
 
+describe("a name the profile would refuse", () => {
+  it("is refused at sign-up through the API too, with the profile's words, and no account is made", async () => {
+    for (const [name, message] of [
+      ["Two\nLines", "Your name can only contain printable characters."],
+      ["   ", "Tell us your name."],
+      ["x".repeat(101), "Keep your name under 100 characters."],
+    ] as const) {
+      const email = `name-${randomBytes(4).toString("hex")}@example.com`;
+      const body = JSON.stringify({ name, email, password: "velvet quarry lantern orbit" });
+      const response = await send("/api/auth/sign-up/email", { method: "POST", headers: { "content-type": "application/json" }, body });
+      expect(response.status, name).toBe(400);
+      expect(await response.json()).toMatchObject({ code: "INVALID_PROFILE", message });
+      const signIn = await send("/api/auth/sign-in/email", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email, password: "velvet quarry lantern orbit" }) });
+      expect(signIn.status).toBe(401);
+    }
+  });
+});
+
 describe("an address with text no column can hold", () => {
   it("is not found, not a server error", async () => {
     for (const path of ["/sandbox/checkout/a%00b", "/certificates/a%00b", "/notes?note=a%00b", "/courses/react-fundamentals/confirm?order=a%00b"]) {
