@@ -1,10 +1,10 @@
 import { type RefObject, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
-import { data, Form, Link, redirect, type ShouldRevalidateFunctionArgs, useFetcher, useNavigate, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from "react-router";
 import { appServices } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { issueCertificate } from "../../server/learning/certificates.ts";
 import { completeLesson, RefundLimitAhead, refundLimitNotice } from "../../server/learning/completion.ts";
-import { lessonView, recordLessonOpened } from "../../server/learning/player.ts";
+import { lessonView, rememberLesson } from "../../server/learning/player.ts";
 import { createNote, listLessonNotes, noteLimits, renderNoteMarkdown } from "../../server/notes/index.ts";
 import { CourseProgress } from "../components/account-progress.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
@@ -25,6 +25,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const found = await attempt(async () => lessonView(catalog, state, params.lessonId));
   if (!found.ok) throw data(null, { status: 404 });
   const view = found.value;
+  // Opening a lesson (there is no prefetching) is what "Continue where you left off" remembers.
+  if (viewer && view.access === "enrolled") await rememberLesson(db, viewer.id, state.course.id, view.lesson.id);
   const notes = !viewer || view.access === "locked" ? [] : await listLessonNotes(db, context.get(appServices).cipher, viewer.id, state.course.id, view.lesson.id);
   const summary = playerSummary(state);
   const { shop } = context.get(appServices);
@@ -68,10 +70,6 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     if (!result.ok) return data<AddNoteResult>({ ok: false, intent, message: result.message }, { status: result.status });
     return { ok: true, intent, message: null } satisfies AddNoteResult;
   }
-  if (intent === "opened") {
-    await recordLessonOpened(db, catalog, viewer.id, params.courseId, params.lessonId);
-    return { ok: true, message: null };
-  }
   if (intent !== "complete" && intent !== "incomplete") return data({ ok: false, message: "Unknown action." }, { status: 400 });
   const { cipher, logger, shop } = context.get(appServices);
   const options = { acceptRefundLimit: form.get("acceptRefundLimit") === "yes", now: shop.now() };
@@ -96,11 +94,6 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   }
   const next = lessonView(catalog, state, params.lessonId).next;
   throw redirect(next ? lessonPath(params.courseId, next.id) : finishPath(params.courseId));
-}
-
-// Recording that a lesson was opened changes nothing this page shows.
-export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
-  return formData?.get("intent") === "opened" ? false : defaultShouldRevalidate;
 }
 
 const lessonBodyId = "lesson-body";
@@ -231,7 +224,6 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
   const { course, lesson, previous, next, access, done, finishes, refundNotice, html, headings, outline, percent, completed, moduleNumber, moduleTitle, notes } =
     loaderData;
   const progress = useFetcher();
-  const opened = useFetcher();
   const enrolled = access === "enrolled";
   // Visitors reading a free preview go back to the course's public page.
   const homePath = loaderData.signedIn ? `/courses/${course.id}/MainPage` : `/course/${course.id}`;
@@ -243,14 +235,6 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
   const sidebar = useRememberedSidebar();
   const navigation = useRef<HTMLElement>(null);
   useCurrentLessonInView(navigation, lesson.id);
-
-  // Once per lesson opened: the fetchers are new objects on every render, so a ref remembers what was sent.
-  const sent = useRef("");
-  useEffect(() => {
-    if (!enrolled || sent.current === lesson.id) return;
-    sent.current = lesson.id;
-    void opened.submit({ intent: "opened", lessonId: lesson.id }, { method: "post" });
-  }, [enrolled, lesson.id, opened]);
 
   const showDone = progress.formData ? progress.formData.get("intent") === "complete" : done;
 

@@ -99,6 +99,11 @@ export function lessonView(catalog: Catalog, state: CourseState, lessonId: strin
 export async function recordLessonOpened(db: Db, catalog: Catalog, userId: string, courseId: string, lessonId: string): Promise<void> {
   const state = await courseState(db, findCourse(catalog, courseId), userId);
   if (!state.enrolled || !allLessons(state.course).some((l) => l.id === lessonId)) return;
+  await rememberLesson(db, userId, state.course.id, lessonId);
+}
+
+/** The same for a lesson the caller knows the learner is enrolled in and the course has. */
+export async function rememberLesson(db: Db, userId: string, courseId: string, lessonId: string): Promise<void> {
   await db
     .insert(coursePositions)
     .values({ userId, courseId, lessonId })

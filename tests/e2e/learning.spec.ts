@@ -91,6 +91,9 @@ test("the player is a focused page: slim header with progress, the current lesso
   await expect(contents).toBeHidden();
   await banner.getByRole("button", { name: "Course contents" }).click();
   await expect(contents).toBeVisible();
+  // Opening the lesson is what the course home offers to continue.
+  await banner.getByRole("link", { name: "Front-End Web Development" }).click();
+  await expect(page.getByRole("link", { name: /^Continue where you left off: 5-3/ })).toBeVisible();
 });
 
 test("a lesson is completed only by the learner's own act, an undo sticks, and the refund is not lost unawares", async ({ page, request }) => {
