@@ -47,6 +47,7 @@ export default [
     route("settings", "routes/settings.tsx"),
   ]),
   route("account/orders/:orderId/receipt", "routes/account-receipt.tsx"),
+  route("account/orders/:orderId/credit-note", "routes/account-credit-note.tsx"),
   route("invoices/:orderId", "routes/invoice.tsx"),
   route("privacy", "routes/policy.tsx", { id: "policy-privacy" }),
   route("terms", "routes/policy.tsx", { id: "policy-terms" }),

@@ -1,7 +1,6 @@
 import type { ReactNode } from "react";
 import type { ReceiptView } from "../routes/receipt.server.ts";
 import { formatDay, formatMoment, formatPaise } from "../lib/format.ts";
-import { PaymentStatusBadge, StatusBadge } from "./status-badge.tsx";
 
 /** Services accounting code for commercial training and coaching services. */
 /** How the invoice describes each kind of order, with its GST services code (SAC). */
@@ -51,6 +50,8 @@ function amountInWords(paise: number): string {
 /** Invoices show paise even on whole amounts, so the columns line up. */
 const exact = (amount: number) => new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", minimumFractionDigits: 2 }).format(amount / 100);
 
+const term = "text-slate-600 dark:text-slate-400 print:text-slate-700";
+const value = "font-medium text-slate-950 dark:text-white print:text-black";
 const label = "text-xs font-semibold uppercase tracking-wide text-slate-500 print:text-slate-600 dark:text-slate-400";
 
 function Block({ title, children }: { title: string; children: ReactNode }) {
@@ -62,9 +63,15 @@ function Block({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** The tax invoice itself: on the receipt page, in print, and as the HTML file the CLI saves. */
-export function ReceiptDocument({ r }: { r: ReceiptView }) {
+/**
+ * The tax invoice itself: on the receipt page, in print, and as the HTML file the CLI saves. It
+ * shows the order as it was paid and never changes; with `asCreditNote`, the same supply is the
+ * GST credit note that corrects it after a refund.
+ */
+export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; asCreditNote?: boolean }) {
   const halfRate = r.taxRatePercent / 2;
+  const credit = asCreditNote ? r.creditNote : null;
+  const documentName = credit ? "credit note" : "invoice";
   const cell = "px-2 py-3 first:pl-0 last:pr-0 sm:px-4 sm:first:pl-4 sm:last:pr-4";
   return (
     <article
@@ -74,21 +81,24 @@ export function ReceiptDocument({ r }: { r: ReceiptView }) {
       <header className="flex flex-col gap-6 border-b border-slate-200 pb-6 sm:flex-row-reverse sm:justify-between dark:border-slate-800 print:border-slate-300">
         <div className="sm:text-right">
           <h1 id="invoice-heading" className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white print:text-black">
-            Tax invoice
+            {credit ? "Credit note" : "Tax invoice"}
           </h1>
           <dl className="mt-3 grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm sm:justify-end">
-            <dt className="text-slate-600 dark:text-slate-400 print:text-slate-700">Invoice number</dt>
-            <dd className="font-mono font-semibold text-slate-950 dark:text-white print:text-black">{r.number}</dd>
-            <dt className="text-slate-600 dark:text-slate-400 print:text-slate-700">Date of payment</dt>
-            <dd className="font-medium text-slate-950 dark:text-white print:text-black">{formatDay(r.paidAt ?? r.createdAt)}</dd>
-            <dt className="text-slate-600 dark:text-slate-400 print:text-slate-700">Place of supply</dt>
-            <dd className="font-medium text-slate-950 dark:text-white print:text-black">{r.placeOfSupply}</dd>
+            {credit && (
+              <>
+                <dt className={term}>Credit note number</dt>
+                <dd className="font-mono font-semibold text-slate-950 dark:text-white print:text-black">{credit.number}</dd>
+                <dt className={term}>Date of issue</dt>
+                <dd className={value}>{formatDay(credit.issuedAt)}</dd>
+              </>
+            )}
+            <dt className={term}>{credit ? "Against invoice" : "Invoice number"}</dt>
+            <dd className={credit ? value : "font-mono font-semibold text-slate-950 dark:text-white print:text-black"}>{r.number}</dd>
+            <dt className={term}>{credit ? "Invoice date" : "Date of payment"}</dt>
+            <dd className={value}>{formatDay(r.paidAt ?? r.createdAt)}</dd>
+            <dt className={term}>Place of supply</dt>
+            <dd className={value}>{r.placeOfSupply}</dd>
           </dl>
-          {r.refund && (
-            <p className="mt-3 sm:flex sm:justify-end">
-              <StatusBadge tone="info">Refunded</StatusBadge>
-            </p>
-          )}
         </div>
         <div className="text-sm leading-6">
           <p className="text-lg font-bold text-slate-950 dark:text-white print:text-black">{r.seller.legalName}</p>
@@ -127,10 +137,12 @@ export function ReceiptDocument({ r }: { r: ReceiptView }) {
               <dd className="font-medium text-slate-950 dark:text-white print:text-black">{r.payment.method}</dd>
               <dt className="text-slate-600 dark:text-slate-400 print:text-slate-700">Payment ID</dt>
               <dd className="break-all font-mono text-slate-950 dark:text-white print:text-black">{r.payment.providerPaymentId}</dd>
-              <dt className="text-slate-600 dark:text-slate-400 print:text-slate-700">Status</dt>
-              <dd>
-                <PaymentStatusBadge status={r.payment.status} />
-              </dd>
+              {credit?.providerRefundId && (
+                <>
+                  <dt className="text-slate-600 dark:text-slate-400 print:text-slate-700">Refund ID</dt>
+                  <dd className="break-all font-mono text-slate-950 dark:text-white print:text-black">{credit.providerRefundId}</dd>
+                </>
+              )}
             </dl>
           ) : (
             <p>The payment record is not available.</p>
@@ -140,7 +152,7 @@ export function ReceiptDocument({ r }: { r: ReceiptView }) {
 
       <div className="mt-6 overflow-x-auto print:overflow-visible">
         <table className="w-full text-left text-sm">
-          <caption className="sr-only">Items on invoice {r.number}</caption>
+          <caption className="sr-only">{credit ? `Items credited by ${credit.number}` : `Items on invoice ${r.number}`}</caption>
           <thead>
             <tr className="border-b border-slate-200 text-slate-600 dark:border-slate-800 dark:text-slate-400 print:border-slate-300 print:text-slate-700">
               <th scope="col" className={`${cell} font-semibold`}>
@@ -211,23 +223,16 @@ export function ReceiptDocument({ r }: { r: ReceiptView }) {
         </table>
       </div>
 
-      {r.refund && (
+      {credit && (
         <p className="mt-6 rounded-lg border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-brand-900 dark:border-brand-800 dark:bg-slate-800 dark:text-brand-100 print:border-slate-300 print:bg-white print:text-black">
-          Refunded on {r.refund.processedAt ? formatDay(r.refund.processedAt) : "—"}: {formatPaise(r.refund.amount)} went back to the account it was paid
-          from
-          {r.refund.providerRefundId && (
-            <>
-              {" "}
-              (refund ID <span className="font-mono">{r.refund.providerRefundId}</span>)
-            </>
-          )}
-          .
+          This credit note cancels invoice {r.number} in full: {formatPaise(r.amount)}, GST included, was refunded on {formatDay(credit.issuedAt)} to the account it
+          was paid from.
         </p>
       )}
 
       <footer className="mt-8 border-t border-slate-200 pt-4 text-xs leading-5 text-slate-500 dark:border-slate-800 dark:text-slate-400 print:border-slate-300 print:text-slate-600">
         <p>
-          This is a computer-generated invoice and needs no signature. Order placed {formatMoment(r.createdAt)}. Questions? Write to{" "}
+          This is a computer-generated {documentName} and needs no signature. Order placed {formatMoment(r.createdAt)}. Questions? Write to{" "}
           {r.seller.email}.
         </p>
       </footer>

@@ -62,6 +62,11 @@ export function relativeDays(days: number): string {
 }
 
 /** The number printed on receipts: ACD-000042. */
+/** A GST credit note's serial number: CN-000001. */
+export function formatCreditNoteNumber(sequence: number): string {
+  return `CN-${String(sequence).padStart(6, "0")}`;
+}
+
 export function formatOrderNumber(sequence: number): string {
   return `ACD-${String(sequence).padStart(6, "0")}`;
 }

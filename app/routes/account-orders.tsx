@@ -152,6 +152,14 @@ function OrderActions({ order }: { order: OrderView }) {
           Receipt<span className="sr-only"> for order {formatOrderNumber(order.number)}</span>
         </Link>
       )}
+      {order.status === "refunded" && order.refund?.status === "processed" && (
+        <Link
+          to={`/account/orders/${order.id}/credit-note`}
+          className="rounded-full border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+        >
+          Credit note<span className="sr-only"> for order {formatOrderNumber(order.number)}</span>
+        </Link>
+      )}
       {(canRefund || refundRetry) && (
         <RefundDialog orderId={order.id} courseTitle={order.title} amount={formatPaise(order.amount)} retry={refundRetry} hosting={order.websiteId !== null} />
       )}

@@ -2,7 +2,7 @@ import { getReceipt, gstSplit, orderPagePath } from "../../server/commerce/index
 import type { Catalog } from "../../server/catalog/index.ts";
 import type { Db } from "../../server/db/client.ts";
 import { paymentMethodLabel } from "../components/account-payment-method.tsx";
-import { formatOrderNumber } from "../lib/format.ts";
+import { formatCreditNoteNumber, formatOrderNumber } from "../lib/format.ts";
 
 /** The state named by a GSTIN's first two digits, for "place of supply"; only the codes we are likely to meet are named. */
 const gstStates: Record<string, string> = {
@@ -58,10 +58,13 @@ export async function receiptView(db: Db, catalog: Catalog, buyer: { id: string 
     payment: payment && {
       method: paymentMethodLabel(payment.method),
       providerPaymentId: payment.providerPaymentId,
-      status: payment.status,
     },
     free: order.provider === "free",
-    refund: refund && refund.status === "processed" ? { providerRefundId: refund.providerRefundId, processedAt: refund.processedAt, amount: refund.amount } : null,
+    // The invoice never changes; a refund is corrected by a credit note of its own.
+    creditNote:
+      refund?.status === "processed" && refund.creditNoteNumber !== null && refund.processedAt
+        ? { number: formatCreditNoteNumber(refund.creditNoteNumber), issuedAt: refund.processedAt, providerRefundId: refund.providerRefundId }
+        : null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, ne } from "drizzle-orm";
+import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
 import { formatDay, formatPaise, formatOrderNumber } from "../../app/lib/format.ts";
 import type { Catalog, Site } from "../catalog/index.ts";
 import { enrolments, orders, payments, refunds, websitePeriods } from "../db/schema.ts";
@@ -304,7 +304,8 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
   }
   await tx
     .update(refunds)
-    .set({ status: "processed", providerRefundId: providerRefund.id, processedAt: now, failureReason: null })
+    // The credit note that corrects the invoice takes the next number of its series, once.
+    .set({ status: "processed", providerRefundId: providerRefund.id, processedAt: now, failureReason: null, creditNoteNumber: sql`nextval('credit_note_numbers')` })
     .where(eq(refunds.id, refund.id));
   await tx.update(orders).set({ status: "refunded", refundedAt: now, updatedAt: now }).where(eq(orders.id, order.id));
   if (bought) {

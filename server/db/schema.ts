@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type AnyPgColumn, bigserial, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, bigint, bigserial, check, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth-schema.ts";
 
 export * from "./auth-schema.ts";
@@ -205,6 +205,9 @@ export const payments = pgTable(
   (table) => [index("payments_user_idx").on(table.userId, table.createdAt), index("payments_order_idx").on(table.orderId)],
 );
 
+/** Credit notes are numbered in one series, in the order refunds are processed. */
+export const creditNoteNumbers = pgSequence("credit_note_numbers");
+
 export const refundStatuses = ["requested", "pending", "processed", "failed"] as const;
 export type RefundStatus = (typeof refundStatuses)[number];
 
@@ -227,6 +230,11 @@ export const refunds = pgTable(
     status: text("status", { enum: refundStatuses }).notNull().default("requested"),
     providerRefundId: text("provider_refund_id").unique(),
     failureReason: text("failure_reason"),
+    /**
+     * The GST credit note's serial number, from creditNoteNumbers, given when the refund is
+     * processed: the correction of the order's invoice, which itself never changes.
+     */
+    creditNoteNumber: bigint("credit_note_number", { mode: "number" }).unique(),
     createdAt: at("created_at").notNull().defaultNow(),
     processedAt: at("processed_at"),
   },

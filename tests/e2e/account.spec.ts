@@ -141,6 +141,16 @@ test("a refund is confirmed in a dialog, shows in progress, then refunded, and t
   }).toPass({ timeout: 20_000 });
   await expect(orderCard(page, courseTitle).getByText(/was refunded on/)).toBeVisible();
 
+  // The invoice stays as issued; a credit note corrects it.
+  await orderCard(page, courseTitle).getByRole("link", { name: /^Receipt/ }).click();
+  await expect(page.getByRole("heading", { name: "Tax invoice", level: 1 })).toBeVisible();
+  await expect(page.getByRole("note")).toContainText(/This order was refunded on .+ credit note CN-\d{6} corrects it/);
+  await page.getByRole("link", { name: "View the credit note" }).click();
+  await expect(page.getByRole("heading", { name: "Credit note", level: 1 })).toBeVisible();
+  await expect(page.getByText("Against invoice")).toBeVisible();
+  await expect(page.getByText(/This credit note cancels invoice ACD-\d{6} in full/)).toBeVisible();
+  await expect(page).toHaveTitle(/^Credit note CN-\d{6} \| Academy$/);
+
   await page.goto("/account/courses");
   await expect(page.getByText("You have not enrolled in a course yet")).toBeVisible();
   await expect(page.locator(`article#${courseId}`)).toHaveCount(0);

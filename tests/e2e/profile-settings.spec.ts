@@ -18,7 +18,7 @@ test("profile: edit the name, upload and remove a photo, change the password", a
   await signUpVerified(page, request, { name: "Priya", email, password });
   await page.goto("/profile");
   await expect(page).toHaveTitle("Your profile | Academy");
-  await expect(page.getByRole("main").getByText(email)).toBeVisible();
+  await expect(page.getByRole("region", { name: "Your profile" }).getByText(email)).toBeVisible();
   await expect(page.getByText("Verified", { exact: true })).toBeVisible();
 
   await page.getByLabel("Name", { exact: true }).fill("Priya Natarajan");

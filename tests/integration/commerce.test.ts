@@ -20,6 +20,7 @@ import { certificates, enrolments, lessonProgress, mailOutbox, orders, payments,
 import { findCertificate, issueCertificate } from "../../server/learning/certificates.ts";
 import { completeLesson } from "../../server/learning/completion.ts";
 import { setLessonComplete } from "../../server/learning/player.ts";
+import { receiptView } from "../../app/routes/receipt.server.ts";
 import { createLogger } from "../../server/logger.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
@@ -382,6 +383,32 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
         reason: "You were refunded for this course before, so buying it again is not refundable.",
       });
       expect(refundEligibility({ ...order, status: "failed" }, { now: paidAt, use: fresh, policy }).eligible).toBe(false);
+    });
+
+    it("corrects a refunded invoice with a credit note numbered in its own series, once, and leaves the invoice as it was issued", async () => {
+      const first = await paidOrder();
+      const second = await paidOrder();
+      const before = await receiptView(db(), catalog, { id: first.id }, first.order.id);
+      expect(before.creditNote).toBeNull();
+      await requestRefund(shop(), first.id, first.order.id);
+      await deliverAllWebhooks();
+      await requestRefund(shop(), second.id, second.order.id);
+      await deliverAllWebhooks();
+      // A webhook delivered again changes nothing.
+      await deliverAllWebhooks();
+      const [one] = await refundsOf(first.order.id);
+      const [two] = await refundsOf(second.order.id);
+      expect(one?.creditNoteNumber).toEqual(expect.any(Number));
+      expect(two?.creditNoteNumber).toBe((one?.creditNoteNumber ?? 0) + 1);
+
+      const after = await receiptView(db(), catalog, { id: first.id }, first.order.id);
+      const { creditNote, status, ...invoice } = after;
+      const { creditNote: none, status: paid, ...issued } = before;
+      expect([none, paid, status]).toEqual([null, "paid", "refunded"]);
+      expect(invoice).toEqual(issued);
+      expect(creditNote).toMatchObject({ number: `CN-${String(one?.creditNoteNumber).padStart(6, "0")}`, providerRefundId: one?.providerRefundId });
+      // Another buyer's credit note is not found.
+      await expect(receiptView(db(), catalog, { id: second.id }, first.order.id)).rejects.toMatchObject({ status: 404 });
     });
 
     it("refunds through the provider: access ends at once, the order becomes refunded when the provider confirms, mails at each step", async () => {
