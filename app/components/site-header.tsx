@@ -4,6 +4,7 @@ import { CloseIcon, MenuIcon } from "./icons.tsx";
 import type { RootData } from "../lib/seo.ts";
 import { ThemeToggle } from "./theme-toggle.tsx";
 import { UserMenu } from "./user-menu.tsx";
+import { SkipLink } from "./skip-link.tsx";
 
 const links = [
   { to: "/courses", label: "Courses" },
@@ -50,12 +51,7 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
 
   return (
     <header className="sticky top-0 z-30 print:hidden border-b border-slate-200/80 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-3 focus:z-50 focus:rounded-md focus:bg-brand-700 focus:px-3 focus:py-2 focus:text-white"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4 sm:px-6">
         <Link to="/" className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-950 dark:text-white">
           <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-brand-600 text-sm text-white">

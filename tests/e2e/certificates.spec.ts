@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect, type Page, test } from "@playwright/test";
 import { formatDay } from "../../app/lib/format.ts";
 import { webhookPath } from "../../server/payments/index.ts";
 import { webhookSignature } from "../../server/payments/signature.ts";
@@ -17,6 +17,15 @@ const lessons = readdirSync(path.join(import.meta.dirname, "../../content/course
   .map((file) => file.replace(/\.md$/, ""))
   .toSorted((a, b) => a.localeCompare(b, "en", { numeric: true }));
 const home = `/courses/${courseId}/MainPage`;
+
+/** Completes lessons through the lesson page's own action, as its "Complete and continue" posts it (the refund's end accepted). */
+async function completeLessons(page: Page, ids: string[]) {
+  const origin = new URL(page.url()).origin;
+  for (const lessonId of ids) {
+    const done = await page.request.post(`/courses/${courseId}/submodule/${lessonId}`, { form: { intent: "complete", acceptRefundLimit: "yes" }, headers: { origin } });
+    expect(done.ok()).toBe(true);
+  }
+}
 const password = "correct horse battery staple";
 
 test.beforeEach(async ({ context }) => {
@@ -29,12 +38,7 @@ test("a learner who completes every lesson gets a certificate that anyone can ve
   await signUpVerified(page, request, { name: "Meera Raghunathan", email, password });
   await buyCourse(page, courseId);
   const origin = new URL(page.url()).origin;
-  // The lesson page's own action, as its "Complete and continue" button posts it (the learner accepted that the refund ends).
-  for (const lessonId of lessons.slice(0, -1)) {
-    const form = { intent: "complete", acceptRefundLimit: "yes" };
-    const done = await page.request.post(`/courses/${courseId}/submodule/${lessonId}`, { form, headers: { origin } });
-    expect(done.ok()).toBe(true);
-  }
+  await completeLessons(page, lessons.slice(0, -1));
 
   await page.goto(home);
   await expect(page.getByRole("progressbar")).toHaveAttribute("aria-valuenow", "94");
@@ -120,10 +124,7 @@ test("the name on a certificate stays as issued, and its holder may correct it o
   await signUpVerified(page, request, { name: "Meera Raghunathn", email: uniqueEmail("certificate-name"), password });
   await buyCourse(page, courseId);
   const origin = new URL(page.url()).origin;
-  for (const lessonId of lessons) {
-    const done = await page.request.post(`/courses/${courseId}/submodule/${lessonId}`, { form: { intent: "complete", acceptRefundLimit: "yes" }, headers: { origin } });
-    expect(done.ok()).toBe(true);
-  }
+  await completeLessons(page, lessons);
   const issued = await page.request.post(`/courses/${courseId}/certificate`, { headers: { origin }, maxRedirects: 0 });
   const certificatePath = issued.headers().location as string;
   const sheet = page.getByRole("article", { name: "Certificate of completion" });
@@ -209,10 +210,7 @@ test.describe("with Razorpay as the provider", () => {
     expect((await request.post(webhookPath, webhook("payment.captured", { payment }))).status()).toBe(200);
 
     const origin = new URL(page.url()).origin;
-    for (const lessonId of lessons) {
-      const done = await page.request.post(`/courses/${courseId}/submodule/${lessonId}`, { form: { intent: "complete", acceptRefundLimit: "yes" }, headers: { origin } });
-      expect(done.ok()).toBe(true);
-    }
+    await completeLessons(page, lessons);
     const issued = await page.request.post(`/courses/${courseId}/certificate`, { headers: { origin }, maxRedirects: 0 });
     const certificatePath = issued.headers().location as string;
     expect(certificatePath).toMatch(/^\/certificates\/AC-/);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
+import type { Catalog } from "../../server/catalog/index.ts";
 import {
   cancelOrder,
   completeCheckout,
@@ -25,16 +25,11 @@ import { createLogger } from "../../server/logger.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
 import { paymentSignature, webhookSignature } from "../../server/payments/signature.ts";
-import { contentDir, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, startTestPayments, testPaymentSecrets } from "./helpers.ts";
+import { catalogWithFreeCourse, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, startTestPayments, testPaymentSecrets } from "./helpers.ts";
 
 let catalog: Catalog;
 beforeAll(async () => {
-  const loaded = await loadCatalog(contentDir);
-  // One free course, so the free path runs against the same content as everything else.
-  catalog = {
-    ...loaded,
-    courses: [...loaded.courses, { ...(loaded.courses[0] as Catalog["courses"][number]), id: "free-intro", title: "A free introduction", price: { amount: 0, currency: "INR" } }],
-  };
+  catalog = await catalogWithFreeCourse();
 });
 
 const key = () => randomBytes(12).toString("hex");

@@ -153,6 +153,13 @@ export function testCourse(id: string, title: string, modules: (string | TestLes
 }
 
 /** A catalogue of these courses with the site details sign-up mail needs; lesson bodies keyed "<course>/<lesson>". */
+/** The real content with one free course added, so the free path runs against the same content as everything else. */
+export async function catalogWithFreeCourse(): Promise<Catalog> {
+  const loaded = await loadCatalog(contentDir);
+  const free = { ...(loaded.courses[0] as Course), id: "free-intro", title: "A free introduction", price: { amount: 0, currency: "INR" as const } };
+  return { ...loaded, courses: [...loaded.courses, free] };
+}
+
 export function testCatalog(courses: Course[], bodies: Record<string, string> = {}): Catalog {
   return {
     site: {

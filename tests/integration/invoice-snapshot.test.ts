@@ -8,21 +8,17 @@ import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { beforeAll, describe, expect, it } from "vitest";
 import { receiptView } from "../../app/routes/receipt.server.ts";
-import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
+import type { Catalog } from "../../server/catalog/index.ts";
 import { createOrder, type Order } from "../../server/commerce/index.ts";
 import { migrationsFolder } from "../../server/db/client.ts";
 import * as schema from "../../server/db/schema.ts";
 import { mailOutbox, orders, user } from "../../server/db/schema.ts";
 import type { Payments } from "../../server/payments/index.ts";
-import { contentDir, databaseKinds, identitySuite, payInTestSandbox, startTestPayments } from "./helpers.ts";
+import { catalogWithFreeCourse, databaseKinds, identitySuite, payInTestSandbox, startTestPayments } from "./helpers.ts";
 
 let catalog: Catalog;
 beforeAll(async () => {
-  const loaded = await loadCatalog(contentDir);
-  catalog = {
-    ...loaded,
-    courses: [...loaded.courses, { ...(loaded.courses[0] as Catalog["courses"][number]), id: "free-intro", title: "A free introduction", price: { amount: 0, currency: "INR" } }],
-  };
+  catalog = await catalogWithFreeCourse();
 });
 
 const key = () => randomBytes(12).toString("hex");

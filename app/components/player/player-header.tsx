@@ -3,6 +3,7 @@ import type { RootData } from "../../lib/seo.ts";
 import { ArrowLeftIcon } from "../icons.tsx";
 import { ThemeToggle } from "../theme-toggle.tsx";
 import { UserMenu } from "../user-menu.tsx";
+import { SkipLink } from "../skip-link.tsx";
 
 /**
  * The player's own slim header: the way back to the course, where the learner is, and their
@@ -22,12 +23,7 @@ export function PlayerHeader({
   const root = useRouteLoaderData("root") as RootData | undefined;
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200/80 bg-white/95 backdrop-blur print:hidden dark:border-slate-800 dark:bg-slate-950/95">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-4 focus:top-2 focus:z-50 focus:rounded-md focus:bg-brand-700 focus:px-3 focus:py-2 focus:text-white"
-      >
-        Skip to content
-      </a>
+      <SkipLink />
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4 sm:px-6">
         <Link
           to="/"
