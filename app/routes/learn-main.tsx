@@ -71,16 +71,26 @@ export default function CourseHome({ loaderData }: Route.ComponentProps) {
                 <CourseProgress title={course.title} percent={percent} completed={completed} total={course.lessonCount} />
               </div>
               {(last || next) && (
-                <div className="mt-6 flex flex-wrap gap-3">
-                  {last && (
+                // One main action, full width on a phone; the first lesson not done, if it is another, is a quieter link under it.
+                <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center">
+                  {last ? (
                     // Once the course is complete the certificate is the main action; going back to a lesson is secondary.
-                    <Link to={lessonPath(course.id, last.id)} className={`inline-flex items-center gap-1.5 rounded-full px-5 py-2.5 text-sm font-semibold ${completedAt ? secondary : primary}`}>
-                      Continue where you left off: {last.id} {last.title} <ArrowRightIcon className="size-4" />
+                    <Link
+                      to={lessonPath(course.id, last.id)}
+                      className={`inline-flex items-center justify-center gap-1.5 rounded-full px-5 py-2.5 text-center text-sm font-semibold ${completedAt ? secondary : primary}`}
+                    >
+                      Continue where you left off: {last.id} {last.title} <ArrowRightIcon className="size-4 shrink-0" />
                     </Link>
+                  ) : (
+                    next && (
+                      <Link to={lessonPath(course.id, next.id)} className={`inline-flex items-center justify-center gap-1.5 rounded-full px-5 py-2.5 text-center text-sm font-semibold ${primary}`}>
+                        {completed === 0 ? "Start the first lesson" : "Next lesson"}: {next.id} {next.title} <ArrowRightIcon className="size-4 shrink-0" />
+                      </Link>
+                    )
                   )}
-                  {next && next.id !== last?.id && (
-                    <Link to={lessonPath(course.id, next.id)} className={`inline-flex items-center gap-1.5 rounded-full px-5 py-2.5 text-sm font-semibold ${last ? secondary : primary}`}>
-                      {completed === 0 && !last ? "Start the first lesson" : "Next lesson"}: {next.id} {next.title}
+                  {last && next && next.id !== last.id && (
+                    <Link to={lessonPath(course.id, next.id)} className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                      First lesson not done yet: {next.id} {next.title}
                     </Link>
                   )}
                 </div>

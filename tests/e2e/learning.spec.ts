@@ -94,6 +94,7 @@ test("the player is a focused page: slim header with progress, the current lesso
   // Opening the lesson is what the course home offers to continue.
   await banner.getByRole("link", { name: "Front-End Web Development" }).click();
   await expect(page.getByRole("link", { name: /^Continue where you left off: 5-3/ })).toBeVisible();
+  await expect(page.getByRole("link", { name: /^First lesson not done yet: 1-1/ })).toBeVisible();
 });
 
 test("a lesson is completed only by the learner's own act, an undo sticks, and the refund is not lost unawares", async ({ page, request }) => {
