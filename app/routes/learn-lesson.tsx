@@ -1,5 +1,5 @@
 import { type RefObject, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
-import { data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from "react-router";
+import { createContext, data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from "react-router";
 import { appServices } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { issueCertificate } from "../../server/learning/certificates.ts";
@@ -20,13 +20,17 @@ import type { RouteHandle } from "../root.tsx";
 import type { Route } from "./+types/learn-lesson";
 import { loadCourseState, loadCourseStateOrVisitor, playerSummary } from "./player.server.ts";
 
+/** Set while this request runs the page's action: the page it renders after a form is not the learner opening the lesson. */
+const actionRan = createContext(false);
+
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { viewer, state, catalog, db } = await loadCourseStateOrVisitor(context, params.courseId);
   const found = await attempt(async () => lessonView(catalog, state, params.lessonId));
   if (!found.ok) throw data(null, { status: 404 });
   const view = found.value;
-  // Opening a lesson (there is no prefetching) is what "Continue where you left off" remembers.
-  if (viewer && view.access === "enrolled") await rememberLesson(db, viewer.id, state.course.id, view.lesson.id);
+  // Opening a lesson (there is no prefetching) is what "Continue where you left off" remembers; a
+  // form posted here, refused or not, is not opening it.
+  if (viewer && view.access === "enrolled" && !context.get(actionRan)) await rememberLesson(db, viewer.id, state.course.id, view.lesson.id);
   const notes = !viewer || view.access === "locked" ? [] : await listLessonNotes(db, context.get(appServices).cipher, viewer.id, state.course.id, view.lesson.id);
   const summary = playerSummary(state);
   const { shop } = context.get(appServices);
@@ -59,6 +63,7 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 export async function action({ params, request, context }: Route.ActionArgs) {
+  context.set(actionRan, true);
   const { viewer, catalog, db } = await loadCourseState(context, params.courseId);
   const form = await request.formData();
   const intent = form.get("intent");

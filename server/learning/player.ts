@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Catalog, Course, Lesson } from "../catalog/index.ts";
 import type { RenderedLesson } from "../catalog/markdown.ts";
 import type { Db } from "../db/client.ts";
@@ -107,7 +107,8 @@ export async function rememberLesson(db: Db, userId: string, courseId: string, l
   await db
     .insert(coursePositions)
     .values({ userId, courseId, lessonId })
-    .onConflictDoUpdate({ target: [coursePositions.userId, coursePositions.courseId], set: { lessonId, updatedAt: new Date() } });
+    // Opening the same lesson again writes nothing.
+    .onConflictDoUpdate({ target: [coursePositions.userId, coursePositions.courseId], set: { lessonId, updatedAt: new Date() }, setWhere: ne(coursePositions.lessonId, lessonId) });
 }
 
 /**
