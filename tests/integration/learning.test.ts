@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { enrolments } from "../../server/db/schema.ts";
+import { coursePositions, enrolments } from "../../server/db/schema.ts";
 import { courseOutline, courseState, lessonView, recordLessonOpened, setLessonComplete } from "../../server/learning/player.ts";
 import { databaseKinds, identitySuite, testCatalog, testCourse } from "./helpers.ts";
 
@@ -49,6 +49,17 @@ describe.each(databaseKinds)("the course player on $name", ({ open }) => {
     const all = await setLessonComplete(suite.db, catalog, userId, "demo", "2-1", true);
     expect(all).toMatchObject({ percent: 100, nextLessonId: null });
     expect((await setLessonComplete(suite.db, catalog, userId, "demo", "2-1", false)).percent).toBe(66);
+  });
+
+  it("remembers the lesson opened last, writing nothing when the same one is opened again", async () => {
+    const userId = await learner("active");
+    const position = async () => (await suite.db.select().from(coursePositions).where(eq(coursePositions.userId, userId)))[0];
+    await recordLessonOpened(suite.db, catalog, userId, "demo", "1-2");
+    const first = await position();
+    await recordLessonOpened(suite.db, catalog, userId, "demo", "1-2");
+    expect(await position()).toEqual(first);
+    await recordLessonOpened(suite.db, catalog, userId, "demo", "2-1");
+    expect((await position())?.lessonId).toBe("2-1");
   });
 
   it("remembers the furthest progress reached: un-marking lessons lowers progress, never that mark", async () => {
