@@ -50,7 +50,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     if (!notice) return next();
     context.set(noticeContext, notice);
     const response = await next();
-    response.headers.append("Set-Cookie", clearNoticeCookie(publicUrl.startsWith("https:")));
+    response.headers.append("Set-Cookie", clearNoticeCookie(publicUrl));
     return response;
   },
 ];

@@ -10,17 +10,18 @@ export type NoticeKey = keyof typeof notices;
 
 const cookieName = "academy_notice";
 
-function attributes(secure: boolean, maxAge: number): string {
-  return `Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`;
+/** The cookie's attributes; Secure wherever the site is served over https. */
+function attributes(publicUrl: string, maxAge: number): string {
+  return `Path=/; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${publicUrl.startsWith("https:") ? "; Secure" : ""}`;
 }
 
 /** Set on a redirect: the page it leads to says `key`. */
-export function noticeCookie(key: NoticeKey, secure: boolean): string {
-  return `${cookieName}=${key}; ${attributes(secure, 60)}`;
+export function noticeCookie(key: NoticeKey, publicUrl: string): string {
+  return `${cookieName}=${key}; ${attributes(publicUrl, 60)}`;
 }
 
-export function clearNoticeCookie(secure: boolean): string {
-  return `${cookieName}=; ${attributes(secure, 0)}`;
+export function clearNoticeCookie(publicUrl: string): string {
+  return `${cookieName}=; ${attributes(publicUrl, 0)}`;
 }
 
 /** The notice this request carries, if it names one we know. */

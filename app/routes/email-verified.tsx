@@ -17,7 +17,7 @@ export function loader({ url, context }: Route.LoaderArgs) {
   const then = safeRedirectTarget(url.searchParams.get("redirectTo"));
   const error = url.searchParams.get("error");
   if (!error && viewer?.emailVerified) {
-    throw redirect(then, { headers: { "Set-Cookie": noticeCookie("email-verified", context.get(appServices).publicUrl.startsWith("https:")) } });
+    throw redirect(then, { headers: { "Set-Cookie": noticeCookie("email-verified", context.get(appServices).publicUrl) } });
   }
   if (!error && !viewer) throw redirect(`/login?redirectTo=${encodeURIComponent(then)}`);
   return {

@@ -13,21 +13,19 @@ function courseOf(context: Readonly<RouterContextProvider>, courseId: string) {
   }
 }
 
-/** The signed-in learner's state in the course of this URL. */
-export async function loadCourseState(context: Readonly<RouterContextProvider>, courseId: string) {
-  const viewer = requireViewer(context);
-  const { catalog, db } = context.get(appServices);
-  const state = await courseState(db, courseOf(context, courseId), viewer.id);
-  return { viewer, catalog, db, state };
-}
-
-/** The same for a page visitors may see too (a lesson: free previews are open to everyone). */
+/** The viewer's state in the course of this URL; a visitor's on a page visitors may see too (a lesson: free previews are open to everyone). */
 export async function loadCourseStateOrVisitor(context: Readonly<RouterContextProvider>, courseId: string) {
   const viewer = context.get(viewerContext);
   const { catalog, db } = context.get(appServices);
   const course = courseOf(context, courseId);
   const state = viewer ? await courseState(db, course, viewer.id) : visitorState(course);
   return { viewer, catalog, db, state };
+}
+
+/** The signed-in learner's state in the course of this URL. */
+export async function loadCourseState(context: Readonly<RouterContextProvider>, courseId: string) {
+  const viewer = requireViewer(context);
+  return { ...(await loadCourseStateOrVisitor(context, courseId)), viewer };
 }
 
 /** What every player page shows about the course: title, progress and the outline. */
