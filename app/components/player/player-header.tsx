@@ -70,7 +70,7 @@ export function PlayerHeader({
           {root?.viewer ? (
             <UserMenu viewer={root.viewer} />
           ) : (
-            <Link to="/login" className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+            <Link to="/login" className="shrink-0 whitespace-nowrap rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
               Sign in
             </Link>
           )}
