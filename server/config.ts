@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { googleStandInPath } from "./auth/google-stand-in.ts";
@@ -40,6 +39,16 @@ const envSchema = z.object({
   PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   API_RATE_LIMIT: z.coerce.number().int().min(1).max(1_000_000).default(120),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(300_000).default(0),
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(500).default(10),
+  METRICS_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be an S3 bucket name").optional(),
+  S3_REGION: z.string().min(1).default("us-east-1"),
+  S3_ENDPOINT: z.url().optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: flag.default(false),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -55,13 +64,21 @@ export interface Config {
   /** The origins a browser may send forms from: PUBLIC_URL's, and outside production its loopback aliases. */
   siteOrigins: string[];
   databaseUrl: string | undefined;
-  authSecret: string;
+  /** Connections each process's PostgreSQL pool may open. */
+  databasePoolSize: number;
+  /** Server processes on this machine (Node's cluster); more than one needs DATABASE_URL. */
+  webConcurrency: number;
+  /** AUTH_SECRET; unset outside production, one is generated into the database (server/db/generated-secrets.ts). */
+  authSecret: string | undefined;
   encryptionKey: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
-  payments:
-    | { provider: "sandbox"; keySecret: string; webhookSecret: string }
-    | { provider: "razorpay"; keyId: string; keySecret: string; webhookSecret: string; apiUrl: string };
+  /** The sandbox's signing secrets are generated into the database, as Razorpay's are kept by Razorpay. */
+  payments: { provider: "sandbox" } | { provider: "razorpay"; keyId: string; keySecret: string; webhookSecret: string; apiUrl: string };
+  /** Uploaded files go to this S3-compatible bucket when set, else to DATA_DIR/uploads. */
+  s3: S3Settings | undefined;
+  /** Bearer token that opens /metrics; without it /metrics is not served. */
+  metricsToken: string | null;
   /**
    * Google sign-in: Google's own when both credentials are set (the issuer is Google's unless a test
    * points it elsewhere); outside production without them, the development stand-in under /dev/google.
@@ -76,6 +93,18 @@ export interface Config {
   /** Requests a minute each API credential may make. */
   apiRateLimit: number;
   shutdownTimeoutMs: number;
+  /** After SIGTERM, how long /readyz answers 503 before the server stops accepting, so a load balancer stops sending first. */
+  shutdownDelayMs: number;
+}
+
+export interface S3Settings {
+  bucket: string;
+  region: string;
+  /** Another S3-compatible service (MinIO, R2, a test server); unset for AWS. */
+  endpoint: string | undefined;
+  /** Both or neither; neither uses the SDK's own chain (instance role, AWS_* variables). */
+  credentials: { accessKeyId: string; secretAccessKey: string } | undefined;
+  forcePathStyle: boolean;
 }
 
 export class ConfigError extends Error {
@@ -99,30 +128,6 @@ function siteOriginsOf(publicUrl: string, isProduction: boolean): string[] {
   if (isProduction || !loopbackHosts.includes(url.hostname)) return [url.origin];
   const aliases = loopbackHosts.map((host) => `${url.protocol}//${host}${url.port ? `:${url.port}` : ""}`);
   return [url.origin, ...aliases.filter((origin) => origin !== url.origin)];
-}
-
-const generatedNames = ["authSecret", "sandboxKeySecret", "sandboxWebhookSecret"] as const;
-type GeneratedSecrets = Record<(typeof generatedNames)[number], string>;
-
-/**
- * Secrets with no configured value are generated once and kept in DATA_DIR, so restarts keep
- * sessions and the sandbox gateway's signatures; a name added later is filled in on the next start.
- */
-function generatedSecrets(dataDir: string): GeneratedSecrets {
-  const file = path.join(dataDir, "secrets.json");
-  let stored: Partial<GeneratedSecrets> = {};
-  try {
-    stored = JSON.parse(readFileSync(file, "utf8")) as Partial<GeneratedSecrets>;
-  } catch {
-    // First start: nothing stored yet.
-  }
-  if (generatedNames.every((name) => stored[name])) return stored as GeneratedSecrets;
-  const secrets = Object.fromEntries(
-    generatedNames.map((name) => [name, stored[name] ?? randomBytes(32).toString("base64url")]),
-  ) as GeneratedSecrets;
-  mkdirSync(dataDir, { recursive: true });
-  writeFileSync(file, JSON.stringify(secrets, null, 2) + "\n", { mode: 0o600 });
-  return secrets;
 }
 
 export interface GoogleSettings {
@@ -160,9 +165,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       "RAZORPAY_KEY_ID must be a live key (rzp_live_…) in production; set PAYMENT_ALLOW_TEST_KEYS=true to use a test key",
     );
   }
-  const dataDir = path.resolve(env.DATA_DIR);
-  let secrets: GeneratedSecrets | undefined;
-  const generated = () => (secrets ??= generatedSecrets(dataDir));
+  if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL) {
+    throw new ConfigError(
+      `WEB_CONCURRENCY=${env.WEB_CONCURRENCY} needs DATABASE_URL: the embedded database (PGlite) can be opened by one process only. Set DATABASE_URL to a PostgreSQL server, or leave WEB_CONCURRENCY at 1.`,
+    );
+  }
+  if ((env.S3_ACCESS_KEY_ID === undefined) !== (env.S3_SECRET_ACCESS_KEY === undefined)) {
+    throw new ConfigError("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both, or neither to use the AWS SDK's own credentials");
+  }
   const payments: Config["payments"] =
     provider === "razorpay"
       ? {
@@ -172,7 +182,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           webhookSecret: env.RAZORPAY_WEBHOOK_SECRET ?? "",
           apiUrl: env.RAZORPAY_API_URL.replace(/\/$/, ""),
         }
-      : { provider: "sandbox", keySecret: generated().sandboxKeySecret, webhookSecret: generated().sandboxWebhookSecret };
+      : { provider: "sandbox" };
   const port = env.PORT;
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
   return {
@@ -181,16 +191,28 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port,
     // Outside production the development mailbox and sandbox are served, so nothing but this machine may reach them.
     host: env.HOST ?? (isProduction ? "0.0.0.0" : "127.0.0.1"),
-    dataDir,
+    dataDir: path.resolve(env.DATA_DIR),
     contentDir: path.resolve(env.CONTENT_DIR),
     publicUrl,
     siteOrigins: siteOriginsOf(publicUrl, isProduction),
     databaseUrl: env.DATABASE_URL,
-    authSecret: env.AUTH_SECRET ?? generated().authSecret,
+    databasePoolSize: env.DATABASE_POOL_SIZE,
+    webConcurrency: env.WEB_CONCURRENCY,
+    authSecret: env.AUTH_SECRET,
     encryptionKey: env.ENCRYPTION_KEY,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM ?? "Academy <no-reply@academy.example>",
     payments,
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION,
+          endpoint: env.S3_ENDPOINT,
+          credentials: env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY ? { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY } : undefined,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE,
+        }
+      : undefined,
+    metricsToken: env.METRICS_TOKEN ?? null,
     google:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER, standIn: false }
@@ -203,5 +225,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     pageCacheSeconds: env.PAGE_CACHE_SECONDS,
     apiRateLimit: env.API_RATE_LIMIT,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
   };
 }

@@ -37,6 +37,7 @@ const app = createHttpApp({
   analyticsId: services.config.analyticsId,
   build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   assets: new Map(),
+  draining: () => services.health.draining,
 });
 const listener = getRequestListener(app.fetch);
 

@@ -1,38 +1,15 @@
 // `npm start` and production. Imported first: modules run in import order, so every library below
 // is loaded after NODE_ENV is settled.
 import { configuredEnvironment } from "./production-libraries.ts";
-import path from "node:path";
+import cluster from "node:cluster";
 import { fileURLToPath } from "node:url";
-import { getRequestListener } from "@hono/node-server";
-import type { ServerBuild } from "react-router";
-import { createHttpApp } from "./http/app.ts";
-import { loadStaticAssets } from "./http/static-assets.ts";
-import { listen, startServices } from "./runtime.ts";
+import { superviseWorkers, workerCount } from "./cluster.ts";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const services = await startServices({ ...process.env, NODE_ENV: configuredEnvironment });
-const build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
-const assets = await loadStaticAssets(path.join(root, "build/client"));
-
-const app = createHttpApp({
-  production: services.config.isProduction,
-  dev: false,
-  publicUrl: services.config.publicUrl,
-  pageCacheSeconds: services.config.pageCacheSeconds,
-  apiRateLimit: services.config.apiRateLimit,
-  siteOrigins: services.config.siteOrigins,
-  proxyHops: services.config.proxyHops,
-  logger: services.logger,
-  catalog: () => services.catalog.current,
-  database: services.database,
-  identity: services.identity,
-  payments: services.payments,
-  storage: services.storage,
-  googleEnabled: services.config.google !== undefined,
-  analyticsId: services.config.analyticsId,
-  build,
-  assets,
-});
-
-services.payments.startWebhooks((request) => Promise.resolve(app.fetch(request)));
-await listen(services, getRequestListener(app.fetch));
+const environment = { ...process.env, NODE_ENV: configuredEnvironment };
+const workers = cluster.isPrimary ? workerCount(environment) : 1;
+if (workers > 1) {
+  superviseWorkers({ environment, workers, exec: fileURLToPath(import.meta.url) });
+} else {
+  // The server itself is loaded only where it runs: a supervising process stays small.
+  await (await import("./serve.ts")).serve(environment);
+}

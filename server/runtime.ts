@@ -4,7 +4,8 @@ import { createServer } from "node:http";
 import path from "node:path";
 import { type Catalog, ContentError, loadCatalog } from "./catalog/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { type Database, openDatabase } from "./db/client.ts";
+import { type Database, openDatabase, SchemaTooNew } from "./db/client.ts";
+import { loadGeneratedSecrets } from "./db/generated-secrets.ts";
 import { collectWhenIdle } from "./idle-collection.ts";
 import { startReminderJob } from "./websites/reminders.ts";
 import { startIdentity, type Identity } from "./identity.ts";
@@ -23,6 +24,8 @@ export interface Services {
   identity: Identity;
   payments: Payments;
   storage: FileStorage;
+  /** Set on SIGTERM: /readyz answers 503 from then on, so a load balancer stops sending before the server stops accepting. */
+  health: { draining: boolean };
 }
 
 /**
@@ -46,8 +49,16 @@ export async function startServices(environment: Record<string, string | undefin
   // A production first start may point DATA_DIR at a folder nobody made yet.
   mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase(config);
-  await database.migrate();
+  try {
+    await database.migrate();
+  } catch (error) {
+    if (!(error instanceof SchemaTooNew)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    await database.close();
+    process.exit(1);
+  }
   logger.info({ database: database.kind }, "database ready");
+  const generated = await loadGeneratedSecrets(database.db, path.join(config.dataDir, "secrets.json"));
   const catalogRef = { current: catalog };
   const storage = createDiskStorage(path.join(config.dataDir, "uploads"));
   let identity: Identity;
@@ -59,7 +70,7 @@ export async function startServices(environment: Record<string, string | undefin
       production: config.isProduction,
       publicUrl: config.publicUrl,
       trustedOrigins: config.siteOrigins,
-      authSecret: config.authSecret,
+      authSecret: config.authSecret ?? generated.authSecret,
       encryptionKey: config.encryptionKey,
       smtpUrl: config.smtpUrl,
       mailFrom: config.mailFrom,
@@ -73,7 +84,10 @@ export async function startServices(environment: Record<string, string | undefin
   }
   logger.info({ mail: identity.mailTransport.kind }, "identity ready");
   const payments = createPayments({
-    settings: config.payments,
+    settings:
+      config.payments.provider === "sandbox"
+        ? { provider: "sandbox", keySecret: generated.sandboxKeySecret, webhookSecret: generated.sandboxWebhookSecret }
+        : config.payments,
     db: database.db,
     logger,
     catalog: () => catalogRef.current,
@@ -81,12 +95,13 @@ export async function startServices(environment: Record<string, string | undefin
     mailQueued: identity.mailWorker.nudge,
   });
   logger.info({ provider: payments.shop.provider.kind }, "payments ready");
-  return { config, logger, catalog: catalogRef, database, identity, payments, storage };
+  return { config, logger, catalog: catalogRef, database, identity, payments, storage, health: { draining: false } };
 }
 
 /**
- * Listens on HOST:PORT and shuts down gracefully on SIGTERM/SIGINT: stop accepting, let in-flight
- * requests finish (up to SHUTDOWN_TIMEOUT_MS), then close the database.
+ * Listens on HOST:PORT and shuts down gracefully on SIGTERM/SIGINT: not ready at once, then after
+ * SHUTDOWN_DELAY_MS stop accepting, let in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS) and
+ * close the database.
  */
 export function listen(
   services: Services,
@@ -111,8 +126,13 @@ export function listen(
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    services.health.draining = true;
     collector?.stop();
-    logger.info({ signal }, "shutting down");
+    logger.info({ signal, delayMs: config.shutdownDelayMs }, "shutting down");
+    setTimeout(drain, config.shutdownDelayMs);
+  };
+  /** Stop accepting, let in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS), stop the workers, close the database. */
+  const drain = () => {
     const force = setTimeout(() => {
       logger.warn("in-flight requests did not finish in time; closing them");
       server.closeAllConnections();

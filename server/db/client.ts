@@ -18,7 +18,10 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
-  /** Applies every pending migration; safe to call on every start. */
+  /**
+   * Applies every pending migration; safe to call on every start, from any number of processes
+   * at once. Throws SchemaTooNew when the database has a migration this code does not know.
+   */
   migrate(): Promise<void>;
   /** True when the database answers and every migration in the folder is applied. */
   ready(): Promise<boolean>;
@@ -27,18 +30,42 @@ export interface Database {
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
 
+/** Refused start: a newer version of Academy has migrated this database, and this one would misread it. */
+export class SchemaTooNew extends Error {
+  override name = "SchemaTooNew";
+}
+
+interface Journal {
+  entries: { tag: string; when: number }[];
+}
+
+let journal: Promise<Journal> | undefined;
+const readJournal = () => (journal ??= readFile(path.join(migrationsFolder, "meta", "_journal.json"), "utf8").then((text) => JSON.parse(text) as Journal));
+
 async function migrationCount(): Promise<number> {
-  const journal = JSON.parse(await readFile(path.join(migrationsFolder, "meta", "_journal.json"), "utf8")) as {
-    entries: unknown[];
-  };
-  return journal.entries.length;
+  return (await readJournal()).entries.length;
+}
+
+/** Drizzle records each applied migration's folder time; one later than our last is a migration we do not have. */
+async function refuseNewerSchema(db: Db): Promise<void> {
+  const rows = await db.execute<{ latest: string | null }>(sql`select max(created_at)::text as latest from drizzle.__drizzle_migrations`);
+  const latest = Number((rows as unknown as { rows: { latest: string | null }[] }).rows[0]?.latest ?? 0);
+  const known = (await readJournal()).entries.at(-1);
+  if (known && latest > known.when) {
+    throw new SchemaTooNew(
+      `The database has a migration newer than this version of Academy knows (its last is ${known.tag}). Deploy the newer version, or restore a backup taken before it migrated.`,
+    );
+  }
 }
 
 function database(db: Db, kind: Database["kind"], migrate: () => Promise<void>, close: () => Promise<void>): Database {
   return {
     db,
     kind,
-    migrate,
+    async migrate() {
+      await migrate();
+      await refuseNewerSchema(db);
+    },
     close,
     async ready() {
       try {
@@ -56,17 +83,22 @@ function database(db: Db, kind: Database["kind"], migrate: () => Promise<void>, 
 
 /** Embedded PostgreSQL: a PGlite on disk (DATA_DIR/db) or in memory (tests). */
 export function fromPglite(client: PGlite): Database {
+  let migrating: Promise<void> = Promise.resolve();
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return database(
     db,
     "pglite",
-    () => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder }),
+    // One connection, so no server-side lock: calls wait for each other here instead.
+    () => (migrating = migrating.catch(() => {}).then(() => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder }))),
     () => client.close(),
   );
 }
 
-export function fromPostgres(url: string): Database {
-  const pool = new Pool({ connectionString: url, max: 10 });
+/** Any number of 64-bit integers would do: this one is ours, shared by every Academy process on the server. */
+const migrationLock = 7_316_252_117_040_891_015n;
+
+export function fromPostgres(url: string, options: { poolSize?: number } = {}): Database {
+  const pool = new Pool({ connectionString: url, max: options.poolSize ?? 10 });
   // The server may close a connection we are not using (restart, failover, a forced drop): the pool
   // discards that client and opens a new one for the next query, so this is no reason to crash.
   pool.on("error", () => {});
@@ -75,14 +107,26 @@ export function fromPostgres(url: string): Database {
   return database(
     db,
     "postgres",
-    () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }),
+    // Processes starting together take turns: the first migrates, the rest find nothing left to do.
+    // The lock is held by the connection that migrates, so it ends with that connection if the process dies.
+    async () => {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query("select pg_advisory_lock($1)", [migrationLock.toString()]);
+        await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+      } finally {
+        await client.query("select pg_advisory_unlock($1)", [migrationLock.toString()]).catch((error: Error) => (broken = error));
+        client.release(broken);
+      }
+    },
     () => pool.end(),
   );
 }
 
 /** node-postgres when DATABASE_URL is set, otherwise PGlite with its files in DATA_DIR/db. */
-export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string }): Promise<Database> {
-  if (options.databaseUrl) return fromPostgres(options.databaseUrl);
+export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; databasePoolSize: number }): Promise<Database> {
+  if (options.databaseUrl) return fromPostgres(options.databaseUrl, { poolSize: options.databasePoolSize });
   // PostgreSQL's default 128 MB buffer pool lives in PGlite's WebAssembly memory, which never shrinks;
   // the files sit in the operating system's page cache anyway, so a small pool costs no speed and
   // keeps some 130 MB off the process (measured: resident 466 → 335 MB idle, 562 → 417 MB under load).

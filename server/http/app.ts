@@ -61,6 +61,8 @@ export interface HttpDeps {
   analyticsId: string | null;
   build: ServerBuild | (() => Promise<ServerBuild>);
   assets: Map<string, StaticFile>;
+  /** True once the process is shutting down: /readyz then answers 503 while requests are still served. */
+  draining?: () => boolean;
 }
 
 type Env = HttpEnv;
@@ -195,9 +197,10 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   });
 
   app.get("/healthz", (c) => routineJson(c, 200, { status: "ok" }));
-  app.get("/readyz", async (c) =>
-    (await deps.database.ready()) ? routineJson(c, 200, { status: "ready" }) : routineJson(c, 503, { status: "not ready" }),
-  );
+  app.get("/readyz", async (c) => {
+    if (deps.draining?.()) return routineJson(c, 503, { status: "shutting down" });
+    return (await deps.database.ready()) ? routineJson(c, 200, { status: "ready" }) : routineJson(c, 503, { status: "not ready" });
+  });
   app.on(["GET", "POST"], "/api/auth/*", async (c) => {
     const request = appRequest(c, publicOrigin, deps.proxyHops);
     const problem = await jsonBodyProblem(request);

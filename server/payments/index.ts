@@ -9,6 +9,11 @@ import { createSandboxGateway, startSandboxWebhooks, type SandboxGateway, type S
 export const webhookPath = "/api/payments/webhook";
 export const callbackPath = "/api/payments/callback";
 
+/** The configured provider, with the sandbox's generated signing secrets filled in. */
+export type PaymentSettings =
+  | { provider: "sandbox"; keySecret: string; webhookSecret: string }
+  | Extract<Config["payments"], { provider: "razorpay" }>;
+
 export interface Payments {
   shop: Shop;
   /** The local gateway when it is the provider; null with Razorpay. */
@@ -19,7 +24,7 @@ export interface Payments {
 }
 
 export function createPayments(options: {
-  settings: Config["payments"];
+  settings: PaymentSettings;
   db: Db;
   logger: Logger;
   catalog: () => Catalog;

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -29,26 +29,32 @@ describe("configuration", () => {
     expect(config.publicUrl).toBe("http://localhost:3000");
     expect(config.databaseUrl).toBeUndefined();
     expect(config.payments).toMatchObject({ provider: "sandbox" });
-    expect(config.authSecret.length).toBeGreaterThanOrEqual(32);
+    // Generated into the database on start (tests/integration/generated-secrets.test.ts), not here.
+    expect(config.authSecret).toBeUndefined();
+    expect(config).toMatchObject({ webConcurrency: 1, databasePoolSize: 10, s3: undefined, metricsToken: null, shutdownDelayMs: 0 });
   });
 
-  it("keeps the generated secret in DATA_DIR and reuses it on the next start", async () => {
-    const dataDir = await tempDir();
-    const first = loadConfig({ DATA_DIR: dataDir });
-    const stored = JSON.parse(await readFile(path.join(dataDir, "secrets.json"), "utf8")) as { authSecret: string };
-    expect(stored.authSecret).toBe(first.authSecret);
-    expect(loadConfig({ DATA_DIR: dataDir }).authSecret).toBe(first.authSecret);
-    expect(loadConfig({ DATA_DIR: await tempDir() }).authSecret).not.toBe(first.authSecret);
+  it("runs several processes only on PostgreSQL, and says so", async () => {
+    const DATA_DIR = await tempDir();
+    expect(() => loadConfig({ DATA_DIR, WEB_CONCURRENCY: "3" })).toThrow(
+      "WEB_CONCURRENCY=3 needs DATABASE_URL: the embedded database (PGlite) can be opened by one process only.",
+    );
+    expect(loadConfig({ DATA_DIR, WEB_CONCURRENCY: "3", DATABASE_URL: "postgres://db/academy" }).webConcurrency).toBe(3);
+    expect(() => loadConfig({ DATA_DIR, WEB_CONCURRENCY: "0" })).toThrow(/WEB_CONCURRENCY: /);
   });
 
-  it("generates the sandbox gateway's secrets once and fills them into an older secrets file", async () => {
-    const dataDir = await tempDir();
-    await writeFile(path.join(dataDir, "secrets.json"), JSON.stringify({ authSecret: "an-auth-secret-from-an-earlier-version-0123" }));
-    const config = loadConfig({ DATA_DIR: dataDir });
-    expect(config.authSecret).toBe("an-auth-secret-from-an-earlier-version-0123");
-    if (config.payments.provider !== "sandbox") throw new Error("expected the sandbox provider");
-    expect(config.payments.keySecret).not.toBe(config.payments.webhookSecret);
-    expect(loadConfig({ DATA_DIR: dataDir }).payments).toEqual(config.payments);
+  it("keeps uploads in S3 when a bucket is named, with both keys or neither", async () => {
+    const DATA_DIR = await tempDir();
+    expect(loadConfig({ DATA_DIR, S3_BUCKET: "academy-uploads", S3_ENDPOINT: "http://127.0.0.1:9000", S3_FORCE_PATH_STYLE: "true", S3_ACCESS_KEY_ID: "a", S3_SECRET_ACCESS_KEY: "b" }).s3).toEqual({
+      bucket: "academy-uploads",
+      region: "us-east-1",
+      endpoint: "http://127.0.0.1:9000",
+      credentials: { accessKeyId: "a", secretAccessKey: "b" },
+      forcePathStyle: true,
+    });
+    expect(loadConfig({ DATA_DIR, S3_BUCKET: "academy-uploads", S3_REGION: "ap-south-1" }).s3).toMatchObject({ region: "ap-south-1", credentials: undefined, endpoint: undefined });
+    expect(() => loadConfig({ DATA_DIR, S3_BUCKET: "academy-uploads", S3_ACCESS_KEY_ID: "a" })).toThrow("S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together");
+    expect(() => loadConfig({ DATA_DIR, S3_BUCKET: "Not A Bucket" })).toThrow(/S3_BUCKET: must be an S3 bucket name/);
   });
 
   it("honours PORT, HOST and DATA_DIR", async () => {

@@ -1,5 +1,8 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Database } from "../../server/db/client.ts";
+import { migrationsFolder, SchemaTooNew, type Database } from "../../server/db/client.ts";
 import { appRoots } from "../../server/db/schema.ts";
 import { databaseKinds } from "./helpers.ts";
 
@@ -27,5 +30,23 @@ describe.each(databaseKinds)("migrations on $name", ({ open }) => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id: "Encryption", key: "k" });
     expect(rows[0]?.createdAt).toBeInstanceOf(Date);
+  });
+
+  it("migrates once when several start together, each on its own connection", async () => {
+    database = await open();
+    await Promise.all([database.migrate(), database.migrate(), database.migrate()]);
+    const journal = JSON.parse(await readFile(path.join(migrationsFolder, "meta/_journal.json"), "utf8")) as { entries: unknown[] };
+    const applied = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    expect((applied as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(journal.entries.length);
+    expect(await database.ready()).toBe(true);
+  });
+
+  it("refuses a database that a newer version has migrated", async () => {
+    database = await open();
+    await database.migrate();
+    await database.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) select 'from-a-newer-version', max(created_at) + 1000 from drizzle.__drizzle_migrations`);
+    const refused = database.migrate();
+    await expect(refused).rejects.toBeInstanceOf(SchemaTooNew);
+    await expect(refused).rejects.toThrow(/The database has a migration newer than this version of Academy knows \(its last is 0\d{3}_\w+\)\. Deploy the newer version/);
   });
 });

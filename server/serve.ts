@@ -1,0 +1,40 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { getRequestListener } from "@hono/node-server";
+import type { ServerBuild } from "react-router";
+import { createHttpApp } from "./http/app.ts";
+import { loadStaticAssets } from "./http/static-assets.ts";
+import { listen, startServices } from "./runtime.ts";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** One server process over the production build: services, the HTTP app, background work, listening. */
+export async function serve(environment: Record<string, string | undefined>): Promise<void> {
+  const services = await startServices(environment);
+  const build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
+  const assets = await loadStaticAssets(path.join(root, "build/client"));
+
+  const app = createHttpApp({
+    production: services.config.isProduction,
+    dev: false,
+    publicUrl: services.config.publicUrl,
+    pageCacheSeconds: services.config.pageCacheSeconds,
+    apiRateLimit: services.config.apiRateLimit,
+    siteOrigins: services.config.siteOrigins,
+    proxyHops: services.config.proxyHops,
+    logger: services.logger,
+    catalog: () => services.catalog.current,
+    database: services.database,
+    identity: services.identity,
+    payments: services.payments,
+    storage: services.storage,
+    googleEnabled: services.config.google !== undefined,
+    analyticsId: services.config.analyticsId,
+    build,
+    assets,
+    draining: () => services.health.draining,
+  });
+
+  services.payments.startWebhooks((request) => Promise.resolve(app.fetch(request)));
+  await listen(services, getRequestListener(app.fetch));
+}
