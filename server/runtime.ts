@@ -7,7 +7,7 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Database, openDatabase, SchemaTooNew } from "./db/client.ts";
 import { loadGeneratedSecrets } from "./db/generated-secrets.ts";
 import { collectWhenIdle } from "./idle-collection.ts";
-import { startReminderJob } from "./websites/reminders.ts";
+import { startJobs } from "./jobs/index.ts";
 import { startIdentity, type Identity } from "./identity.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createPayments, type Payments } from "./payments/index.ts";
@@ -113,7 +113,7 @@ export function listen(
   const { gc } = globalThis;
   const collector = gc ? collectWhenIdle(handler, () => gc({ type: "major", execution: "sync", flavor: "last-resort" }), idleCollectionMs) : null;
   const server = createServer(collector?.handler ?? handler);
-  const reminders = startReminderJob({
+  const jobs = startJobs({
     db: database.db,
     site: () => services.catalog.current.site,
     publicUrl: config.publicUrl,
@@ -141,7 +141,7 @@ export function listen(
     server.close(() => {
       void services.payments
         .stop()
-        .then(() => reminders.stop())
+        .then(() => jobs.stop())
         .then(() => services.identity.mailWorker.stop())
         .then(() => database.close())
         .then(

@@ -463,3 +463,17 @@ export const cliLoginRequests = pgTable("cli_login_requests", {
   ipAddress: text("ip_address"),
   createdAt: at("created_at").notNull().defaultNow(),
 });
+
+/**
+ * Periodic work every process runs (renewal reminders, clean-ups): a run is claimed with a lease,
+ * so each is done by one process per interval, and one that dies mid-run is taken over when its
+ * lease ends.
+ */
+export const scheduledJobs = pgTable("scheduled_jobs", {
+  name: text("name").primaryKey(),
+  nextRunAt: at("next_run_at").notNull().defaultNow(),
+  leaseUntil: at("lease_until"),
+  lastStartedAt: at("last_started_at"),
+  lastFinishedAt: at("last_finished_at"),
+  lastError: text("last_error"),
+});

@@ -9,6 +9,7 @@ export {
   listLessonNotes,
   listNotes,
   pageOfNotes,
+  purgeDeletedNotes,
   matchesSearch,
   noteLimits,
   restoreNote,

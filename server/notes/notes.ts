@@ -58,9 +58,16 @@ async function ownRow(db: Db, userId: string, noteId: string) {
   return row;
 }
 
-/** Notes deleted more than a day ago are removed for good; they can no longer be restored. */
-async function purgeDeletedNotes(db: Db, userId: string, now: Date): Promise<void> {
-  await db.delete(notes).where(and(eq(notes.userId, userId), isNotNull(notes.deletedAt), lt(notes.deletedAt, new Date(now.getTime() - purgeAfterMs))));
+/**
+ * Notes deleted more than a day ago are removed for good; they can no longer be restored. The
+ * clean-up job purges everyone's; listing purges the learner's own first, so a list never waits on it.
+ */
+export async function purgeDeletedNotes(db: Db, now: Date, userId?: string): Promise<number> {
+  const purged = await db
+    .delete(notes)
+    .where(and(userId === undefined ? undefined : eq(notes.userId, userId), isNotNull(notes.deletedAt), lt(notes.deletedAt, new Date(now.getTime() - purgeAfterMs))))
+    .returning({ id: notes.id });
+  return purged.length;
 }
 
 export interface NoteList {
@@ -83,7 +90,7 @@ export async function listNotes(
   userId: string,
   options: { sort?: NoteSort; now?: Date; query?: string; limit?: number } = {},
 ): Promise<NoteList> {
-  await purgeDeletedNotes(db, userId, options.now ?? new Date());
+  await purgeDeletedNotes(db, options.now ?? new Date(), userId);
   const order = options.sort === "oldest" ? [asc(notes.updatedAt), asc(notes.id)] : [desc(notes.updatedAt), desc(notes.id)];
   const live = and(eq(notes.userId, userId), isNull(notes.deletedAt));
   const limited = <T>(items: T[]) => (options.limit === undefined ? items : items.slice(0, options.limit));

@@ -13,4 +13,4 @@ export {
   type Website,
   type WebsitePeriodEntry,
 } from "./websites.ts";
-export { dueReminder, queueDueReminders, startReminderJob, type ReminderRun } from "./reminders.ts";
+export { dueReminder, queueDueReminders, type ReminderRun } from "./reminders.ts";

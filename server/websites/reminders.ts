@@ -4,7 +4,6 @@ import { formatDay } from "../../app/lib/format.ts";
 import type { Site } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
 import { type ReminderKind, user, websitePeriods, websiteReminders, websites } from "../db/schema.ts";
-import type { Logger } from "../logger.ts";
 import { enqueueMail } from "../mail/outbox.ts";
 import { renewalReminderMail } from "../mail/templates.ts";
 import { type BillingInterval, expiringWithinDays, graceDays, suspensionDate } from "./rules.ts";
@@ -155,42 +154,4 @@ export async function queueDueReminders(
     if (!page.last || page.examined < batch) return run;
     after = page.last;
   }
-}
-
-/** Runs the reminder job now and every `intervalMs`; each run's mail is handed to the mail worker. */
-export function startReminderJob(options: {
-  db: Db;
-  site: () => Site;
-  publicUrl: string;
-  logger: Logger;
-  now: () => Date;
-  mailQueued: () => void;
-  intervalMs?: number;
-}): { stop(): Promise<void> } {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    if (running) return;
-    running = queueDueReminders(options.db, { site: options.site(), publicUrl: options.publicUrl, now: options.now() })
-      .then(
-        (result) => {
-          if (result.sent > 0) {
-            options.logger.info(result, "website reminders queued");
-            options.mailQueued();
-          }
-        },
-        (error: unknown) => options.logger.error({ err: error }, "website reminders failed"),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(run, options.intervalMs ?? 10 * 60_000);
-  timer.unref();
-  run();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }
