@@ -33,12 +33,12 @@ export function send(url: string, from: { address: string; cookie?: string }, bo
   });
 }
 
-/** Better Auth's session cookie from a response, as `name=value` for the Cookie header. */
+/** Better Auth's session cookie from a response, as `name=value` for the Cookie header (`__Secure-` named when PUBLIC_URL is https). */
 export function sessionCookie(response: Response): string | undefined {
   return response.headers
     .getSetCookie()
     .map((cookie) => cookie.split(";")[0] ?? "")
-    .find((cookie) => cookie.startsWith("better-auth.session_token="));
+    .find((cookie) => /^(__Secure-)?better-auth\.session_token=/.test(cookie));
 }
 
 /** The verification link from the development mailbox; the mail is queued while sign-up answers, so allow a moment. */

@@ -15,6 +15,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { Client, Pool } from "pg";
 import { loadCatalog } from "../server/catalog/index.ts";
+import { purchaseViolations } from "../tests/support/purchase-invariants.ts";
 import { buyCourse, createBuyer, pooled, type Buyer, type PurchaseStage } from "./buyers.ts";
 import { root, startServer, type RunningServer } from "./server.ts";
 
@@ -295,40 +296,8 @@ async function drainWebhooks(app: App, store: Store, deadline: number): Promise<
   }
 }
 
-/** Each check lists what breaks one invariant (ids, for evidence); all must come back empty. */
-const invariants: Record<string, string> = {
-  "captured, but the order is not paid": `select sp.id from sandbox_payments sp left join orders o on o.provider_order_id = sp.order_id
-    where sp.status = 'captured' and o.status is distinct from 'paid'`,
-  "captured, but not exactly one captured payments row": `select sp.id from sandbox_payments sp where sp.status = 'captured'
-    and (select count(*) from payments p where p.provider_payment_id = sp.id and p.status = 'captured') <> 1`,
-  "captured, but not exactly one active enrolment from its order": `select sp.id from sandbox_payments sp left join orders o on o.provider_order_id = sp.order_id
-    where sp.status = 'captured' and (select count(*) from enrolments e
-      where e.user_id = o.user_id and e.course_id = o.course_id and e.order_id = o.id and e.status = 'active') <> 1`,
-  "captured, but not exactly one receipt mail": String.raw`select sp.id from sandbox_payments sp left join orders o on o.provider_order_id = sp.order_id
-    where sp.status = 'captured' and (select count(*) from mail_outbox m join "user" u on u.id = o.user_id
-      where lower(m."to") = lower(u.email) and m.subject like 'Your receipt for %'
-        and substring(m.subject from '\(order ACD-(\d+)\)$')::bigint = o.number) <> 1`,
-  "paid orders without a captured payments row": `select o.id::text as id from orders o where o.status = 'paid'
-    and not exists (select 1 from payments p where p.order_id = o.id and p.status = 'captured')`,
-  "paid orders the provider never captured": `select o.id::text as id from orders o where o.status = 'paid'
-    and not exists (select 1 from sandbox_payments sp where sp.order_id = o.provider_order_id and sp.status = 'captured')`,
-  "active enrolments without a paid order": `select e.id::text as id from enrolments e left join orders o on o.id = e.order_id
-    where e.status = 'active' and o.status is distinct from 'paid'`,
-  "payments rows (not failed) on an order that is not paid": `select p.provider_payment_id as id from payments p join orders o on o.id = p.order_id
-    where p.status <> 'failed' and o.status <> 'paid'`,
-  "receipt mails without a paid order": String.raw`select m.id::text as id from mail_outbox m where m.subject like 'Your receipt for %'
-    and not exists (select 1 from orders o join "user" u on u.id = o.user_id where o.status = 'paid'
-      and lower(u.email) = lower(m."to") and substring(m.subject from '\(order ACD-(\d+)\)$')::bigint = o.number)`,
-  "webhooks the sandbox still owes": `select event || ' ' || event_id || ': ' || coalesce(last_error, 'not answered yet') as id
-    from sandbox_webhooks where delivered_at is null`,
-};
-
 async function checkInvariants(query: Query) {
-  const violations: FaultResult["violations"] = {};
-  for (const [name, text] of Object.entries(invariants)) {
-    const rows = await query<{ id: string }>(text);
-    violations[name] = { count: rows.length, examples: rows.slice(0, 5).map((r) => r.id) };
-  }
+  const violations = await purchaseViolations(query);
   const orders = Object.fromEntries(
     (await query<{ status: string; n: number }>("select status, count(*)::int as n from orders group by status order by status")).map((r) => [r.status, r.n]),
   );

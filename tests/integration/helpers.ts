@@ -40,24 +40,30 @@ export const databaseKinds: { name: string; open: () => Promise<Database> }[] = 
   ...(process.env.TEST_DATABASE_URL ? [{ name: "PostgreSQL", open: () => freshPostgres(process.env.TEST_DATABASE_URL as string) }] : []),
 ];
 
-/** A new, empty database on the test server for one caller, dropped again when it is closed. */
-async function freshPostgres(serverUrl: string): Promise<Database> {
+/** A new, empty database on the test server: its URL, and how to drop it when done. */
+export async function newPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `academy_test_${randomBytes(6).toString("hex")}`;
-  const admin = new Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  const admin = async (statement: string) => {
+    const client = new Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await admin(`create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const database = fromPostgres(url.toString());
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** A new, empty database on the test server for one caller, dropped again when it is closed. */
+async function freshPostgres(serverUrl: string): Promise<Database> {
+  const created = await newPostgresDatabase(serverUrl);
+  const database = fromPostgres(created.url);
   return {
     ...database,
     async close() {
       await database.close();
-      const cleanup = new Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await created.drop();
     },
   };
 }

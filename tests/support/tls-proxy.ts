@@ -1,13 +1,14 @@
 // nginx terminating TLS in front of the app, as a production deployment runs it: a throwaway
 // self-signed certificate, plain http to the app on loopback, X-Forwarded-For appended and
-// X-Forwarded-Proto set. Runs nginx in the foreground until this process is stopped.
+// X-Forwarded-Proto set, and several app processes balanced when TLS_PROXY_UPSTREAM lists more than
+// one (comma-separated). Runs nginx in the foreground until this process is stopped.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 const listenPort = Number(process.env.TLS_PROXY_PORT ?? 4343);
-const upstream = process.env.TLS_PROXY_UPSTREAM ?? "http://127.0.0.1:4340";
+const upstreams = (process.env.TLS_PROXY_UPSTREAM ?? "http://127.0.0.1:4340").split(",").map((url) => new URL(url).host);
 const serverName = process.env.TLS_PROXY_SERVER_NAME ?? "academy.test";
 
 const dir = mkdtempSync(path.join(tmpdir(), "academy-tls-proxy-"));
@@ -32,7 +33,7 @@ writeFileSync(
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/logs/error.log warn;
-events { worker_connections 256; }
+events { worker_connections 1024; }
 http {
   access_log off;
   client_body_temp_path ${dir}/temp/body;
@@ -41,13 +42,17 @@ http {
   uwsgi_temp_path ${dir}/temp/uwsgi;
   scgi_temp_path ${dir}/temp/scgi;
   client_max_body_size 5m;
+  upstream academy {
+${upstreams.map((host) => `    server ${host} max_fails=1 fail_timeout=10s;`).join("\n")}
+    keepalive 32;
+  }
   server {
     listen 127.0.0.1:${listenPort} ssl http2;
     server_name ${serverName};
     ssl_certificate ${dir}/cert.pem;
     ssl_certificate_key ${dir}/key.pem;
     location / {
-      proxy_pass ${upstream};
+      proxy_pass http://academy;
       proxy_http_version 1.1;
       proxy_set_header Host $host:$server_port;
       proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
