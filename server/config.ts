@@ -81,7 +81,8 @@ export interface Config {
   metricsToken: string | null;
   /**
    * Google sign-in: Google's own when both credentials are set (the issuer is Google's unless a test
-   * points it elsewhere); outside production without them, the development stand-in under /dev/google.
+   * points it elsewhere); outside production without them, the development stand-in under /dev/google
+   * when one process serves.
    */
   google: GoogleSettings | undefined;
   /** How many proxies of ours sit in front, each appending to X-Forwarded-For; 0 trusts none. */
@@ -216,7 +217,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     google:
       env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
         ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER, standIn: false }
-        : isProduction
+        : // The stand-in keeps its codes and keys in its own process, so it is offered by a single process only.
+          isProduction || env.WEB_CONCURRENCY > 1
           ? undefined
           : { clientId: "academy-dev", clientSecret: randomBytes(24).toString("base64url"), issuer: `${publicUrl}${googleStandInPath}`, standIn: true },
     proxyHops: env.TRUST_PROXY,

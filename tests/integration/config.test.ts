@@ -112,6 +112,7 @@ describe("configuration", () => {
     const real = loadConfig({ DATA_DIR, GOOGLE_CLIENT_ID: "id.apps.googleusercontent.com", GOOGLE_CLIENT_SECRET: "s" }).google;
     expect(real).toEqual({ clientId: "id.apps.googleusercontent.com", clientSecret: "s", issuer: "https://accounts.google.com", standIn: false });
     expect(loadConfig(productionEnv).google).toBeUndefined();
+    expect(loadConfig({ DATA_DIR, WEB_CONCURRENCY: "2", DATABASE_URL: "postgres://db/academy" }).google).toBeUndefined();
     expect(loadConfig({ ...productionEnv, GOOGLE_CLIENT_ID: "id", GOOGLE_CLIENT_SECRET: "s" }).google?.standIn).toBe(false);
   });
 
