@@ -11,7 +11,7 @@ import { startJobs } from "./jobs/index.ts";
 import { startIdentity, type Identity } from "./identity.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createPayments, type Payments } from "./payments/index.ts";
-import { createDiskStorage, type FileStorage } from "./storage/index.ts";
+import { createStorage, type FileStorage } from "./storage/index.ts";
 
 const idleCollectionMs = 5_000;
 
@@ -48,6 +48,12 @@ export async function startServices(environment: Record<string, string | undefin
   const logger = createLogger(config.logLevel);
   // A production first start may point DATA_DIR at a folder nobody made yet.
   mkdirSync(config.dataDir, { recursive: true });
+  // Checked before the database opens: a bucket we cannot use stops the start with its reason.
+  const storage = await createStorage({ s3: config.s3, diskRoot: path.join(config.dataDir, "uploads") }).catch((error: unknown) => {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  });
+  logger.info({ storage: storage.kind }, "storage ready");
   const database = await openDatabase(config);
   try {
     await database.migrate();
@@ -60,7 +66,6 @@ export async function startServices(environment: Record<string, string | undefin
   logger.info({ database: database.kind }, "database ready");
   const generated = await loadGeneratedSecrets(database.db, path.join(config.dataDir, "secrets.json"));
   const catalogRef = { current: catalog };
-  const storage = createDiskStorage(path.join(config.dataDir, "uploads"));
   let identity: Identity;
   try {
     identity = await startIdentity({

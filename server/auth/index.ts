@@ -12,7 +12,7 @@ import type { MailMessage } from "../mail/outbox.ts";
 import { passwordResetMail, verificationMail } from "../mail/templates.ts";
 import type { FileStorage } from "../storage/index.ts";
 import { eraseAccountData } from "../users/delete-account.ts";
-import { parseAccountUpdate, profileName } from "../users/profile.ts";
+import { parseAccountUpdate, photoOnlyByUpload, profileName } from "../users/profile.ts";
 import { createUserDocument, recordSignIn, updateUserDocument } from "../users/user-document.ts";
 import type { GoogleStandIn } from "./google-stand-in.ts";
 import { authOptions } from "./options.ts";
@@ -168,6 +168,8 @@ export function createAuth(deps: AuthDeps) {
           return { context: { body: { name: update.name } } };
         }
         if (ctx.path === "/sign-up/email") {
+          // As on update-user: a photo is only ever one the server stored for this person.
+          if (Object.hasOwn(ctx.body ?? {}, "image")) throw new APIError("BAD_REQUEST", { message: photoOnlyByUpload, code: "INVALID_PROFILE" });
           // The same rules for a name as the profile's, whichever way the account is made.
           const name = profileName.safeParse((ctx.body as { name?: unknown } | undefined)?.name);
           if (!name.success) throw new APIError("BAD_REQUEST", { message: name.error.issues[0]?.message ?? "Tell us your name.", code: "INVALID_PROFILE" });

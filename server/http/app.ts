@@ -23,7 +23,8 @@ import { handleWebhook } from "../commerce/webhooks.ts";
 import { UserError } from "../errors.ts";
 import { callbackPath, webhookPath, type Payments } from "../payments/index.ts";
 import { ProviderError } from "../payments/provider.ts";
-import { uploadsPath, type FileStorage } from "../storage/index.ts";
+import type { FileStorage } from "../storage/index.ts";
+import { parseKey, uploadsPath } from "../storage/keys.ts";
 import { clientAddress, isLoopback } from "./client-address.ts";
 import { compressOnce, compressPerRequest, isCompressible } from "./compression.ts";
 import { hasSession, PageCache } from "./page-cache.ts";
@@ -188,11 +189,17 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   const limitBody = bodyLimit({ maxSize: 3 * 1024 * 1024, onError: (c) => errorPage(c, 413, "Nothing was uploaded: files can be at most 2 MB. Go back and choose a smaller one.") });
   app.use("*", (c, next) => (isSafeMethod(c.req.method) ? next() : limitBody(c, next)));
 
+  // Served by us from either store, so the bucket stays private; a key's bytes never change, hence a year.
   app.get(`${uploadsPath}*`, async (c) => {
-    const body = await deps.storage.get(c.req.path.slice(uploadsPath.length));
-    if (!body) return c.text("Not found", 404);
-    c.header("Content-Type", c.req.path.endsWith(".webp") ? "image/webp" : "application/octet-stream");
+    const key = c.req.path.slice(uploadsPath.length);
+    const file = parseKey(key);
+    const body = file && (await deps.storage.get(key));
+    if (!file || !body) return c.text("Not found", 404);
+    c.set("routine", true);
     c.header("Cache-Control", "public, max-age=31536000, immutable");
+    c.header("ETag", file.etag);
+    if (requestHeader(c, "if-none-match") === file.etag) return c.body(null, 304);
+    c.header("Content-Type", file.contentType);
     return c.body(new Uint8Array(body));
   });
 

@@ -1,36 +1,23 @@
-import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
-import path from "node:path";
+import type { S3Settings } from "../config.ts";
+import { createDiskStorage } from "./disk.ts";
+import { openS3Storage } from "./s3.ts";
+import type { UploadExtension } from "./keys.ts";
 
-/** Where uploaded files live; the disk adapter is the default (DESIGN.md, file storage). */
+/** Where uploaded files live: the disk by default, an S3-compatible bucket when S3_* is set (DESIGN.md, file storage). */
 export interface FileStorage {
-  /** Stores `body` under a new unguessable key and returns the URL path it is served at. */
-  put(prefix: string, body: Buffer, extension: string): Promise<string>;
+  readonly kind: "disk" | "s3";
+  /**
+   * Stores `body` under a new unguessable key, `<prefix>/<32 hex>.<extension>`, and returns the URL
+   * path it is served at (/uploads/<key>). A prefix of "<kind>/<owner id>" says whose file it is.
+   */
+  put(prefix: string, body: Buffer, extension: UploadExtension): Promise<string>;
+  /** The file's bytes, or null for a key no `put` made or one since removed. */
   get(key: string): Promise<Buffer | null>;
-  /** Removes the file a `put` returned; unknown URLs are ignored. */
+  /** Removes the file a `put` returned; any other URL is ignored, and so is a file already gone. */
   remove(url: string): Promise<void>;
 }
 
-export const uploadsPath = "/uploads/";
-const keyPattern = /^[a-z]+\/[a-f0-9]{32}\.(webp|jpg|png)$/;
-
-export function createDiskStorage(root: string): FileStorage {
-  const fileFor = (key: string) => (keyPattern.test(key) ? path.join(root, key) : null);
-  return {
-    async put(prefix, body, extension) {
-      const key = `${prefix}/${randomBytes(16).toString("hex")}.${extension}`;
-      await mkdir(path.join(root, prefix), { recursive: true });
-      await writeFile(path.join(root, key), body);
-      return uploadsPath + key;
-    },
-    async get(key) {
-      const file = fileFor(key);
-      if (!file) return null;
-      return readFile(file).catch(() => null);
-    },
-    async remove(url) {
-      const file = url.startsWith(uploadsPath) ? fileFor(url.slice(uploadsPath.length)) : null;
-      if (file) await rm(file, { force: true });
-    },
-  };
+/** The bucket when S3 settings are given (checked to exist and to accept our credentials), else `diskRoot`. Throws StorageError. */
+export function createStorage(options: { s3: S3Settings | undefined; diskRoot: string }): Promise<FileStorage> {
+  return options.s3 ? openS3Storage(options.s3) : Promise.resolve(createDiskStorage(options.diskRoot));
 }

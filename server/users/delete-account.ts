@@ -4,6 +4,7 @@ import type { Db } from "../db/client.ts";
 import { deviceCode, mailOutbox, throttles, verification } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { FileStorage } from "../storage/index.ts";
+import { removeOwnPhoto } from "./profile.ts";
 import { readUserDocument } from "./user-document.ts";
 
 export interface AccountServices {
@@ -34,6 +35,6 @@ export async function eraseAccountData(services: AccountServices, account: { id:
     await tx.delete(deviceCode).where(eq(deviceCode.userId, account.id));
   });
   for (const photo of new Set([account.image, document?.profilePicUrl])) {
-    if (photo) await storage.remove(photo);
+    if (photo) await removeOwnPhoto({ db, storage }, account.id, photo);
   }
 }

@@ -1,9 +1,10 @@
-import { eq } from "drizzle-orm";
+import { and, eq, ne } from "drizzle-orm";
 import { z } from "zod";
 import type { FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
 import { user } from "../db/schema.ts";
 import type { FileStorage } from "../storage/index.ts";
+import { keyOfUrl } from "../storage/keys.ts";
 import { processProfilePhoto } from "./profile-photo.ts";
 import { updateUserDocument } from "./user-document.ts";
 
@@ -49,13 +50,28 @@ export interface PhotoServices {
  */
 export async function setProfilePhoto(services: PhotoServices, userId: string, upload: Buffer | null): Promise<string | null> {
   const { db, cipher, storage } = services;
-  const url = upload ? await storage.put("avatars", await processProfilePhoto(upload), "webp") : null;
+  const url = upload ? await storage.put(`avatars/${userId}`, await processProfilePhoto(upload), "webp") : null;
   const previous = await db.transaction(async (tx) => {
     const [account] = await tx.select({ image: user.image }).from(user).where(eq(user.id, userId)).for("update");
     await tx.update(user).set({ image: url, updatedAt: new Date() }).where(eq(user.id, userId));
     await updateUserDocument(tx, cipher, userId, { profilePicUrl: url ?? "" });
     return account?.image ?? null;
   });
-  if (previous && previous !== url) await storage.remove(previous);
+  if (previous && previous !== url) await removeOwnPhoto(services, userId, previous);
   return url;
+}
+
+/**
+ * Deletes the photo file at `url` only if it is this person's: stored under their own key prefix, or
+ * stored before keys named their owner and shown by no other account. A URL an account got any other
+ * way (an identity provider's picture, a crafted value) is left alone.
+ */
+export async function removeOwnPhoto(services: Pick<PhotoServices, "db" | "storage">, userId: string, url: string): Promise<void> {
+  const key = keyOfUrl(url);
+  if (!key) return;
+  if (key.startsWith(`avatars/${userId}/`)) return services.storage.remove(url);
+  // An older key ("avatars/<32 hex>.webp") names no owner: its file is this person's unless another account shows it.
+  if (key.split("/").length !== 2) return;
+  const [other] = await services.db.select({ id: user.id }).from(user).where(and(eq(user.image, url), ne(user.id, userId))).limit(1);
+  if (!other) await services.storage.remove(url);
 }

@@ -38,7 +38,7 @@ test("profile: edit the name, upload and remove a photo, change the password", a
   const photo = page.getByRole("img", { name: "Priya Natarajan" });
   await expect(photo).toBeVisible();
   const src = (await photo.getAttribute("src")) ?? "";
-  expect(src).toMatch(/^\/uploads\/avatars\/[a-f0-9]{32}\.webp$/);
+  expect(src).toMatch(/^\/uploads\/avatars\/[A-Za-z0-9]+\/[a-f0-9]{32}\.webp$/);
   const served = await request.get(src);
   expect(served.headers()["content-type"]).toBe("image/webp");
   await page.getByRole("button", { name: "Remove photo" }).click();

@@ -53,7 +53,7 @@ async function uploadPhoto(cookie: string, id: string): Promise<string> {
   const response = await send("/profile", { method: "POST", body, cookie });
   expect(response.status).toBe(200);
   const image = (await account(id))?.image ?? "";
-  expect(image).toMatch(/^\/uploads\/avatars\/[a-f0-9]{32}\.webp$/);
+  expect(image).toMatch(new RegExp(`^/uploads/avatars/${id}/[a-f0-9]{32}\\.webp$`));
   return image;
 }
 

@@ -15,7 +15,8 @@ import { enrolments, sandboxWebhooks } from "../../server/db/schema.ts";
 import { completeCheckout, handleWebhook } from "../../server/commerce/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
 import { startIdentity, type Identity } from "../../server/identity.ts";
-import { createDiskStorage, type FileStorage } from "../../server/storage/index.ts";
+import { createDiskStorage } from "../../server/storage/disk.ts";
+import type { FileStorage } from "../../server/storage/index.ts";
 import { createHttpApp, type HttpDeps } from "../../server/http/app.ts";
 import { loadStaticAssets } from "../../server/http/static-assets.ts";
 import { createLogger } from "../../server/logger.ts";
@@ -246,8 +247,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole HTTP app over the production build and an in-memory database, as the server runs it. */
-export async function startTestApp({ publicUrl = "http://academy.test" } = {}): Promise<TestApp> {
+/** The whole HTTP app over the production build and an in-memory database, as the server runs it; uploads on disk unless a storage is given. */
+export async function startTestApp({ publicUrl = "http://academy.test", storage: given }: { publicUrl?: string; storage?: FileStorage } = {}): Promise<TestApp> {
   const buildDir = path.join(projectRoot, "build");
   if (!existsSync(path.join(buildDir, "server/index.js"))) {
     throw new Error("No build: run `npm run build` before the HTTP integration tests (npm test does).");
@@ -255,7 +256,7 @@ export async function startTestApp({ publicUrl = "http://academy.test" } = {}): 
   const database = fromPglite(await PGlite.create());
   await database.migrate();
   const catalog = await loadCatalog(contentDir);
-  const storage = createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-")));
+  const storage = given ?? createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-")));
   const identity = await startTestIdentity(database.db, catalog, publicUrl, storage);
   const payments = startTestPayments(database.db, catalog, identity);
   const deps = {
