@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 /**
  * Runs `collect` (a full garbage collection) once the server has served no request for at least
@@ -26,7 +26,7 @@ export function collectWhenIdle(handler: Handler, collect: () => void, quietMs: 
   return {
     handler: (req, res) => {
       served++;
-      handler(req, res);
+      return handler(req, res);
     },
     stop: () => clearInterval(timer),
   };

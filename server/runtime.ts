@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { type Catalog, ContentError, loadCatalog } from "./catalog/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Database, openDatabase, SchemaTooNew } from "./db/client.ts";
@@ -110,14 +111,22 @@ export async function startServices(environment: Record<string, string | undefin
  */
 export function listen(
   services: Services,
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
 ): Promise<Server> {
   const { config, logger, database } = services;
   // `npm start` runs Node with --expose-gc for this; without the flag memory is left to V8.
   // The last-resort flavour also returns the freed pages to the operating system; a regular one keeps them.
   const { gc } = globalThis;
   const collector = gc ? collectWhenIdle(handler, () => gc({ type: "major", execution: "sync", flavor: "last-resort" }), idleCollectionMs) : null;
-  const server = createServer(collector?.handler ?? handler);
+  const serve = collector?.handler ?? handler;
+  // Handlers still running, also for a client that has gone: the database stays open until they end.
+  const handling = new Set<Promise<void>>();
+  const server = createServer((req, res) => {
+    const handled = serve(req, res);
+    if (!handled) return;
+    handling.add(handled);
+    void handled.finally(() => handling.delete(handled));
+  });
   const jobs = startJobs({
     db: database.db,
     site: () => services.catalog.current.site,
@@ -136,7 +145,7 @@ export function listen(
     logger.info({ signal, delayMs: config.shutdownDelayMs }, "shutting down");
     setTimeout(drain, config.shutdownDelayMs);
   };
-  /** Stop accepting, let in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS), stop the workers, close the database. */
+  /** Stop accepting, let in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS) and their handlers end, stop the workers, close the database. */
   const drain = () => {
     const force = setTimeout(() => {
       logger.warn("in-flight requests did not finish in time; closing them");
@@ -144,8 +153,8 @@ export function listen(
     }, config.shutdownTimeoutMs);
     force.unref();
     server.close(() => {
-      void services.payments
-        .stop()
+      void Promise.race([Promise.allSettled(handling), sleep(config.shutdownTimeoutMs, undefined, { ref: false })])
+        .then(() => services.payments.stop())
         .then(() => jobs.stop())
         .then(() => services.identity.mailWorker.stop())
         .then(() => database.close())
