@@ -1,7 +1,8 @@
 // A mixed load at 200 connections for 60 s (wrk with a Lua script): anonymous pages, the pages a
 // signed-in learner hits and JSON API calls, with resident memory before, right after and after a
-// short rest. Run on PGlite and on PostgreSQL, each on a fresh server.
-import { mkdtempSync, writeFileSync } from "node:fs";
+// short rest. Run on PGlite and on PostgreSQL, each on a fresh server; scale.ts runs the same load
+// against 1, 2 and 3 processes.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -16,6 +17,9 @@ export interface MixedResult {
 }
 
 const courseId = "webdevfrontendcourse";
+/** What the mixed load asks for, as the benches that run it print it. */
+export const mixSummary = "50 % anonymous pages, 35 % signed-in pages, 15 % API";
+
 /** Weighted: a visitor's pages, a learner's pages, the API a client polls. */
 export const mix = {
   anonymous: ["/", "/courses", `/course/${courseId}`, "/services", "/team", "/help"],
@@ -59,23 +63,33 @@ end
 `;
 }
 
+/** The mixed load against the server at `url` for `seconds`, at 200 connections, as `buyer` for the signed-in share. */
+export function runMix(target: string, url: string, buyer: Buyer, seconds: number): WrkResult {
+  const dir = mkdtempSync(path.join(tmpdir(), "academy-mixed-"));
+  const file = path.join(dir, "mix.lua");
+  writeFileSync(file, script(buyer));
+  try {
+    // A browser waits longer than wrk's default 2 s before giving up; slow answers show in p99.
+    return wrk(target, `${url}/`, { seconds, connections: 200, script: file, timeoutSeconds: 10 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 // The server hands memory back after 5–10 s without a request (decision 012); each reading waits that long.
 const settleMs = 12_000;
 
 export async function mixedLoad(server: RunningServer, buyer: Buyer, database: string, seconds: number): Promise<MixedResult> {
   await sleep(settleMs);
   const started = residentMb(server.process.pid);
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "academy-mixed-")), "mix.lua");
-  writeFileSync(file, script(buyer));
-  // A browser waits longer than wrk's default 2 s before giving up; slow answers show in p99.
-  const load = wrk(`academy on ${database}`, `${server.url}/`, { seconds, connections: 200, script: file, timeoutSeconds: 10 });
+  const load = runMix(`academy on ${database}`, server.url, buyer, seconds);
   const afterLoad = residentMb(server.process.pid);
   await sleep(settleMs);
   return { database, load, rssMb: { started, afterLoad, afterRest: residentMb(server.process.pid) } };
 }
 
 export function printMixed(runs: MixedResult[], seconds: number) {
-  console.log(`\nMixed load: 50 % anonymous pages, 35 % signed-in pages, 15 % API (wrk, 1 thread, 200 connections, ${seconds} s)`);
+  console.log(`\nMixed load: ${mixSummary} (wrk, 1 thread, 200 connections, ${seconds} s)`);
   for (const r of runs) {
     console.log(
       `  ${r.database.padEnd(10)} ${r.load.requestsPerSecond} req/s  p50 ${r.load.p50Ms} ms  p99 ${r.load.p99Ms} ms  errors ${r.load.errors} (target 0) · RSS ${r.rssMb.started} MB 12 s after start-up → ${r.rssMb.afterLoad} MB right after the load → ${r.rssMb.afterRest} MB after 12 s rest`,

@@ -1,7 +1,8 @@
 // `npm run bench`: Lighthouse (public pages and a signed-in lesson), first-load bytes, cached
 // anonymous pages beside nginx, the fixed cost per request beside bare Hono, uncached rendering,
-// signed-in pages (throughput, and latency at 200 req/s), the public API with a key beside /healthz, the renewal-reminder job over 100,000 websites, and a 60 s mixed load at 200 connections
-// with resident memory, on PGlite and on a throwaway PostgreSQL (see each file). Every figure is
+// signed-in pages (throughput, and latency at 200 req/s), the public API with a key beside /healthz, the renewal-reminder job over 100,000 websites, a 60 s mixed load at 200 connections
+// with resident memory, on PGlite and on a throwaway PostgreSQL, and the same mixed load against 1, 2 and 3
+// server processes on PostgreSQL beside bare Hono at 1 and 2 (see each file). Every figure is
 // reported beside its target or its reference from the same run; nothing is asserted.
 // Optional, only when BENCH_ONLY names it: payments-fault (kill -9 during 200 sandbox purchases, see payments-fault.ts)
 // and notes (listing and searching 1,000 encrypted notes, see notes.ts).
@@ -19,12 +20,13 @@ import { root, startServer } from "./server.ts";
 import { mixedLoad, printMixed, type MixedResult } from "./mixed.ts";
 import { startBenchPostgres } from "./postgres.ts";
 import { printReminders, remindersBench } from "./reminders.ts";
+import { printScale, scaleBench } from "./scale.ts";
 import { prepareLearner, printSignedIn, signedInBench } from "./signed-in.ts";
 import { printUncached, uncachedBench } from "./uncached.ts";
 import { compareWithNginx, rawBody, startNginx, type AnonymousRun } from "./throughput.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,fixed-cost,uncached,signed-in,api,reminders,mixed").split(","));
+const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,fixed-cost,uncached,signed-in,api,reminders,mixed,scale").split(","));
 const mixedSeconds = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 
 if (spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
@@ -100,7 +102,7 @@ try {
     }
   }
 
-  const postgres = ["signed-in", "api", "mixed", "reminders"].some((name) => only.has(name)) ? startBenchPostgres(55490) : null;
+  const postgres = ["signed-in", "api", "mixed", "reminders", "scale"].some((name) => only.has(name)) ? startBenchPostgres(55490) : null;
   if (!postgres) console.log("\nPostgreSQL runs skipped: no PostgreSQL server binary and no BENCH_DATABASE_URL");
   try {
     if (only.has("signed-in") && learner) {
@@ -151,6 +153,12 @@ try {
       }
       results.mixed = runs;
       printMixed(runs, mixedSeconds);
+    }
+
+    if (only.has("scale") && postgres) {
+      const scale = await scaleBench(postgres, seconds);
+      results.scale = scale;
+      printScale(scale, seconds);
     }
   } finally {
     postgres?.stop();
