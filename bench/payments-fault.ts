@@ -8,7 +8,6 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -18,6 +17,7 @@ import { loadCatalog } from "../server/catalog/index.ts";
 import { purchaseViolations } from "../tests/support/purchase-invariants.ts";
 import { buyCourse, createBuyer, pooled, type Buyer, type PurchaseStage } from "./buyers.ts";
 import { root, startServer, type RunningServer } from "./server.ts";
+import { freePort } from "../tests/support/free-port.ts";
 
 const purchases = Number(process.env.BENCH_PURCHASES ?? 200);
 /** Our own connections to PostgreSQL carry this name, so we can tell them from the server's. */
@@ -87,18 +87,6 @@ export interface FaultResult {
 }
 
 const seconds = (ms: number) => Math.round(ms / 100) / 10;
-
-/** A port nobody listens on, so this can run beside the other benchmarks and tests. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The newest installed PostgreSQL's bin directory, if any. */
 function postgresBin(): string | undefined {

@@ -10,7 +10,6 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -20,6 +19,7 @@ import type { BenchPostgres } from "./postgres.ts";
 import { root, startServer } from "./server.ts";
 import { prepareLearner } from "./signed-in.ts";
 import { residentMb, wrk, type WrkResult } from "./wrk.ts";
+import { freePort } from "../tests/support/free-port.ts";
 
 export interface ScaleRun {
   processes: number;
@@ -43,18 +43,6 @@ const warmupSeconds = 5;
 const clockTicksPerSecond = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }));
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 const round2 = (value: number) => Math.round(value * 100) / 100;
-
-/** A port nobody listens on, so this can run beside the other benchmarks and tests. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** CPU seconds of a process (utime + stime) and of its children it has waited for (cutime + cstime). */
 function cpuSeconds(pid: number | "self"): { own: number; children: number } {

@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { contentCopy, projectRoot } from "./helpers.ts";
+import { freePort } from "../support/free-port.ts";
 
 interface Started {
   child: ChildProcess;
@@ -46,17 +46,6 @@ afterEach(() => {
 });
 
 const tempDir = () => mkdtemp(path.join(tmpdir(), "academy-process-"));
-
-/** A port nothing listens on, for a server whose PUBLIC_URL must name its port before it starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.once("error", reject);
-  });
-}
 
 /** The cookies a response sets, as a Cookie header merged over the ones already held. */
 function withCookies(held: string, response: Response): string {

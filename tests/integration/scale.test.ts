@@ -5,7 +5,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -18,6 +17,7 @@ import { migrationsFolder } from "../../server/db/client.ts";
 import { webhookSignature } from "../../server/payments/signature.ts";
 import { purchaseViolations } from "../support/purchase-invariants.ts";
 import { contentDir, newPostgresDatabase, projectRoot } from "./helpers.ts";
+import { freePort } from "../support/free-port.ts";
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 // nginx presents a throwaway self-signed certificate; only this test process trusts it.
@@ -25,16 +25,6 @@ process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
 
 const password = "correct horse battery staple";
 const purchases = 200;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.once("error", reject);
-  });
-}
 
 /** Polls `check` until it returns something other than undefined, or fails with what it saw last. */
 async function eventually<T>(what: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T> {
@@ -65,6 +55,10 @@ describe.skipIf(!serverUrl)("three server processes on one PostgreSQL behind ngi
     if (json !== undefined) headers["Content-Type"] = "application/json";
     return fetch(`${server.url}${route}`, { method: json === undefined ? "GET" : "POST", headers, body: json === undefined ? undefined : JSON.stringify(json), redirect: "manual" });
   }
+
+  /** A wrong password for `email`, sent to the i-th process in turn. */
+  const signIn = (i: number, body: { email: string }, address: string) =>
+    direct(servers[i % servers.length] as RunningServer, "/api/auth/sign-in/email", { address }, { ...body, password: "not the password" });
 
   const signedInAs = async (server: RunningServer, cookie: string) =>
     ((await (await direct(server, "/api/auth/get-session", { address: "10.1.0.1", cookie })).json()) as { user: { email: string } } | null)?.user.email ?? null;
@@ -154,9 +148,6 @@ describe.skipIf(!serverUrl)("three server processes on one PostgreSQL behind ngi
   });
 
   it("trips the sign-in limits at the same counts as one process, however the attempts are spread", async () => {
-    const signIn = (i: number, body: { email: string }, address: string) =>
-      direct(servers[i % servers.length] as RunningServer, "/api/auth/sign-in/email", { address }, { ...body, password: "not the password" });
-
     // Ten failed sign-ins a quarter of an hour per account (server/auth/index.ts), each from its own address.
     const account = { email: `scale-limit-${run}@example.com` };
     const perAccount: number[] = [];
