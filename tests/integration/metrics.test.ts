@@ -223,6 +223,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("/metrics with several server pr
   const databaseName = `academy_test_${randomBytes(6).toString("hex")}`;
   let child: ChildProcess | undefined;
   let output = "";
+  let base = "";
+  /** A kept-alive connection to each worker, by its pid. */
+  const connections = new Map<number, Agent>();
 
   beforeAll(async () => {
     const admin = new Client({ connectionString: serverUrl });
@@ -266,30 +269,50 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("/metrics with several server pr
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     // Both workers listening, so Node's round robin hands new connections to each in turn.
     await expect.poll(() => output.split("Academy is running at").length - 1, { timeout: 120_000, interval: 200 }).toBe(2);
-    const base = `http://127.0.0.1:${port}`;
+    base = `http://127.0.0.1:${port}`;
 
     for (let i = 0; i < 20; i++) expect((await httpGet(`${base}/readyz`, {})).status).toBe(200);
 
     // Each connection stays with the worker that accepted it: a refused scrape logs that worker's pid, then the scrape is read there.
-    const pids = new Set<number>();
-    for (let connection = 0; connection < 8 && pids.size < 2; connection++) {
+    for (let attempt = 0; attempt < 8 && connections.size < 2; attempt++) {
       const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      const requestId = `metrics-probe-${connection}-${randomBytes(3).toString("hex")}`;
+      const requestId = `metrics-probe-${attempt}-${randomBytes(3).toString("hex")}`;
       expect((await httpGet(`${base}/metrics`, { authorization: "Bearer wrong", "x-request-id": requestId }, agent)).status).toBe(401);
       const scraped = await httpGet(`${base}/metrics`, { authorization: `Bearer ${token}` }, agent);
-      agent.destroy();
       expect(scraped.status).toBe(200);
       const { samples } = parseExposition(scraped.body);
       expect(total(samples, "academy_http_requests_total", { method: "GET", route: "/readyz", status: "200" })).toBe(20);
       expect(total(samples, "academy_http_request_duration_seconds_count", { method: "GET", route: "/readyz" })).toBe(20);
       expect(total(samples, "academy_db_pool_max_connections")).toBe(6);
       expect(total(samples, "academy_db_pool_connections", { state: "total" })).toBeGreaterThanOrEqual(2);
-      expect(total(samples, "academy_mail_outbox_pending")).toBe(0);
-      expect(samples.filter((s) => s.name === "academy_mail_outbox_pending")).toHaveLength(1);
+      // Read once, by the worker that answered: one series, not one per worker or their sum.
+      expect(samples.filter((s) => s.name === "academy_mail_outbox_pending")).toEqual([{ name: "academy_mail_outbox_pending", labels: {}, value: 0 }]);
       await expect.poll(() => output.includes(requestId)).toBe(true);
       const line = output.split("\n").find((l) => l.includes(requestId)) ?? "{}";
-      pids.add((JSON.parse(line) as { pid: number }).pid);
+      const { pid } = JSON.parse(line) as { pid: number };
+      if (connections.has(pid)) agent.destroy();
+      else connections.set(pid, agent);
     }
-    expect(pids.size).toBe(2);
+    expect(connections.size).toBe(2);
+  });
+
+  it("answers 503 after about two seconds when a worker cannot send its metrics", async () => {
+    const [[stoppedPid, stoppedAgent], [answeringPid, answering]] = [...connections] as [[number, Agent], [number, Agent]];
+    stoppedAgent.destroy();
+    process.kill(stoppedPid, "SIGSTOP");
+    try {
+      const started = Date.now();
+      const scraped = await httpGet(`${base}/metrics`, { authorization: `Bearer ${token}` }, answering);
+      expect(scraped.status).toBe(503);
+      expect(scraped.body).toBe("The metrics could not be collected just now. Try again in a moment.");
+      expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      process.kill(stoppedPid, "SIGCONT");
+    }
+    await expect.poll(() => output.split("\n").some((line) => line.includes('"metrics could not be collected"') && line.includes(`"pid":${answeringPid}`))).toBe(true);
+    // The stopped worker, running again, answers the next collection.
+    expect((await httpGet(`${base}/metrics`, { authorization: `Bearer ${token}` }, answering)).status).toBe(200);
+    answering.destroy();
   });
 });
