@@ -6,12 +6,14 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
+import { PGlite } from "@electric-sql/pglite";
 import { Client } from "pg";
 import pino from "pino";
 import { matchRoutes, type RouteObject, type ServerBuild } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../server/api/keys.ts";
 import { clientIpHeader } from "../../server/auth/index.ts";
+import { fromPglite } from "../../server/db/client.ts";
 import { mailOutbox, sandboxWebhooks } from "../../server/db/schema.ts";
 import { createHttpApp } from "../../server/http/app.ts";
 import { createMetrics } from "../../server/metrics/registry.ts";
@@ -56,10 +58,10 @@ describe("/metrics on the HTTP app", () => {
   let testApp: TestApp;
   let app: ReturnType<typeof createHttpApp>;
   const logged: Record<string, unknown>[] = [];
+  const logger = pino(new Writable({ write: (chunk: Buffer, _encoding, done) => (logged.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
 
   beforeAll(async () => {
     testApp = await startTestApp();
-    const logger = pino(new Writable({ write: (chunk: Buffer, _encoding, done) => (logged.push(JSON.parse(chunk.toString()) as Record<string, unknown>), done()) }));
     const collector = createMetrics({ database: testApp.database, sandboxWebhooks: true, logger, worker: false });
     app = createHttpApp({ ...testApp.deps, logger, production: false, metrics: { token, collector } });
   });
@@ -170,6 +172,24 @@ describe("/metrics on the HTTP app", () => {
     expect(total(samples, "academy_mail_outbox_oldest_pending_seconds")).toBeGreaterThanOrEqual(119);
     expect(total(samples, "academy_mail_outbox_oldest_pending_seconds")).toBeLessThan(600);
     expect(total(samples, "academy_sandbox_webhooks_pending")).toBe(1);
+  });
+
+  it("leaves the backlogs out, and logs why, when the database cannot count them", async () => {
+    // A database without our tables: every count fails.
+    const empty = fromPglite(await PGlite.create());
+    try {
+      const collector = createMetrics({ database: empty, sandboxWebhooks: true, logger, worker: false });
+      const broken = createHttpApp({ ...testApp.deps, logger, production: false, metrics: { token, collector } });
+      await broken.fetch(new Request("http://academy.test/healthz"));
+      const response = await broken.fetch(new Request("http://academy.test/metrics", { headers: { authorization: `Bearer ${token}` } }));
+      expect(response.status).toBe(200);
+      const { samples, types } = parseExposition(await response.text());
+      expect(total(samples, "academy_http_requests_total", { route: "/healthz" })).toBe(1);
+      expect([...types.keys()].filter((name) => name.startsWith("academy_mail_") || name.startsWith("academy_sandbox_"))).toEqual([]);
+      expect(logged.some((line) => line.msg === "the backlog metrics could not be read")).toBe(true);
+    } finally {
+      await empty.close();
+    }
   });
 
   it("labels every page path with the pattern React Router matches it to", async () => {
