@@ -20,8 +20,11 @@ export function workerCount(environment: Record<string, string | undefined>): nu
  * them all, since a restart does not cure a bad database URL or a schema from a newer version.
  * SIGTERM or SIGINT is passed on, and each worker drains as a single process does.
  */
-export function superviseWorkers(options: { environment: Record<string, string | undefined>; workers: number; exec: string }): void {
-  const logger = createLogger(loadConfig(options.environment).logLevel);
+export async function superviseWorkers(options: { environment: Record<string, string | undefined>; workers: number; exec: string }): Promise<void> {
+  const config = loadConfig(options.environment);
+  const logger = createLogger(config.logLevel);
+  // A scrape lands on one worker, which asks here for every worker's metrics; prom-client is loaded only for that.
+  if (config.metricsToken) (await import("./metrics/cluster.ts")).answerMetricsRequests();
   const listening = new WeakSet<Worker>();
   let stopping = false;
   let failed = false;

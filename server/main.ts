@@ -8,7 +8,7 @@ import { superviseWorkers, workerCount } from "./cluster.ts";
 const environment = { ...process.env, NODE_ENV: configuredEnvironment };
 const workers = cluster.isPrimary ? workerCount(environment) : 1;
 if (workers > 1) {
-  superviseWorkers({ environment, workers, exec: fileURLToPath(import.meta.url) });
+  await superviseWorkers({ environment, workers, exec: fileURLToPath(import.meta.url) });
 } else {
   // The server itself is loaded only where it runs: a supervising process stays small.
   await (await import("./serve.ts")).serve(environment);

@@ -1,3 +1,4 @@
+import cluster from "node:cluster";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { getRequestListener } from "@hono/node-server";
@@ -13,6 +14,19 @@ export async function serve(environment: Record<string, string | undefined>): Pr
   const services = await startServices(environment);
   const build = (await import(path.join(root, "build/server/index.js"))) as ServerBuild;
   const assets = await loadStaticAssets(path.join(root, "build/client"));
+  const { metricsToken } = services.config;
+  // prom-client is loaded only when /metrics is served.
+  const metrics = metricsToken
+    ? {
+        token: metricsToken,
+        collector: (await import("./metrics/registry.ts")).createMetrics({
+          database: services.database,
+          sandboxWebhooks: services.payments.sandbox !== null,
+          logger: services.logger,
+          worker: cluster.isWorker,
+        }),
+      }
+    : undefined;
 
   const app = createHttpApp({
     production: services.config.isProduction,
@@ -33,6 +47,7 @@ export async function serve(environment: Record<string, string | undefined>): Pr
     build,
     assets,
     draining: () => services.health.draining,
+    metrics,
   });
 
   services.payments.startWebhooks((request) => Promise.resolve(app.fetch(request)));

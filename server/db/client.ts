@@ -26,6 +26,18 @@ export interface Database {
   /** True when the database answers and every migration in the folder is applied. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
+  /** The connection pool's state now, for /metrics; PGlite has no pool. */
+  poolStats?(): PoolStats;
+}
+
+export interface PoolStats {
+  /** Open connections, idle or in use. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
+  /** The most connections the pool opens (DATABASE_POOL_SIZE). */
+  max: number;
 }
 
 export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), "migrations");
@@ -98,13 +110,15 @@ export function fromPglite(client: PGlite): Database {
 const migrationLock = 7_316_252_117_040_891_015n;
 
 export function fromPostgres(url: string, options: { poolSize?: number } = {}): Database {
-  const pool = new Pool({ connectionString: url, max: options.poolSize ?? 10 });
+  const max = options.poolSize ?? 10;
+  const pool = new Pool({ connectionString: url, max });
   // The server may close a connection we are not using (restart, failover, a forced drop): the pool
   // discards that client and opens a new one for the next query, so this is no reason to crash.
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
-  return database(
+  const poolStats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
+  const postgres = database(
     db,
     "postgres",
     // Processes starting together take turns: the first migrates, the rest find nothing left to do.
@@ -122,6 +136,7 @@ export function fromPostgres(url: string, options: { poolSize?: number } = {}): 
     },
     () => pool.end(),
   );
+  return { ...postgres, poolStats };
 }
 
 /** node-postgres when DATABASE_URL is set, otherwise PGlite with its files in DATA_DIR/db. */

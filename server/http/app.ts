@@ -17,6 +17,8 @@ import type { ContextKeys, ServerError } from "../context.ts";
 import type { Database } from "../db/client.ts";
 import type { Identity } from "../identity.ts";
 import type { Logger } from "../logger.ts";
+import { bearerTokenMatches, methodLabel, metricsPath, requestRoutes } from "../metrics/http.ts";
+import type { Metrics } from "../metrics/registry.ts";
 import { completeCheckout, type CheckoutResult } from "../commerce/checkout.ts";
 import { orderPagePath } from "../commerce/orders.ts";
 import { handleWebhook } from "../commerce/webhooks.ts";
@@ -64,6 +66,8 @@ export interface HttpDeps {
   assets: Map<string, StaticFile>;
   /** True once the process is shutting down: /readyz then answers 503 while requests are still served. */
   draining?: () => boolean;
+  /** With METRICS_TOKEN: requests are counted, and /metrics answers whoever sends the token as a bearer token. */
+  metrics?: { token: string; collector: Metrics };
 }
 
 type Env = HttpEnv;
@@ -155,6 +159,9 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     await next();
   };
 
+  const metrics = deps.metrics?.collector;
+  const routeOf = metrics && requestRoutes({ build: deps.build, staticFiles: assets });
+
   app.use("*", async (c, next) => {
     const started = performance.now();
     const incoming = requestHeader(c, "x-request-id");
@@ -166,6 +173,12 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       for (const name in headers) c.res.headers.set(name, headers[name]!);
       c.res.headers.set("X-Request-Id", requestId);
     }
+    const ms = performance.now() - started;
+    if (routeOf) {
+      const route = await routeOf(c);
+      // A scrape counted in what it reports would change the figures by being read.
+      if (route !== metricsPath) metrics.observeRequest(methodLabel(c.req.method), route, c.res.status, ms / 1000);
+    }
     // Health probes, static files and cached pages are most of the requests and say nothing while they succeed.
     if (c.get("routine") && c.res.status < 400) return;
     deps.logger.info({
@@ -173,7 +186,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       method: c.req.method,
       path: c.req.path,
       status: c.res.status,
-      ms: Math.round((performance.now() - started) * 10) / 10,
+      ms: Math.round(ms * 10) / 10,
     });
   });
 
@@ -202,6 +215,25 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     c.header("Content-Type", file.contentType);
     return c.body(new Uint8Array(body));
   });
+
+  if (deps.metrics) {
+    const { token, collector } = deps.metrics;
+    app.get(metricsPath, async (c) => {
+      c.header("Cache-Control", "no-store");
+      if (!bearerTokenMatches(c.req.header("authorization"), token)) {
+        c.header("WWW-Authenticate", "Bearer");
+        return c.text("Send the metrics token as Authorization: Bearer <METRICS_TOKEN>.", 401);
+      }
+      try {
+        const text = await collector.scrape();
+        c.set("routine", true);
+        return c.body(text, 200, { "Content-Type": collector.contentType });
+      } catch (error) {
+        deps.logger.warn({ requestId: c.get("requestId"), err: error }, "metrics could not be collected");
+        return c.text("The metrics could not be collected just now. Try again in a moment.", 503);
+      }
+    });
+  }
 
   app.get("/healthz", (c) => routineJson(c, 200, { status: "ok" }));
   app.get("/readyz", async (c) => {
