@@ -1,6 +1,6 @@
 import { inArray, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { mailOutbox, sandboxWebhooks } from "../db/schema.ts";
+import { mailOutbox, sandboxWebhooks, scheduledJobs } from "../db/schema.ts";
 
 export interface Backlog {
   mailPending: number;
@@ -9,6 +9,8 @@ export interface Backlog {
   mailOldestPendingSeconds: number;
   /** Sandbox webhooks not yet delivered; null when the sandbox is not the payment provider. */
   webhooksPending: number | null;
+  /** Each scheduled job: how long it has been due without a run finishing (0 when not due), and whether its last run failed. */
+  jobs: { name: string; overdueSeconds: number; lastRunFailed: boolean }[];
 }
 
 /**
@@ -30,7 +32,15 @@ export function readBacklog(db: Db, options: { webhooks: boolean; timeoutMs: num
     const webhooks = options.webhooks
       ? (await tx.select({ pending: sql<number>`count(*)::int` }).from(sandboxWebhooks).where(isNull(sandboxWebhooks.deliveredAt)))[0]
       : undefined;
+    const jobs = await tx
+      .select({
+        name: scheduledJobs.name,
+        overdueSeconds: sql<number>`greatest(extract(epoch from now() - ${scheduledJobs.nextRunAt}), 0)::float8`,
+        lastRunFailed: sql<boolean>`${scheduledJobs.lastError} is not null`,
+      })
+      .from(scheduledJobs);
     return {
+      jobs,
       mailPending: mail?.pending ?? 0,
       mailFailed: mail?.failed ?? 0,
       mailOldestPendingSeconds: mail?.oldestPendingSeconds ?? 0,

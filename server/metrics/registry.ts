@@ -86,6 +86,20 @@ export function createMetrics(deps: { database: Database; sandboxWebhooks: boole
   backlogGauge("mail_outbox_failed", "Mails given up on after every attempt failed.", (b) => b.mailFailed);
   backlogGauge("mail_outbox_oldest_pending_seconds", "Age of the oldest mail still to be sent; 0 when none is.", (b) => b.mailOldestPendingSeconds);
   if (deps.sandboxWebhooks) backlogGauge("sandbox_webhooks_pending", "Sandbox payment webhooks not yet delivered.", (b) => b.webhooksPending ?? 0);
+  const jobGauge = (name: string, help: string, value: (job: Backlog["jobs"][number]) => number) =>
+    new Gauge({
+      name: `${prefix}${name}`,
+      help,
+      labelNames: ["job"],
+      registers: [shared],
+      async collect() {
+        const { jobs } = await backlog();
+        this.reset();
+        for (const job of jobs) this.set({ job: job.name }, value(job));
+      },
+    });
+  jobGauge("scheduled_job_overdue_seconds", "How long a scheduled job (reminders, clean-up) has been due without a run finishing; 0 when not due.", (j) => j.overdueSeconds);
+  jobGauge("scheduled_job_last_run_failed", "1 when the scheduled job's last run failed.", (j) => (j.lastRunFailed ? 1 : 0));
 
   const machine = cluster?.machine ?? (() => own.metrics());
   return {

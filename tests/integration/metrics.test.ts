@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../server/api/keys.ts";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { fromPglite } from "../../server/db/client.ts";
-import { mailOutbox, sandboxWebhooks } from "../../server/db/schema.ts";
+import { mailOutbox, sandboxWebhooks, scheduledJobs } from "../../server/db/schema.ts";
 import { createHttpApp } from "../../server/http/app.ts";
 import { createMetrics } from "../../server/metrics/registry.ts";
 import { pagePatternMatcher } from "../../server/metrics/route-patterns.ts";
@@ -104,6 +104,8 @@ describe("/metrics on the HTTP app", () => {
       academy_mail_outbox_failed: "gauge",
       academy_mail_outbox_oldest_pending_seconds: "gauge",
       academy_sandbox_webhooks_pending: "gauge",
+      academy_scheduled_job_overdue_seconds: "gauge",
+      academy_scheduled_job_last_run_failed: "gauge",
     });
     for (const name of ["academy_nodejs_eventloop_lag_seconds", "academy_nodejs_heap_size_used_bytes", "academy_process_cpu_seconds_total", "academy_nodejs_gc_duration_seconds"]) {
       expect(types.has(name), name).toBe(true);
@@ -172,6 +174,20 @@ describe("/metrics on the HTTP app", () => {
     expect(total(samples, "academy_mail_outbox_oldest_pending_seconds")).toBeGreaterThanOrEqual(119);
     expect(total(samples, "academy_mail_outbox_oldest_pending_seconds")).toBeLessThan(600);
     expect(total(samples, "academy_sandbox_webhooks_pending")).toBe(1);
+  });
+
+  it("reports how overdue each scheduled job is and whether its last run failed", async () => {
+    const { db } = testApp.database;
+    await db.delete(scheduledJobs);
+    await db.insert(scheduledJobs).values([
+      { name: "clean-up", nextRunAt: new Date(Date.now() - 600_000), lastError: "the database went away" },
+      { name: "website-reminders", nextRunAt: new Date(Date.now() + 600_000) },
+    ]);
+    const { samples } = await scrape();
+    expect(total(samples, "academy_scheduled_job_overdue_seconds", { job: "clean-up" })).toBeGreaterThanOrEqual(599);
+    expect(samples).toContainEqual({ name: "academy_scheduled_job_overdue_seconds", labels: { job: "website-reminders" }, value: 0 });
+    expect(total(samples, "academy_scheduled_job_last_run_failed", { job: "clean-up" })).toBe(1);
+    expect(samples).toContainEqual({ name: "academy_scheduled_job_last_run_failed", labels: { job: "website-reminders" }, value: 0 });
   });
 
   it("leaves the backlogs out, and logs why, when the database cannot count them", async () => {
