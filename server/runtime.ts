@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { HttpDeps } from "./http/app.ts";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
@@ -102,6 +103,26 @@ export async function startServices(environment: Record<string, string | undefin
   });
   logger.info({ provider: payments.shop.provider.kind }, "payments ready");
   return { config, logger, catalog: catalogRef, database, identity, payments, storage, health: { draining: false } };
+}
+
+/** What the HTTP app takes from the running services, the same for `npm start` and `npm run dev`. */
+export function httpDepsOf(services: Services) {
+  const { config } = services;
+  return {
+    publicUrl: config.publicUrl,
+    apiRateLimit: config.apiRateLimit,
+    siteOrigins: config.siteOrigins,
+    proxyHops: config.proxyHops,
+    logger: services.logger,
+    catalog: () => services.catalog.current,
+    database: services.database,
+    identity: services.identity,
+    payments: services.payments,
+    storage: services.storage,
+    googleEnabled: config.google !== undefined,
+    analyticsId: config.analyticsId,
+    draining: () => services.health.draining,
+  } satisfies Partial<HttpDeps>;
 }
 
 /**

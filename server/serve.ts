@@ -5,7 +5,7 @@ import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 import { createHttpApp } from "./http/app.ts";
 import { loadStaticAssets } from "./http/static-assets.ts";
-import { listen, startServices } from "./runtime.ts";
+import { httpDepsOf, listen, startServices } from "./runtime.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -29,24 +29,12 @@ export async function serve(environment: Record<string, string | undefined>): Pr
     : undefined;
 
   const app = createHttpApp({
+    ...httpDepsOf(services),
     production: services.config.isProduction,
     dev: false,
-    publicUrl: services.config.publicUrl,
     pageCacheSeconds: services.config.pageCacheSeconds,
-    apiRateLimit: services.config.apiRateLimit,
-    siteOrigins: services.config.siteOrigins,
-    proxyHops: services.config.proxyHops,
-    logger: services.logger,
-    catalog: () => services.catalog.current,
-    database: services.database,
-    identity: services.identity,
-    payments: services.payments,
-    storage: services.storage,
-    googleEnabled: services.config.google !== undefined,
-    analyticsId: services.config.analyticsId,
     build,
     assets,
-    draining: () => services.health.draining,
     metrics,
   });
 
