@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, lte, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { mailOutbox } from "../db/schema.ts";
 
@@ -28,45 +28,58 @@ export function retryDelaySeconds(attempts: number): number {
   return Math.min(30 * 2 ** (attempts - 1), 6 * 60 * 60);
 }
 
+/** How long a claimed mail waits for its sender before another process may take it over. */
+export const mailLeaseSeconds = 120;
+
 /**
- * Sends up to `batch` due mails. Rows are locked with SKIP LOCKED, so several processes can run
- * workers on one database without sending a mail twice. Returns how many were handled.
+ * Sends up to `batch` due mails. They are claimed first, in one statement with SKIP LOCKED, by
+ * pushing their next attempt past a lease, so several processes never send one mail at once and no
+ * transaction stays open while SMTP answers. Each mail's outcome is written as soon as it is known:
+ * a process that dies mid-batch leaves the mails it sent marked sent, and the rest due again when
+ * the lease ends. Returns how many were handled.
  */
 export async function deliverDueMail(db: Db, transport: MailTransport, batch = 10): Promise<{ sent: number; failed: number }> {
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select()
-      .from(mailOutbox)
-      .where(and(eq(mailOutbox.status, "pending"), lte(mailOutbox.nextAttemptAt, sql`now()`)))
-      .orderBy(asc(mailOutbox.createdAt))
-      .limit(batch)
-      .for("update", { skipLocked: true });
-    let sent = 0;
-    let failed = 0;
-    for (const mail of due) {
-      try {
-        await transport.send(mail);
-        await tx
-          .update(mailOutbox)
-          .set({ status: "sent", sentAt: sql`now()`, attempts: mail.attempts + 1, lastError: null })
-          .where(eq(mailOutbox.id, mail.id));
-        sent += 1;
-      } catch (error) {
-        const attempts = mail.attempts + 1;
-        await tx
-          .update(mailOutbox)
-          .set({
-            attempts,
-            lastError: (error as Error).message.slice(0, 500),
-            status: attempts >= maxAttempts ? "failed" : "pending",
-            nextAttemptAt: sql`now() + make_interval(secs => ${retryDelaySeconds(attempts)})`,
-          })
-          .where(eq(mailOutbox.id, mail.id));
-        failed += 1;
-      }
+  const claimed = await db
+    .update(mailOutbox)
+    .set({ nextAttemptAt: sql`now() + make_interval(secs => ${mailLeaseSeconds})` })
+    .where(
+      inArray(
+        mailOutbox.id,
+        db
+          .select({ id: mailOutbox.id })
+          .from(mailOutbox)
+          .where(and(eq(mailOutbox.status, "pending"), lte(mailOutbox.nextAttemptAt, sql`now()`)))
+          .orderBy(asc(mailOutbox.createdAt))
+          .limit(batch)
+          .for("update", { skipLocked: true }),
+      ),
+    )
+    .returning();
+  let sent = 0;
+  let failed = 0;
+  for (const mail of claimed.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+    try {
+      await transport.send(mail);
+      await db
+        .update(mailOutbox)
+        .set({ status: "sent", sentAt: sql`now()`, attempts: mail.attempts + 1, lastError: null })
+        .where(eq(mailOutbox.id, mail.id));
+      sent += 1;
+    } catch (error) {
+      const attempts = mail.attempts + 1;
+      await db
+        .update(mailOutbox)
+        .set({
+          attempts,
+          lastError: (error as Error).message.slice(0, 500),
+          status: attempts >= maxAttempts ? "failed" : "pending",
+          nextAttemptAt: sql`now() + make_interval(secs => ${retryDelaySeconds(attempts)})`,
+        })
+        .where(eq(mailOutbox.id, mail.id));
+      failed += 1;
     }
-    return { sent, failed };
-  });
+  }
+  return { sent, failed };
 }
 
 export interface MailboxEntry extends MailMessage {

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { consumeThrottle } from "../../server/auth/throttle.ts";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { createFieldCipher, loadEncryptionKey } from "../../server/crypto/field-encryption.ts";
+import type { Database } from "../../server/db/client.ts";
 import { appRoots, mailOutbox, users } from "../../server/db/schema.ts";
 import { createLogger } from "../../server/logger.ts";
 import { deliverDueMail, enqueueMail, listMailbox, maxAttempts, type MailTransport } from "../../server/mail/outbox.ts";
@@ -127,6 +128,44 @@ describe.each(databaseKinds)("identity on $name", ({ open }) => {
     await deliverDueMail(suite.db, broken);
     [row] = await suite.db.select().from(mailOutbox).where(sql`${mailOutbox.to} = ${to}`);
     expect(row?.status).toBe("failed");
+  });
+});
+
+describe.each(databaseKinds)("the mail outbox on $name", ({ open }) => {
+  let database: Database;
+  beforeEach(async () => {
+    database = await open();
+    await database.migrate();
+  });
+  afterEach(async () => {
+    await database.close();
+  });
+
+  const enqueue = async (count: number) => {
+    for (let i = 0; i < count; i++) await enqueueMail(database.db, { to: `learner${i}@example.com`, subject: `Mail ${i}`, text: "t", html: "<p>t</p>", links: [] });
+  };
+
+  it("sends each mail once when several processes deliver at the same moment", async () => {
+    await enqueue(25);
+    const sent: string[] = [];
+    const slow: MailTransport = { kind: "smtp", send: async (mail) => void (await new Promise((resolve) => setTimeout(resolve, 5)), sent.push(mail.subject)), close: () => {} };
+    while ((await Promise.all([0, 1, 2].map(() => deliverDueMail(database.db, slow)))).some((r) => r.sent > 0));
+    expect(sent.toSorted()).toEqual(Array.from({ length: 25 }, (_, i) => `Mail ${i}`).toSorted());
+  });
+
+  it("keeps what a process sent before it died, and sends the rest once its claim runs out", async () => {
+    await enqueue(3);
+    const sent: string[] = [];
+    // Sends the first mail, then never hears back from SMTP: the process is as good as dead.
+    const dying: MailTransport = { kind: "smtp", send: (mail) => (sent.length === 0 ? (sent.push(mail.subject), Promise.resolve()) : new Promise(() => {})), close: () => {} };
+    void deliverDueMail(database.db, dying);
+    await expect.poll(async () => (await database.db.select().from(mailOutbox).where(eq(mailOutbox.status, "sent"))).length).toBe(1);
+    const healthy: MailTransport = { kind: "smtp", send: async (mail) => void sent.push(mail.subject), close: () => {} };
+    expect(await deliverDueMail(database.db, healthy)).toEqual({ sent: 0, failed: 0 });
+    // The dead process's claim on the other two ends.
+    await database.db.update(mailOutbox).set({ nextAttemptAt: sql`now() - interval '1 second'` }).where(eq(mailOutbox.status, "pending"));
+    expect(await deliverDueMail(database.db, healthy)).toEqual({ sent: 2, failed: 0 });
+    expect(sent.toSorted()).toEqual(["Mail 0", "Mail 1", "Mail 2"]);
   });
 });
 
