@@ -28,17 +28,23 @@ export function retryDelaySeconds(attempts: number): number {
   return Math.min(30 * 2 ** (attempts - 1), 6 * 60 * 60);
 }
 
-/** How long a claimed mail waits for its sender before another process may take it over. */
-export const mailLeaseSeconds = 120;
+/**
+ * How long a claimed mail waits for its sender before another process may take it over. A batch
+ * starts no send after `sendWindowSeconds`, and one send is bounded by the SMTP timeouts
+ * (transport.ts, about 40 s at worst), so a live sender always finishes inside its claim.
+ */
+export const mailLeaseSeconds = 60;
+const sendWindowSeconds = 15;
 
 /**
  * Sends up to `batch` due mails. They are claimed first, in one statement with SKIP LOCKED, by
  * pushing their next attempt past a lease, so several processes never send one mail at once and no
  * transaction stays open while SMTP answers. Each mail's outcome is written as soon as it is known:
  * a process that dies mid-batch leaves the mails it sent marked sent, and the rest due again when
- * the lease ends. Returns how many were handled.
+ * the lease ends. Returns how many were handled (sent or failed; a mail handed back is neither).
  */
-export async function deliverDueMail(db: Db, transport: MailTransport, batch = 10): Promise<{ sent: number; failed: number }> {
+export async function deliverDueMail(db: Db, transport: MailTransport, options: { batch?: number; clock?: () => number } = {}): Promise<{ sent: number; failed: number }> {
+  const { batch = 10, clock = Date.now } = options;
   const claimed = await db
     .update(mailOutbox)
     .set({ nextAttemptAt: sql`now() + make_interval(secs => ${mailLeaseSeconds})` })
@@ -57,7 +63,14 @@ export async function deliverDueMail(db: Db, transport: MailTransport, batch = 1
     .returning();
   let sent = 0;
   let failed = 0;
-  for (const mail of claimed.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
+  const claimedAt = clock();
+  const queue = claimed.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
+  for (const [index, mail] of queue.entries()) {
+    if (clock() - claimedAt > sendWindowSeconds * 1000) {
+      // SMTP is slow today: what is left goes back at once, for this or another process's next round.
+      await db.update(mailOutbox).set({ nextAttemptAt: sql`now()` }).where(inArray(mailOutbox.id, queue.slice(index).map((m) => m.id)));
+      break;
+    }
     try {
       await transport.send(mail);
       await db

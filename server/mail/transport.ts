@@ -9,7 +9,8 @@ export function createMailTransport(options: { smtpUrl: string | undefined; from
   if (!options.smtpUrl) {
     return { kind: "outbox", send: async () => {}, close: () => {} };
   }
-  const smtp = createTransport(options.smtpUrl);
+  // Bounded, so one send always ends well inside the claim on its mail (outbox.ts, mailLeaseSeconds).
+  const smtp = createTransport({ url: options.smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 });
   return {
     kind: "smtp",
     async send(message) {

@@ -153,6 +153,18 @@ describe.each(databaseKinds)("the mail outbox on $name", ({ open }) => {
     expect(sent.toSorted()).toEqual(Array.from({ length: 25 }, (_, i) => `Mail ${i}`).toSorted());
   });
 
+  it("hands the rest of a batch back at once when SMTP is so slow the claim could run out", async () => {
+    await enqueue(3);
+    const sent: string[] = [];
+    // The first send takes 16 s of the worker's clock, more than a batch may spend starting sends.
+    let now = 0;
+    const slow: MailTransport = { kind: "smtp", send: async (mail) => void (sent.push(mail.subject), (now += 16_000)), close: () => {} };
+    expect(await deliverDueMail(database.db, slow, { clock: () => now })).toEqual({ sent: 1, failed: 0 });
+    expect(sent).toEqual(["Mail 0"]);
+    const healthy: MailTransport = { kind: "smtp", send: async (mail) => void sent.push(mail.subject), close: () => {} };
+    expect(await deliverDueMail(database.db, healthy)).toEqual({ sent: 2, failed: 0 });
+  });
+
   it("keeps what a process sent before it died, and sends the rest once its claim runs out", async () => {
     await enqueue(3);
     const sent: string[] = [];
