@@ -108,5 +108,8 @@ export function levelSentence(level: MigrationLevel): string {
   return behind > 0 ? ` The server applies this version's ${plural(behind, "newer migration", "newer migrations")} on its next start.` : "";
 }
 
+/** 20261124T101500Z: UTC, so names made with it sort by time wherever they are made. */
+export const utcStamp = (date = new Date()) => date.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+
 /** "The embedded database …" at the start of a sentence. */
 export const capitalised = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { mkdir, open, rename, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../../config.ts";
-import { BackupError, type RestoreOutcome } from "./contents.ts";
+import { BackupError, utcStamp, type RestoreOutcome } from "./contents.ts";
 import { backupPglite, pgliteDir, restorePglite } from "./pglite.ts";
 import { backupPostgres, restorePostgres } from "./postgres.ts";
 
@@ -18,18 +18,21 @@ export const backupExtensions: Record<Kind, string> = { pglite: ".pglite.tar.gz"
 
 const kindOfSettings = (settings: BackupSettings): Kind => (settings.databaseUrl ? "postgres" : "pglite");
 
-/** ./backups/academy-20261124T101500Z.postgres.dump: UTC, so names sort by time wherever they are made. */
+/** ./backups/academy-20261124T101500Z.postgres.dump */
 export function defaultBackupFile(settings: BackupSettings, now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-  return path.resolve("backups", `academy-${stamp}${backupExtensions[kindOfSettings(settings)]}`);
+  return path.resolve("backups", `academy-${utcStamp(now)}${backupExtensions[kindOfSettings(settings)]}`);
 }
 
 /** Writes the configured database to FILE, through FILE.partial so a failed backup never leaves a file that looks whole. */
 export async function backupDatabase(settings: BackupSettings, file: string): Promise<{ source: string; bytes: number }> {
   if (existsSync(file)) throw new BackupError(`${file} already exists: give another file name, or move that file away first.`);
-  await mkdir(path.dirname(file), { recursive: true });
   const partial = `${file}.partial`;
-  await rm(partial, { force: true });
+  try {
+    await mkdir(path.dirname(file), { recursive: true });
+    await rm(partial, { force: true });
+  } catch (error) {
+    throw new BackupError(`Cannot write a backup to ${file}: ${(error as Error).message}`, { cause: error });
+  }
   try {
     const source = settings.databaseUrl ? await backupPostgres(settings.databaseUrl, partial) : await backupPglite(settings.dataDir, partial);
     await rename(partial, file);
@@ -42,11 +45,14 @@ export async function backupDatabase(settings: BackupSettings, file: string): Pr
 
 /** What a file holds, from its first bytes: pg_dump's custom archives start "PGDMP", PGlite's tarballs are gzip. */
 async function kindOfFile(file: string): Promise<Kind> {
-  const handle = await open(file).catch((error: NodeJS.ErrnoException) => {
-    throw new BackupError(error.code === "ENOENT" ? `${file} does not exist.` : `${file} cannot be read: ${error.message}`);
-  });
   const start = Buffer.alloc(5);
-  await handle.read(start, 0, 5, 0).finally(() => handle.close());
+  try {
+    const handle = await open(file);
+    await handle.read(start, 0, 5, 0).finally(() => handle.close());
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    throw new BackupError(code === "ENOENT" ? `${file} does not exist.` : `${file} cannot be read: ${message}`, { cause: error });
+  }
   if (start.toString("latin1") === "PGDMP") return "postgres";
   if (start[0] === 0x1f && start[1] === 0x8b) return "pglite";
   throw new BackupError(

@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { PGlite } from "@electric-sql/pglite";
 import { fromPglite } from "../client.ts";
-import { BackupError, capitalised, contentsOf, describeContents, levelSentence, migrationLevel, type RestoreOutcome } from "./contents.ts";
+import { BackupError, capitalised, contentsOf, describeContents, levelSentence, migrationLevel, utcStamp, type RestoreOutcome } from "./contents.ts";
 
 /** Where the server keeps the embedded database: server/db/client.ts openDatabase. */
 export const pgliteDir = (dataDir: string) => path.join(dataDir, "db");
@@ -69,8 +69,6 @@ export async function backupPglite(dataDir: string, partialFile: string): Promis
   }
 }
 
-const stamp = () => new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
-
 /**
  * Unpacks the tarball beside DATA_DIR/db, checks it is Academy's, then swaps the folders: the
  * database in place is untouched until the new one has opened, and a replaced one is kept aside.
@@ -114,7 +112,7 @@ export async function restorePglite(dataDir: string, file: string, force: boolea
     await rm(staging, { recursive: true, force: true });
     throw error;
   }
-  const kept = existsSync(dir) ? `${dir}.replaced-${stamp()}` : null;
+  const kept = existsSync(dir) ? `${dir}.replaced-${utcStamp()}` : null;
   if (kept) await rename(dir, kept);
   await rename(staging, dir);
   return { target, replaced, kept, summary, keyStored };
