@@ -1,0 +1,119 @@
+import { createWriteStream, existsSync, openAsBlob } from "node:fs";
+import { mkdir, readdir, readFile, readlink, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { PGlite } from "@electric-sql/pglite";
+import { fromPglite } from "../client.ts";
+import { BackupError, capitalised, contentsOf, describeContents, levelSentence, migrationLevel, utcStamp, type RestoreOutcome } from "./contents.ts";
+
+/** Where the server keeps the embedded database: server/db/client.ts openDatabase. */
+export const pgliteDir = (dataDir: string) => path.join(dataDir, "db");
+
+const holdsDatabase = (dir: string) => existsSync(path.join(dir, "PG_VERSION"));
+
+/**
+ * PGlite takes no lock: a second process opening the same folder would corrupt it. It writes a
+ * postmaster.pid (with a made-up pid) while open and removes it on close, and it keeps the write-ahead
+ * log open, so on Linux the process holding the folder is the one with a file in it open.
+ */
+async function refuseWhileOpen(dir: string): Promise<void> {
+  if (!existsSync(path.join(dir, "postmaster.pid"))) return;
+  const stop = "Stop the Academy server that uses it, then run this again";
+  if (!existsSync("/proc/self/fd")) {
+    throw new BackupError(
+      `The embedded database in ${dir} is open (its postmaster.pid exists). ${stop}. If no server runs, the last one stopped without closing it: start the server and stop it once.`,
+    );
+  }
+  const holders: string[] = [];
+  let unreadable = false;
+  for (const pid of (await readdir("/proc")).filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)) {
+    const fds = await readdir(`/proc/${pid}/fd`).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "EACCES" || error.code === "EPERM") unreadable = true;
+      return [];
+    });
+    const targets = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => "")));
+    if (targets.some((target) => target.startsWith(`${dir}${path.sep}`))) {
+      const command = (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").join(" ").trim();
+      holders.push(`process ${pid}${command ? ` (${command})` : ""}`);
+    }
+  }
+  if (holders.length > 0) throw new BackupError(`The embedded database in ${dir} is in use by ${holders.join(", ")}. ${stop}.`);
+  if (unreadable) {
+    throw new BackupError(
+      `The embedded database in ${dir} may be open (its postmaster.pid exists, and some processes could not be inspected). ${stop}, or run this as the user the server runs as.`,
+    );
+  }
+}
+
+/** A tarball of the whole data folder (PGlite's dumpDataDir), taken after a checkpoint so it opens without recovery. */
+export async function backupPglite(dataDir: string, partialFile: string): Promise<string> {
+  const dir = pgliteDir(dataDir);
+  if (!holdsDatabase(dir)) {
+    throw new BackupError(`There is no embedded database in ${dir} to back up. DATABASE_URL is unset, so that is where Academy keeps its data: check DATA_DIR.`);
+  }
+  await refuseWhileOpen(dir);
+  const client = await PGlite.create(dir);
+  try {
+    const contents = await contentsOf(fromPglite(client).db);
+    if (contents.migrations.length === 0) {
+      throw new BackupError(`The embedded database in ${dir} has no Academy tables (drizzle.__drizzle_migrations is missing), so there is nothing to back up.`);
+    }
+    await client.exec("checkpoint");
+    const tarball = await client.dumpDataDir("gzip");
+    await pipeline(Readable.fromWeb(tarball.stream() as WebReadableStream<Uint8Array>), createWriteStream(partialFile, { flags: "wx" }));
+    return `the embedded database in ${dir} (${await describeContents(contents)})`;
+  } finally {
+    await client.close();
+  }
+}
+
+/**
+ * Unpacks the tarball beside DATA_DIR/db, checks it is Academy's, then swaps the folders: the
+ * database in place is untouched until the new one has opened, and a replaced one is kept aside.
+ */
+export async function restorePglite(dataDir: string, file: string, force: boolean): Promise<RestoreOutcome> {
+  const dir = pgliteDir(dataDir);
+  const target = `the embedded database in ${dir}`;
+  await refuseWhileOpen(dir);
+  let replaced: string | null = null;
+  if (holdsDatabase(dir)) {
+    const existing = await PGlite.create(dir);
+    const contents = await contentsOf(fromPglite(existing).db).finally(() => existing.close());
+    if (contents.tables > 0) {
+      replaced = await describeContents(contents);
+      if (!force) {
+        throw new BackupError(`${capitalised(target)} is not empty (${replaced}). Restoring replaces it (the current one is moved aside): run restore again with --force to do that.`);
+      }
+    }
+  }
+  const staging = `${dir}.restoring-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(dataDir, { recursive: true });
+  let summary: string;
+  let keyStored: boolean;
+  try {
+    let restored: PGlite;
+    try {
+      restored = await PGlite.create(staging, { loadDataDir: await openAsBlob(file) });
+    } catch {
+      throw new BackupError(`${file} is not a backup of Academy's embedded database: PGlite cannot open it as a data folder.`);
+    }
+    try {
+      const contents = await contentsOf(fromPglite(restored).db);
+      const level = await migrationLevel(contents.migrations, `The database in ${file}`);
+      summary = `${await describeContents(contents)}.${levelSentence(level)}`;
+      keyStored = contents.keyStored;
+    } finally {
+      await restored.close();
+    }
+  } catch (error) {
+    await rm(staging, { recursive: true, force: true });
+    throw error;
+  }
+  const kept = existsSync(dir) ? `${dir}.replaced-${utcStamp()}` : null;
+  if (kept) await rename(dir, kept);
+  await rename(staging, dir);
+  return { target, replaced, kept, summary, keyStored };
+}
