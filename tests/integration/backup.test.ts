@@ -15,7 +15,7 @@ import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { createHostingOrder, createOrder, requestRefund } from "../../server/commerce/index.ts";
 import { createFieldCipher, loadEncryptionKey } from "../../server/crypto/field-encryption.ts";
 import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
-import { certificates, cliLoginRequests, deviceCode, rateLimit, throttles, websiteReminders } from "../../server/db/schema.ts";
+import { certificates, cliLoginRequests, deviceCode, rateLimit, scheduledJobs, throttles, websiteReminders } from "../../server/db/schema.ts";
 import { loadGeneratedSecrets } from "../../server/db/generated-secrets.ts";
 import { saveReview } from "../../server/feedback/index.ts";
 import { rememberLesson, setLessonComplete } from "../../server/learning/player.ts";
@@ -259,6 +259,7 @@ async function fill(db: Db, suite: ReturnType<typeof identitySuite>, catalog: Ca
   await db.insert(deviceCode).values({ id: "dc-backup", deviceCode: "device-code-backup", userCode: "ABCDEFGH", status: "pending", expiresAt: soon, pollingInterval: 5000, clientId: "academy-cli" });
   await db.insert(cliLoginRequests).values({ userCode: "ABCDEFGH", userAgent: "academy-cli/0.1.0", ipAddress: "10.1.2.3" });
   await db.insert(websiteReminders).values({ websiteId: site.id, kind: "7-days", expiresAt: soon });
+  await db.insert(scheduledJobs).values({ name: "clean-up", nextRunAt: soon, lastStartedAt: new Date(), lastFinishedAt: new Date() });
   return { email, userId: user.id, noteId: note.id, noteBody };
 }
 
