@@ -7,7 +7,7 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { Client } from "pg";
 import type { ServerBuild } from "react-router";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { loadCatalog, type Catalog, type Course } from "../../server/catalog/index.ts";
 import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
@@ -54,6 +54,23 @@ export async function newPostgresDatabase(serverUrl: string): Promise<{ url: str
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** A new migrated database for each test of the describe block that calls this: the handle of the test running. */
+export function migratedDatabaseEach(open: () => Promise<Database>): () => Database {
+  let database: Database | undefined;
+  beforeEach(async () => {
+    database = await open();
+    await database.migrate();
+  });
+  afterEach(async () => {
+    await database?.close();
+    database = undefined;
+  });
+  return () => {
+    if (!database) throw new Error("The database is open only while a test runs.");
+    return database;
+  };
 }
 
 /** A new, empty database on the test server for one caller, dropped again when it is closed. */

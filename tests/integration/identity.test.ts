@@ -1,18 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { consumeThrottle } from "../../server/auth/throttle.ts";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { createFieldCipher, loadEncryptionKey } from "../../server/crypto/field-encryption.ts";
-import type { Database } from "../../server/db/client.ts";
 import { appRoots, mailOutbox, users } from "../../server/db/schema.ts";
 import { createLogger } from "../../server/logger.ts";
 import { deliverDueMail, enqueueMail, listMailbox, maxAttempts, type MailTransport } from "../../server/mail/outbox.ts";
 import { createMailTransport } from "../../server/mail/transport.ts";
 import { readUserDocument, recordSignIn } from "../../server/users/user-document.ts";
-import { contentDir, databaseKinds, identitySuite } from "./helpers.ts";
+import { contentDir, databaseKinds, identitySuite, migratedDatabaseEach } from "./helpers.ts";
 
 let catalog: Catalog;
 beforeAll(async () => {
@@ -132,24 +131,18 @@ describe.each(databaseKinds)("identity on $name", ({ open }) => {
 });
 
 describe.each(databaseKinds)("the mail outbox on $name", ({ open }) => {
-  let database: Database;
-  beforeEach(async () => {
-    database = await open();
-    await database.migrate();
-  });
-  afterEach(async () => {
-    await database.close();
-  });
+  const db = () => database().db;
+  const database = migratedDatabaseEach(open);
 
   const enqueue = async (count: number) => {
-    for (let i = 0; i < count; i++) await enqueueMail(database.db, { to: `learner${i}@example.com`, subject: `Mail ${i}`, text: "t", html: "<p>t</p>", links: [] });
+    for (let i = 0; i < count; i++) await enqueueMail(db(), { to: `learner${i}@example.com`, subject: `Mail ${i}`, text: "t", html: "<p>t</p>", links: [] });
   };
 
   it("sends each mail once when several processes deliver at the same moment", async () => {
     await enqueue(25);
     const sent: string[] = [];
     const slow: MailTransport = { kind: "smtp", send: async (mail) => void (await new Promise((resolve) => setTimeout(resolve, 5)), sent.push(mail.subject)), close: () => {} };
-    while ((await Promise.all([0, 1, 2].map(() => deliverDueMail(database.db, slow)))).some((r) => r.sent > 0));
+    while ((await Promise.all([0, 1, 2].map(() => deliverDueMail(db(), slow)))).some((r) => r.sent > 0));
     expect(sent.toSorted()).toEqual(Array.from({ length: 25 }, (_, i) => `Mail ${i}`).toSorted());
   });
 
@@ -159,10 +152,10 @@ describe.each(databaseKinds)("the mail outbox on $name", ({ open }) => {
     // The first send takes 16 s of the worker's clock, more than a batch may spend starting sends.
     let now = 0;
     const slow: MailTransport = { kind: "smtp", send: async (mail) => void (sent.push(mail.subject), (now += 16_000)), close: () => {} };
-    expect(await deliverDueMail(database.db, slow, { clock: () => now })).toEqual({ sent: 1, failed: 0 });
+    expect(await deliverDueMail(db(), slow, { clock: () => now })).toEqual({ sent: 1, failed: 0 });
     expect(sent).toEqual(["Mail 0"]);
     const healthy: MailTransport = { kind: "smtp", send: async (mail) => void sent.push(mail.subject), close: () => {} };
-    expect(await deliverDueMail(database.db, healthy)).toEqual({ sent: 2, failed: 0 });
+    expect(await deliverDueMail(db(), healthy)).toEqual({ sent: 2, failed: 0 });
   });
 
   it("keeps what a process sent before it died, and sends the rest once its claim runs out", async () => {
@@ -170,13 +163,13 @@ describe.each(databaseKinds)("the mail outbox on $name", ({ open }) => {
     const sent: string[] = [];
     // Sends the first mail, then never hears back from SMTP: the process is as good as dead.
     const dying: MailTransport = { kind: "smtp", send: (mail) => (sent.length === 0 ? (sent.push(mail.subject), Promise.resolve()) : new Promise(() => {})), close: () => {} };
-    void deliverDueMail(database.db, dying);
-    await expect.poll(async () => (await database.db.select().from(mailOutbox).where(eq(mailOutbox.status, "sent"))).length).toBe(1);
+    void deliverDueMail(db(), dying);
+    await expect.poll(async () => (await db().select().from(mailOutbox).where(eq(mailOutbox.status, "sent"))).length).toBe(1);
     const healthy: MailTransport = { kind: "smtp", send: async (mail) => void sent.push(mail.subject), close: () => {} };
-    expect(await deliverDueMail(database.db, healthy)).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverDueMail(db(), healthy)).toEqual({ sent: 0, failed: 0 });
     // The dead process's claim on the other two ends.
-    await database.db.update(mailOutbox).set({ nextAttemptAt: sql`now() - interval '1 second'` }).where(eq(mailOutbox.status, "pending"));
-    expect(await deliverDueMail(database.db, healthy)).toEqual({ sent: 2, failed: 0 });
+    await db().update(mailOutbox).set({ nextAttemptAt: sql`now() - interval '1 second'` }).where(eq(mailOutbox.status, "pending"));
+    expect(await deliverDueMail(db(), healthy)).toEqual({ sent: 2, failed: 0 });
     expect(sent.toSorted()).toEqual(["Mail 0", "Mail 1", "Mail 2"]);
   });
 });
