@@ -1,5 +1,4 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import type { HttpDeps } from "./http/app.ts";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:http";
 import path from "node:path";
@@ -8,6 +7,7 @@ import { type Catalog, ContentError, loadCatalog } from "./catalog/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Database, openDatabase, SchemaTooNew } from "./db/client.ts";
 import { loadGeneratedSecrets } from "./db/generated-secrets.ts";
+import type { HttpDeps } from "./http/app.ts";
 import { collectWhenIdle } from "./idle-collection.ts";
 import { startJobs } from "./jobs/index.ts";
 import { startIdentity, type Identity } from "./identity.ts";
@@ -146,7 +146,9 @@ export function listen(
     const handled = serve(req, res);
     if (!handled) return;
     handling.add(handled);
-    void handled.finally(() => handling.delete(handled));
+    // Settled either way; a failed handler is the HTTP layer's to report, not a reason to crash here.
+    const done = () => void handling.delete(handled);
+    handled.then(done, done);
   });
   const jobs = startJobs({
     db: database.db,
