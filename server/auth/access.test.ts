@@ -58,6 +58,42 @@ describe("access redirects", () => {
     }
   });
 
+  it("does not follow dot segments or encodings that resolve to a path starting with two slashes", () => {
+    const variants = [
+      "/.//evil.example",
+      "/./\\evil.example",
+      "/a/..//evil.example",
+      "/a/../\\evil.example",
+      "/%2e//evil.example",
+      "/%2E//evil.example",
+      "/%2e%2e//evil.example",
+      "/a/%2e%2e//evil.example",
+      "/.%2e//evil.example",
+      "/././/evil.example",
+      "/.\\/evil.example",
+      "./..//evil.example",
+      "..//evil.example",
+      ".//evil.example",
+      decodeURIComponent("%2F.%2F%2Fevil.example"),
+    ];
+    for (const value of variants) {
+      const target = safeRedirectTarget(value);
+      expect(target, JSON.stringify(value)).not.toMatch(/^\/[/\\]/);
+      // Followed the way a browser follows a Location header, it stays on this site.
+      expect(new URL(target, "https://academy.test/").origin, JSON.stringify(value)).toBe("https://academy.test");
+    }
+    // Double encoding stays encoded: a path on this site, never decoded twice.
+    expect(safeRedirectTarget("/%252e//evil.example")).toBe("/%252e//evil.example");
+    expect(new URL(safeRedirectTarget("%2F%2Fevil.example"), "https://academy.test/").origin).toBe("https://academy.test");
+    // Dot segments that stay on the site still lead where they say.
+    expect(safeRedirectTarget("/courses/./react/../html?x=1")).toBe("/courses/html?x=1");
+  });
+
+  it("sends a verified visitor of /verify-email home when its redirectTo resolves off the site", () => {
+    expect(accessRedirect("/verify-email", "?redirectTo=%2F.%2F%2Fevil.example", viewer(true))).toEqual({ to: "/", replace: true });
+    expect(accessRedirect("/login", "?redirectTo=%2Fa%2F..%2F%2Fevil.example", viewer(false))?.to).toBe("/verify-email");
+  });
+
   it("returns a clean path with no line breaks for a header", () => {
     expect(safeRedirectTarget("/account\r\nSet-Cookie: x=1")).toBe("/accountSet-Cookie:%20x=1");
     expect(safeRedirectTarget("/courses?q=a b#top")).toBe("/courses?q=a%20b#top");

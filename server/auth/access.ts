@@ -54,9 +54,22 @@ export function accessRedirect(pathname: string, search: string, viewer: Viewer 
 
 const siteBase = new URL("http://academy.invalid/");
 
+/** Whether a browser following `path` as a Location header stays on this site. */
+function staysOnSite(path: string): boolean {
+  // A path that starts with two slashes (or a slash and a backslash) names another host.
+  if (!path.startsWith("/") || /^\/[/\\]/.test(path)) return false;
+  try {
+    return new URL(path, siteBase).origin === siteBase.origin;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A redirectTo value we will follow: resolved the way a browser resolves it (tabs and line breaks
- * dropped, backslashes as slashes), kept only when it stays on this site, and returned as a clean path.
+ * dropped, backslashes as slashes, dot segments, %2e among them, removed), and returned as a clean
+ * path only when that path, followed again, stays on this site: `/a/..//evil.example` resolves to
+ * `//evil.example`, which is another host.
  */
 export function safeRedirectTarget(value: string | null | undefined, fallback = "/"): string {
   if (!value) return fallback;
@@ -67,5 +80,6 @@ export function safeRedirectTarget(value: string | null | undefined, fallback = 
     return fallback;
   }
   if (target.origin !== siteBase.origin) return fallback;
-  return target.pathname + target.search + target.hash;
+  const path = target.pathname + target.search + target.hash;
+  return staysOnSite(path) ? path : fallback;
 }

@@ -201,3 +201,19 @@ describe("an address with text no column can hold", () => {
     }
   });
 });
+
+describe("a redirectTo whose dot segments resolve to another host", () => {
+  const offSite = ["%2F.%2F%2Fevil.example", "%2Fa%2F..%2F%2Fevil.example", "%2F%252e%2F%2Fevil.example", "%2F%2e%2F%2Fevil.example", "%2F.%2F%5Cevil.example", "%2F.%252F%252Fevil.example"];
+
+  it("sends a signed-in visitor of /login, /verify-email and /email-verified to a page of this site", async () => {
+    const { cookie } = await signedIn();
+    for (const value of offSite) {
+      for (const page of ["/login", "/verify-email", "/email-verified"]) {
+        const response = await send(`${page}?redirectTo=${value}`, { cookie });
+        expect(response.status, `${page} ${value}`).toBe(302);
+        const location = response.headers.get("location") ?? "";
+        expect(new URL(location, origin).origin, `${page} ${value} → ${location}`).toBe(origin);
+      }
+    }
+  });
+});
