@@ -69,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const url = await setProfilePhoto({ db, cipher, storage }, viewer.id, upload);
       return reply({ section: "photo", ok: true, message: url ? "Your new photo is in place." : "Your photo was removed." });
     } catch (error) {
-      if (error instanceof PhotoError) return reply({ section: "photo", ok: false, message: error.message }, 400);
+      if (error instanceof PhotoError) return reply({ section: "photo", ok: false, message: error.message }, error.status);
       throw error;
     }
   }

@@ -101,6 +101,8 @@ export interface MailboxEntry extends MailMessage {
 
 /** The development mailbox: mail delivered to the outbox transport, newest first. */
 export async function listMailbox(db: Db, to?: string): Promise<MailboxEntry[]> {
+  // No mail went to an address with a NUL or a broken Unicode sequence, and PostgreSQL refuses to compare one.
+  if (to !== undefined && (to.includes("\u0000") || !to.isWellFormed())) return [];
   return db
     .select({
       to: mailOutbox.to,

@@ -2,8 +2,17 @@ import sharp from "sharp";
 
 export const maxPhotoBytes = 2 * 1024 * 1024;
 
+/** Enough for any phone's photo at 2 MB; a bigger image is only pixels to decode for a 256-pixel square. */
+const maxPhotoPixels = 24_000_000;
+
 export class PhotoError extends Error {
   override name = "PhotoError";
+  /** 400 for a photo we cannot use, 429 for one upload too many. */
+  readonly status: number;
+  constructor(message: string, status = 400) {
+    super(message);
+    this.status = status;
+  }
 }
 
 /** Recognises JPEG, PNG and WebP by their first bytes, whatever the file is called. */
@@ -19,8 +28,15 @@ export async function processProfilePhoto(bytes: Buffer): Promise<Buffer> {
   if (bytes.length === 0) throw new PhotoError("Choose a photo to upload.");
   if (bytes.length > maxPhotoBytes) throw new PhotoError("That photo is larger than 2 MB. Choose a smaller one.");
   if (!photoType(bytes)) throw new PhotoError("That file is not a JPEG, PNG or WebP image.");
+  // The header says how many pixels decoding would make: a tiny file of one colour can hold 40 million.
+  const { width = 0, height = 0 } = await sharp(bytes)
+    .metadata()
+    .catch(() => ({ width: 0, height: 0 }));
+  if (width * height > maxPhotoPixels) {
+    throw new PhotoError(`That photo is ${width.toLocaleString("en-IN")} × ${height.toLocaleString("en-IN")} pixels. Choose one of ${maxPhotoPixels / 1_000_000} megapixels or fewer.`);
+  }
   try {
-    return await sharp(bytes, { limitInputPixels: 40_000_000 })
+    return await sharp(bytes, { limitInputPixels: maxPhotoPixels })
       .rotate()
       .resize(256, 256, { fit: "cover", position: "attention" })
       .webp({ quality: 82 })

@@ -5,8 +5,11 @@ import type { Db } from "../db/client.ts";
 import { user } from "../db/schema.ts";
 import type { FileStorage } from "../storage/index.ts";
 import { keyOfUrl } from "../storage/keys.ts";
-import { processProfilePhoto } from "./profile-photo.ts";
+import { consumeThrottle } from "../auth/throttle.ts";
+import { PhotoError, processProfilePhoto } from "./profile-photo.ts";
 import { updateUserDocument } from "./user-document.ts";
+
+const photoUploads = { windowSeconds: 60 * 60, max: 20 };
 
 /** A person's name, as the profile form and Better Auth's update-user endpoint both take it. */
 export const profileName = z
@@ -50,6 +53,14 @@ export interface PhotoServices {
  */
 export async function setProfilePhoto(services: PhotoServices, userId: string, upload: Buffer | null): Promise<string | null> {
   const { db, cipher, storage } = services;
+  if (upload) {
+    // Decoding a photo costs real CPU; nobody changes theirs twenty times an hour.
+    const limit = await consumeThrottle(db, `photo:${userId}`, photoUploads);
+    if (!limit.allowed) {
+      const minutes = Math.max(1, Math.ceil(limit.retryAfterSeconds / 60));
+      throw new PhotoError(`You have changed your photo ${photoUploads.max} times in the last hour. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, 429);
+    }
+  }
   const url = upload ? await storage.put(`avatars/${userId}`, await processProfilePhoto(upload), "webp") : null;
   const previous = await db.transaction(async (tx) => {
     const [account] = await tx.select({ image: user.image }).from(user).where(eq(user.id, userId)).for("update");

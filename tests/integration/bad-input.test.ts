@@ -196,7 +196,7 @@ describe("a name the profile would refuse", () => {
 
 describe("an address with text no column can hold", () => {
   it("is not found, not a server error", async () => {
-    for (const path of ["/sandbox/checkout/a%00b", "/certificates/a%00b", "/notes?note=a%00b", "/courses/react-fundamentals/confirm?order=a%00b"]) {
+    for (const path of ["/sandbox/checkout/a%00b", "/certificates/a%00b", "/notes?note=a%00b", "/courses/react-fundamentals/confirm?order=a%00b", "/dev/mailbox.json?to=%00", "/dev/mailbox?to=a%00b", "/dev/mailbox.json?to=%ED%A0%80"]) {
       expect((await send(path)).status, path).toBeLessThan(500);
     }
   });
