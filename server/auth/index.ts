@@ -1,4 +1,5 @@
 import { betterAuth } from "better-auth";
+import { sql } from "drizzle-orm";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
@@ -30,6 +31,23 @@ const accountLimits = {
   "/request-password-reset": { windowSeconds: 60 * 60, max: 3 },
   "/send-verification-email": { windowSeconds: 15 * 60, max: 5 },
 } as const;
+
+/**
+ * How many devices a person may be signed in on at once. Each sign-in is a row the devices list
+ * shows and every revocation walks, so a script signing in again and again must not grow it without bound.
+ */
+export const maxSessionsPerPerson = 50;
+
+/** Signs out the person's least recently used devices beyond the limit, never the one just signed in. */
+async function keepNewestSessions(db: Db, userId: string, newSessionId: string): Promise<void> {
+  await db.execute(sql`delete from ${schema.session}
+    where ${schema.session.userId} = ${userId} and ${schema.session.id} <> ${newSessionId}
+      and ${schema.session.id} not in (
+        select ${schema.session.id} from ${schema.session}
+        where ${schema.session.userId} = ${userId} and ${schema.session.id} <> ${newSessionId}
+        order by ${schema.session.updatedAt} desc, ${schema.session.createdAt} desc
+        limit ${maxSessionsPerPerson - 1})`);
+}
 
 export interface AuthDeps {
   db: Db;
@@ -153,6 +171,7 @@ export function createAuth(deps: AuthDeps) {
       session: {
         create: {
           after: async (session) => {
+            await keepNewestSessions(db, session.userId, session.id);
             const user = await db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, session.userId) });
             if (user) await recordSignIn(db, cipher, logger, user);
           },
