@@ -221,6 +221,23 @@ describe("every operation of /api/v1", () => {
 });
 
 describe("API keys", () => {
+  it("show a new key's secret on a page no cache may keep", async () => {
+    const email = `keys-${randomBytes(4).toString("hex")}@example.com`;
+    const signUp = await t.identity.auth.api.signUpEmail({ body: { name: "Cache Chitra", email, password: "a good long password" }, asResponse: true });
+    const cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    await t.database.db.update(user).set({ emailVerified: true }).where(eq(user.email, email));
+    const made = await t.app.fetch(
+      new Request("http://academy.test/api-tools", {
+        method: "POST",
+        headers: { cookie, origin: "http://academy.test", "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "create-key", name: "Script", scopes: "read", lifetime: "30" }).toString(),
+      }),
+    );
+    expect(made.status).toBe(200);
+    expect(await made.text()).toMatch(/value="acd_[\w-]+"/);
+    expect(made.headers.get("cache-control")).toBe("private, no-store");
+  });
+
   it("refuse a blank or long name, no or unknown scopes and an unoffered lifetime, cap each person at 20, and keep another person's key out of reach", async () => {
     const { db } = t.database;
     const person = await personWithToken("Key Keeper");
