@@ -109,7 +109,6 @@ export function createApi(deps: ApiDeps) {
     if (error instanceof HTTPException && error.status === 400) return errorResponse(c, 400, "The body is not valid JSON. Send a JSON object with Content-Type: application/json.", { body: "not valid JSON" });
     throw error;
   });
-  api.notFound((c) => errorResponse(c, 404, "There is no such API endpoint. The list is at /api/v1/openapi.json."));
 
   const rateLimit = { windowSeconds: 60, max: deps.rateLimitPerMinute };
   // Filled once every route is declared, below; requests arrive only after that.
