@@ -41,10 +41,15 @@ async function send(server: string, path: string, init: RequestInit & { token?: 
   }
 }
 
-/** A JSON POST to one of Better Auth's endpoints, as the device grant needs. */
-export async function postJson(server: string, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+/** A JSON POST to one of Better Auth's endpoints, as the device grant needs; `retryAfterSeconds` is the answer's Retry-After (0 without one). */
+export async function postJson(server: string, path: string, body: unknown): Promise<{ status: number; json: Record<string, unknown>; retryAfterSeconds: number }> {
   const response = await send(server, path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  return { status: response.status, json: ((await response.json().catch(() => ({}))) ?? {}) as Record<string, unknown> };
+  const retryAfter = Number(response.headers.get("retry-after") ?? response.headers.get("x-retry-after") ?? 0);
+  return {
+    status: response.status,
+    json: ((await response.json().catch(() => ({}))) ?? {}) as Record<string, unknown>,
+    retryAfterSeconds: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 0,
+  };
 }
 
 /**

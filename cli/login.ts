@@ -26,12 +26,23 @@ const say = (text: string) => process.stderr.write(text);
 
 const spinner = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
+/** The time and the waits between polls, so a test can let ten minutes pass at once. */
+export interface LoginClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const systemClock: LoginClock = { now: () => Date.now(), sleep: (ms) => sleep(ms) };
+
+/** RFC 8628 §3.5: each `slow_down` adds five seconds to the interval, for the rest of the wait. */
+const slowDownStepMs = 5000;
+
 /**
  * `academy login`: the OAuth 2.0 device grant (RFC 8628). The server gives a code; the person
  * approves it in the browser at /login?cliToken=<code>; the CLI polls until approved, denied or
  * expired, then stores the token it receives (never in the URL or the shell's history).
  */
-export async function login(server: string, options: { browser: boolean; json: boolean }): Promise<void> {
+export async function login(server: string, options: { browser: boolean; json: boolean }, clock: LoginClock = systemClock): Promise<void> {
   const started = await postJson(server, "/api/auth/device/code", { client_id: clientId });
   const code = started.json as { device_code?: string; user_code?: string; expires_in?: number; interval?: number };
   if (started.status !== 200 || !code.device_code || !code.user_code) throw new CliError(`The server did not start a sign-in (${started.status}). Try again in a minute.`);
@@ -42,17 +53,21 @@ export async function login(server: string, options: { browser: boolean; json: b
   if (options.browser) openBrowser(url);
 
   let interval = (code.interval ?? 5) * 1000;
-  const deadline = Date.now() + (code.expires_in ?? 600) * 1000;
+  // Longer than the interval once, when the server's limit asked for a pause.
+  let pause = 0;
+  const deadline = clock.now() + (code.expires_in ?? 600) * 1000;
   let frame = 0;
   const tty = process.stderr.isTTY === true;
   for (;;) {
-    const waitUntil = Date.now() + interval;
-    while (Date.now() < waitUntil) {
+    // The last poll is at the deadline at the latest, so an expired code is reported when it expires.
+    const waitUntil = Math.min(clock.now() + Math.max(interval, pause), deadline);
+    pause = 0;
+    while (clock.now() < waitUntil) {
       if (tty) {
-        const left = Math.max(0, Math.round((deadline - Date.now()) / 1000));
+        const left = Math.max(0, Math.round((deadline - clock.now()) / 1000));
         say(`\r${spinner[frame++ % spinner.length]} Waiting for approval… ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")} left `);
       }
-      await sleep(tty ? 100 : Math.max(0, waitUntil - Date.now()));
+      await clock.sleep(tty ? 100 : Math.max(0, waitUntil - clock.now()));
     }
     const answer = await postJson(server, "/api/auth/device/token", { grant_type: deviceGrant, device_code: code.device_code, client_id: clientId });
     const error = answer.json.error as string | undefined;
@@ -66,14 +81,21 @@ export async function login(server: string, options: { browser: boolean; json: b
       else process.stdout.write(`${paint("green", "✓")} Signed in to ${server} as ${me.email}. The token is in ${file}.\n`);
       return;
     }
-    if (error === "authorization_pending") continue;
-    if (error === "slow_down") {
-      interval += 5000;
+    // Past the code's life no answer can be an approval: say so, whatever the server last said.
+    const past = clock.now() >= deadline;
+    if (error === "authorization_pending" && !past) continue;
+    if (error === "slow_down" && !past) {
+      interval += slowDownStepMs;
+      continue;
+    }
+    // A limit on the server is a request to wait, not a failure: as long as it asks, within the code's life.
+    if (answer.status === 429 && !past) {
+      pause = answer.retryAfterSeconds * 1000;
       continue;
     }
     if (tty) say("\r\x1b[K");
     if (error === "access_denied") throw new CliError("The sign-in was denied in the browser. Run academy login to try again.");
-    if (error === "expired_token") throw new CliError("The code expired before it was approved. Run academy login for a new one.");
+    if (error === "expired_token" || past) throw new CliError("The code expired before it was approved. Run academy login for a new one.");
     throw new CliError(`The sign-in did not finish: ${String(answer.json.error_description ?? error ?? answer.status)}. Run academy login to try again.`);
   }
 }

@@ -40,6 +40,11 @@ export const meta: Route.MetaFunction = (args) =>
     description: "Use Academy from your terminal with the academy CLI, or from your own scripts with the JSON API and personal API keys.",
   });
 
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const cacheControl = actionHeaders.get("Cache-Control");
+  return cacheControl ? { "Cache-Control": cacheControl } : new Headers();
+}
+
 type Result = { ok: true; message: string; secret?: string } | { ok: false; message: string };
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -54,7 +59,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       createApiKey(db, viewer.id, { name: String(form.get("name") ?? ""), scopes: form.getAll("scopes").map(String), lifetimeDays: lifetime === "never" ? null : Number(lifetime) }, shop.now()),
     );
     if (!made.ok) return data<Result>({ ok: false, message: made.message }, { status: made.status });
-    return { ok: true, message: `Key "${made.value.key.name}" made. Copy its secret now: it is not shown again.`, secret: made.value.secret } satisfies Result;
+    // The page now shows the key's secret: no cache may keep it.
+    return data<Result>(
+      { ok: true, message: `Key "${made.value.key.name}" made. Copy its secret now: it is not shown again.`, secret: made.value.secret },
+      { headers: { "Cache-Control": "private, no-store" } },
+    );
   }
   if (intent === "revoke-key") {
     const revoked = await attempt(() => revokeApiKey(db, viewer.id, String(form.get("keyId") ?? ""), shop.now()));

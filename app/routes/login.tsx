@@ -4,7 +4,6 @@ import { emailVerifiedPath, safeRedirectTarget, verifyEmailPath } from "../../se
 import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { profileName } from "../../server/users/profile.ts";
-import { attempt } from "../../server/errors.ts";
 import { CliApproval } from "../components/cli-approval.tsx";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "../components/form-controls.tsx";
 import { GoogleButton } from "../components/google-button.tsx";
@@ -13,21 +12,41 @@ import type { Route } from "./+types/login";
 
 type Mode = "signin" | "signup";
 
-export async function loader({ url, context }: Route.LoaderArgs) {
+/** The approval page carries its idToken, a secret of the session: never kept by any cache. */
+const secretPage = (retryAfterSeconds?: number) =>
+  new Headers({ "Cache-Control": "private, no-store", ...(retryAfterSeconds === undefined ? {} : { "Retry-After": String(retryAfterSeconds) }) });
+
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  const result = new Headers();
+  for (const source of [loaderHeaders, actionHeaders]) {
+    for (const name of ["Cache-Control", "Retry-After"]) {
+      const value = source.get(name);
+      if (value) result.set(name, value);
+    }
+  }
+  return result;
+}
+
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const cliToken = url.searchParams.get("cliToken");
   const viewer = context.get(viewerContext);
   // `academy login` opens /login?cliToken=<code>: signed in, the person approves it here; signed out, they sign in first and come back.
   if (cliToken !== null && viewer) {
     const { cliLogin, shop } = context.get(appServices);
     const now = shop.now();
-    return {
-      cli: {
-        cliToken,
-        email: viewer.email,
-        idToken: await cliLogin.idTokenFor({ sessionId: viewer.sessionId, userId: viewer.id, email: viewer.email }, now),
-        request: await cliLogin.pending(cliToken, now),
+    const pending = await cliLogin.pending(cliToken, now, { userId: viewer.id, address: cliLogin.addressOf(request.headers) });
+    const retryAfterSeconds = "retryAfterSeconds" in pending ? pending.retryAfterSeconds : undefined;
+    return data(
+      {
+        cli: {
+          cliToken,
+          email: viewer.email,
+          idToken: await cliLogin.idTokenFor({ sessionId: viewer.sessionId, userId: viewer.id, email: viewer.email }, now),
+          request: pending,
+        },
       },
-    };
+      { status: retryAfterSeconds === undefined ? 200 : 429, headers: secretPage(retryAfterSeconds) },
+    );
   }
   const redirectTo = cliToken !== null ? `/login?cliToken=${encodeURIComponent(cliToken)}` : safeRedirectTarget(url.searchParams.get("redirectTo"));
   if (viewer) throw redirect(redirectTo);
@@ -84,10 +103,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = Object.fromEntries(await request.formData());
   if (form.intent === "cli-approve" || form.intent === "cli-deny") {
     const approve = form.intent === "cli-approve";
-    const decided = await attempt(() =>
-      cliLogin.decide({ cliToken: String(form.cliToken ?? ""), email: String(form.email ?? ""), idToken: String(form.idToken ?? ""), approve }, shop.now()),
+    const decided = await cliLogin.decide(
+      { cliToken: String(form.cliToken ?? ""), email: String(form.email ?? ""), idToken: String(form.idToken ?? ""), approve },
+      shop.now(),
+      { address: cliLogin.addressOf(request.headers) },
     );
-    if (!decided.ok) return data({ cliError: decided.message }, { status: decided.status });
+    if (!decided.ok) return data({ cliError: decided.message }, { status: decided.status, headers: secretPage(decided.retryAfterSeconds) });
     throw redirect(approve ? "/cli-auth-success" : "/cli-auth-success?denied=1");
   }
   const mode: Mode = form.intent === "signup" ? "signup" : "signin";

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
+import { cliTokenPrefix } from "../auth/options.ts";
 import { throttleHit } from "../auth/throttle.ts";
 import type { Db } from "../db/client.ts";
 import { apiKeyPrefix } from "./keys.ts";
@@ -34,21 +35,33 @@ function countHit(windowSeconds: number) {
       returning count, ${hit.retryAfter} as retry_after`;
 }
 
+/** The credential's row, for the CTE below: an API key's (`acd_…`), or a CLI session's (`acli_…`) of a verified account. */
+function callerQuery(token: string, at: string) {
+  if (token.startsWith(apiKeyPrefix)) {
+    return sql`select 'key:' || k.id as credential_id, null::text as session_id, k.id as key_id, k.user_id, u.email, u.name, k.scopes
+        from api_keys k join "user" u on u.id = k.user_id
+        where k.secret_hash = ${createHash("sha256").update(token).digest("hex")} and k.revoked_at is null
+          and (k.expires_at is null or k.expires_at > ${at}::timestamptz)`;
+  }
+  if (token.startsWith(cliTokenPrefix)) {
+    return sql`select 'session:' || s.id as credential_id, s.id as session_id, null::uuid as key_id, s.user_id, u.email, u.name, null::jsonb as scopes
+        from session s join "user" u on u.id = s.user_id
+        where s.token = ${token} and s.expires_at > ${at}::timestamptz and u.email_verified`;
+  }
+  return null;
+}
+
 /**
- * The caller a bearer token stands for — a CLI session's token or an API key (`acd_…`) — and its
- * hit counted against the credential's per-minute limit, in one statement: the API's door costs
- * one round trip. Null for a token that is unknown, expired or revoked (nothing is counted then).
+ * The caller a bearer token stands for — a session the CLI's device grant made or an API key —
+ * and its hit counted against the credential's per-minute limit, in one statement: the API's door
+ * costs one round trip. Null for any other token (a browser's session token, as sign-up or
+ * list-sessions give it, is not a credential) and for one unknown, expired or revoked; nothing is
+ * counted then.
  */
 export async function authorize(db: Db, token: string, now: Date, rule: { windowSeconds: number; max: number }): Promise<Authorized | null> {
   const at = now.toISOString();
-  const caller = token.startsWith(apiKeyPrefix)
-    ? sql`select 'key:' || k.id as credential_id, null::text as session_id, k.id as key_id, k.user_id, u.email, u.name, k.scopes
-        from api_keys k join "user" u on u.id = k.user_id
-        where k.secret_hash = ${createHash("sha256").update(token).digest("hex")} and k.revoked_at is null
-          and (k.expires_at is null or k.expires_at > ${at}::timestamptz)`
-    : sql`select 'session:' || s.id as credential_id, s.id as session_id, null::uuid as key_id, s.user_id, u.email, u.name, null::jsonb as scopes
-        from session s join "user" u on u.id = s.user_id
-        where s.token = ${token} and s.expires_at > ${at}::timestamptz`;
+  const caller = callerQuery(token, at);
+  if (!caller) return null;
   const result = await db.execute(sql`with caller as (${caller}),
     hit as (${countHit(rule.windowSeconds)}),
     touched as (

@@ -5,10 +5,10 @@ import type { Catalog } from "../catalog/index.ts";
 import { getReceipt, listOrders, listOwnedCourses } from "../commerce/index.ts";
 import type { FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
-import { Forbidden, NotFound } from "../errors.ts";
+import { NotFound } from "../errors.ts";
 import { createNote, deleteNote, getNote, pageOfNotes, updateNote, type Note } from "../notes/index.ts";
 import { findWebsite, hostingPlan, listWebsites, stateLabels, websiteHistory, websiteState, type Website } from "../websites/index.ts";
-import type { ApiCaller, ApiScope } from "./scopes.ts";
+import { requires, type ApiCaller } from "./scopes.ts";
 
 export interface ResourceDeps {
   db: Db;
@@ -33,7 +33,6 @@ const ErrorBody = z
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, { description: `Error ${status}`, content: { "application/json": { schema: ErrorBody } } }]));
 
-const security = [{ bearer: [] }];
 const json = <T extends z.ZodType>(schema: T, description: string) => ({ description, content: { "application/json": { schema } } });
 
 const Money = z.object({ amount: z.number().int().openapi({ description: "Minor units (paise)." }), currency: z.string().openapi({ example: "INR" }) });
@@ -105,10 +104,6 @@ const noteOut = (note: Note) => ({
   updatedAt: note.updatedAt.toISOString(),
 });
 
-function need(caller: ApiCaller, scope: ApiScope) {
-  if (!caller.scopes.includes(scope)) throw new Forbidden(`This key may not do that: it needs the "${scope}" scope. Create a key with it on /api-tools.`);
-}
-
 /** The API's resources: each handler calls the same domain function the pages call. */
 export function addResources(api: OpenAPIHono<Env>, deps: ResourceDeps) {
   const { db, cipher } = deps;
@@ -127,7 +122,7 @@ export function addResources(api: OpenAPIHono<Env>, deps: ResourceDeps) {
   };
 
   api.openapi(
-    createRoute({ method: "get", path: "/notes", summary: "Your notes, last updated first", security, request: { query: Page }, responses: { 200: json(z.object({ notes: z.array(NoteOut), nextCursor: z.string().nullable() }), "A page of notes"), ...errorResponses(400, 401, 429) } }),
+    createRoute({ method: "get", path: "/notes", summary: "Your notes, last updated first", security: requires("read"), request: { query: Page }, responses: { 200: json(z.object({ notes: z.array(NoteOut), nextCursor: z.string().nullable() }), "A page of notes"), ...errorResponses(400, 401, 403, 429) } }),
     async (c) => {
       const { limit, cursor } = c.req.valid("query");
       const page = await pageOfNotes(db, cipher, c.get("caller").userId, { limit, cursor });
@@ -135,7 +130,7 @@ export function addResources(api: OpenAPIHono<Env>, deps: ResourceDeps) {
     },
   );
   api.openapi(
-    createRoute({ method: "get", path: "/notes/{id}", summary: "One note", security, request: { params: Id }, responses: { 200: json(NoteOut, "The note"), ...errorResponses(401, 404, 429) } }),
+    createRoute({ method: "get", path: "/notes/{id}", summary: "One note", security: requires("read"), request: { params: Id }, responses: { 200: json(NoteOut, "The note"), ...errorResponses(401, 403, 404, 429) } }),
     async (c) => c.json(noteOut(await getNote(db, cipher, c.get("caller").userId, c.req.valid("param").id)), 200),
   );
   api.openapi(
@@ -143,13 +138,12 @@ export function addResources(api: OpenAPIHono<Env>, deps: ResourceDeps) {
       method: "post",
       path: "/notes",
       summary: "Write a note",
-      security,
+      security: requires("notes:write"),
       request: { body: { content: { "application/json": { schema: NoteIn } }, required: true } },
       responses: { 201: json(NoteOut, "The new note"), ...errorResponses(400, 401, 403, 404, 409, 429) },
     }),
     async (c) => {
       const caller = c.get("caller");
-      need(caller, "notes:write");
       const { title, body, courseId, lessonId } = c.req.valid("json");
       const lesson = courseId || lessonId ? { courseId: courseId ?? "", lessonId: lessonId ?? "" } : undefined;
       return c.json(noteOut(await createNote(db, cipher, deps.catalog(), caller.userId, { title, body, lesson }, deps.now())), 201);
@@ -160,28 +154,26 @@ export function addResources(api: OpenAPIHono<Env>, deps: ResourceDeps) {
       method: "patch",
       path: "/notes/{id}",
       summary: "Change a note's title and text",
-      security,
+      security: requires("notes:write"),
       request: { params: Id, body: { content: { "application/json": { schema: NoteEdit } }, required: true } },
       responses: { 200: json(NoteOut, "The note as saved"), ...errorResponses(400, 401, 403, 404, 429) },
     }),
     async (c) => {
       const caller = c.get("caller");
-      need(caller, "notes:write");
       return c.json(noteOut(await updateNote(db, cipher, caller.userId, c.req.valid("param").id, c.req.valid("json"), deps.now())), 200);
     },
   );
   api.openapi(
-    createRoute({ method: "delete", path: "/notes/{id}", summary: "Delete a note (restorable from /notes for a day)", security, request: { params: Id }, responses: { 204: { description: "Deleted" }, ...errorResponses(401, 403, 404, 429) } }),
+    createRoute({ method: "delete", path: "/notes/{id}", summary: "Delete a note (restorable from /notes for a day)", security: requires("notes:write"), request: { params: Id }, responses: { 204: { description: "Deleted" }, ...errorResponses(401, 403, 404, 429) } }),
     async (c) => {
       const caller = c.get("caller");
-      need(caller, "notes:write");
       await deleteNote(db, caller.userId, c.req.valid("param").id, deps.now());
       return c.body(null, 204);
     },
   );
 
   api.openapi(
-    createRoute({ method: "get", path: "/progress", summary: "Your progress in each course you are enrolled in", security, responses: { 200: json(z.object({ courses: z.array(Progress) }), "Your courses"), ...errorResponses(401, 429) } }),
+    createRoute({ method: "get", path: "/progress", summary: "Your progress in each course you are enrolled in", security: requires("read"), responses: { 200: json(z.object({ courses: z.array(Progress) }), "Your courses"), ...errorResponses(401, 403, 429) } }),
     async (c) => {
       const owned = await listOwnedCourses(db, deps.catalog(), c.get("caller").userId);
       return c.json(
@@ -201,7 +193,7 @@ export function addResources(api: OpenAPIHono<Env>, deps: ResourceDeps) {
   );
 
   api.openapi(
-    createRoute({ method: "get", path: "/orders", summary: "Your orders, newest first", security, request: { query: Page }, responses: { 200: json(z.object({ orders: z.array(OrderOut), nextCursor: z.string().nullable() }), "A page of orders"), ...errorResponses(400, 401, 429) } }),
+    createRoute({ method: "get", path: "/orders", summary: "Your orders, newest first", security: requires("read"), request: { query: Page }, responses: { 200: json(z.object({ orders: z.array(OrderOut), nextCursor: z.string().nullable() }), "A page of orders"), ...errorResponses(400, 401, 403, 429) } }),
     async (c) => {
       const { limit, cursor } = c.req.valid("query");
       const before = cursor && /^\d+$/.test(cursor) ? Number(cursor) : Number.POSITIVE_INFINITY;
@@ -231,11 +223,11 @@ export function addResources(api: OpenAPIHono<Env>, deps: ResourceDeps) {
       method: "get",
       path: "/orders/{id}/receipt",
       summary: "The receipt of a paid order",
-      security,
+      security: requires("read"),
       request: { params: Id },
       responses: {
         200: json(z.object({ number: z.string(), title: z.string(), total: Money, tax: Money, paidAt: z.string().nullable(), paymentId: z.string().nullable(), url: z.string() }).openapi("Receipt"), "The receipt"),
-        ...errorResponses(401, 404, 429),
+        ...errorResponses(401, 403, 404, 429),
       },
     }),
     async (c) => {
@@ -257,11 +249,11 @@ export function addResources(api: OpenAPIHono<Env>, deps: ResourceDeps) {
   );
 
   api.openapi(
-    createRoute({ method: "get", path: "/websites", summary: "The websites we host for you", security, responses: { 200: json(z.object({ websites: z.array(WebsiteOut) }), "Your websites"), ...errorResponses(401, 429) } }),
+    createRoute({ method: "get", path: "/websites", summary: "The websites we host for you", security: requires("read"), responses: { 200: json(z.object({ websites: z.array(WebsiteOut) }), "Your websites"), ...errorResponses(401, 403, 429) } }),
     async (c) => c.json({ websites: (await listWebsites(db, c.get("caller").userId)).map(websiteOut) }, 200),
   );
   api.openapi(
-    createRoute({ method: "get", path: "/websites/{id}", summary: "One website, with its paid periods", security, request: { params: Id }, responses: { 200: json(WebsiteOut, "The website"), ...errorResponses(401, 404, 429) } }),
+    createRoute({ method: "get", path: "/websites/{id}", summary: "One website, with its paid periods", security: requires("read"), request: { params: Id }, responses: { 200: json(WebsiteOut, "The website"), ...errorResponses(401, 403, 404, 429) } }),
     async (c) => {
       const site = await findWebsite(db, c.get("caller").userId, c.req.valid("param").id);
       const periods = await websiteHistory(db, site.id);

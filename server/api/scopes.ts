@@ -2,6 +2,13 @@
 export const apiScopes = ["read", "notes:write"] as const;
 export type ApiScope = (typeof apiScopes)[number];
 
+/**
+ * A route's one declaration of what it needs, as its OpenAPI `security` requirement: the API's
+ * door (server/api/v1.ts) enforces it for every route, and refuses to start with a route that has none.
+ * No scope at all means any credential of the person's may call it.
+ */
+export const requires = (...scopes: ApiScope[]) => [{ bearer: scopes }];
+
 /** Who an API request is from: the person, the credential it came with, and what that may do. */
 export interface ApiCaller {
   userId: string;

@@ -5,19 +5,69 @@ import { HTTPException } from "hono/http-exception";
 import { listOwnedCourses } from "../commerce/index.ts";
 import { session } from "../db/schema.ts";
 import { UserError, ValidationError } from "../errors.ts";
+import { apiBodyProblem } from "../http/body-checks.ts";
 import { authorize } from "./credentials.ts";
-import type { ApiCaller } from "./scopes.ts";
+import { apiScopes, requires, type ApiCaller, type ApiScope } from "./scopes.ts";
 import { addResources, errorResponses, type ResourceDeps } from "./resources.ts";
 
 export type ApiDeps = ResourceDeps & { rateLimitPerMinute: number };
 
 type ApiEnv = { Variables: { caller: ApiCaller } };
 
-const errorCodes: Record<number, string> = { 400: "invalid_input", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "conflict", 429: "rate_limited", 503: "unavailable" };
+const errorCodes: Record<number, string> = {
+  400: "invalid_input",
+  401: "unauthorized",
+  403: "forbidden",
+  404: "not_found",
+  405: "method_not_allowed",
+  409: "conflict",
+  413: "too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  500: "server_error",
+  503: "unavailable",
+};
+
+/** Where the API is mounted (server/http/app.ts). */
+export const apiBase = "/api/v1";
+
+/** The one error shape, for answers made outside the API's own app (a body over the limit, a failure). */
+export const apiErrorBody = (status: number, message: string) => ({ error: { code: errorCodes[status] ?? "error", message } });
 
 /** The one error shape, made through the context so the headers already set (RateLimit-*, Retry-After) go with it. */
 function errorResponse(c: Context, status: number, message: string, fields?: Record<string, string>) {
-  return c.json({ error: { code: errorCodes[status] ?? "error", message, ...(fields ? { fields } : {}) } }, status as 400);
+  return c.json({ error: { ...apiErrorBody(status, message).error, ...(fields ? { fields } : {}) } }, status as 400);
+}
+
+/** One operation as the OpenAPI document declares it; `scopes` null for the document itself, which anyone may read. */
+interface Operation {
+  method: string;
+  pattern: RegExp;
+  scopes: readonly ApiScope[] | null;
+  hasBody: boolean;
+}
+
+const methods = ["get", "put", "post", "delete", "patch"] as const;
+
+/**
+ * The routes as the door checks them, from the generated document: each operation's scopes are
+ * its `security` requirement, so the declaration that documents a scope is the one enforced. A
+ * route that declares none stops the server at start-up rather than serving unchecked.
+ */
+function operationsOf(document: ApiDocument): Operation[] {
+  const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
+    methods.flatMap((method) => {
+      const operation = item?.[method];
+      if (!operation) return [];
+      const declared = operation.security?.[0]?.bearer;
+      if (!declared || !declared.every((scope) => (apiScopes as readonly string[]).includes(scope))) {
+        throw new Error(`${method.toUpperCase()} ${apiBase}${path} must declare the scopes it needs: security: requires(...)`);
+      }
+      const pattern = new RegExp(`^${path.replaceAll(/\{[^/}]+\}/g, "[^/]+")}$`);
+      return [{ method: method.toUpperCase(), pattern, scopes: declared as ApiScope[], hasBody: operation.requestBody !== undefined }];
+    }),
+  );
+  return [...operations, { method: "GET", pattern: /^\/openapi\.json$/, scopes: null, hasBody: false }];
 }
 
 
@@ -33,8 +83,6 @@ const Course = z
     progressPercent: z.number().int().nullable().openapi({ description: "Share of lessons completed, when enrolled." }),
   })
   .openapi("Course");
-
-const security = [{ bearer: [] }];
 
 /**
  * The public JSON API: every route is declared once with zod schemas, which validate the request
@@ -61,11 +109,22 @@ export function createApi(deps: ApiDeps) {
     if (error instanceof HTTPException && error.status === 400) return errorResponse(c, 400, "The body is not valid JSON. Send a JSON object with Content-Type: application/json.", { body: "not valid JSON" });
     throw error;
   });
-  api.notFound((c) => errorResponse(c, 404, "There is no such API endpoint. The list is at /api/v1/openapi.json."));
 
   const rateLimit = { windowSeconds: 60, max: deps.rateLimitPerMinute };
+  // Filled once every route is declared, below; requests arrive only after that.
+  let operations: Operation[] = [];
   api.use("*", async (c, next) => {
-    if (c.req.path === "/api/v1/openapi.json") return next();
+    const path = c.req.path.slice(apiBase.length) || "/";
+    const matching = operations.filter((op) => op.pattern.test(path));
+    if (matching.length === 0) return errorResponse(c, 404, "There is no such API endpoint. The list is at /api/v1/openapi.json.");
+    const operation = matching.find((op) => op.method === (c.req.method === "HEAD" ? "GET" : c.req.method));
+    if (!operation) {
+      const allowed = [...new Set(matching.flatMap((op) => (op.method === "GET" ? ["GET", "HEAD"] : [op.method])))].join(", ");
+      c.header("Allow", allowed);
+      return errorResponse(c, 405, `${apiBase}${path} does not take ${c.req.method}: use ${allowed}.`);
+    }
+    if (operation.scopes === null) return next();
+
     const header = c.req.header("authorization") ?? "";
     const token = /^Bearer ([\w.~+/-]+=*)$/i.exec(header)?.[1];
     const authorized = token ? await authorize(deps.db, token, deps.now(), rateLimit) : null;
@@ -81,6 +140,12 @@ export function createApi(deps: ApiDeps) {
       c.header("Retry-After", String(limit.retryAfterSeconds));
       return errorResponse(c, 429, `Too many requests with this token. Try again in ${limit.retryAfterSeconds} seconds.`);
     }
+    const missing = operation.scopes.find((scope) => !caller.scopes.includes(scope));
+    if (missing) return errorResponse(c, 403, `This key may not do that: it needs the "${missing}" scope. Create a key with it on /api-tools.`);
+    if (operation.hasBody) {
+      const problem = await apiBodyProblem(c.req.raw);
+      if (problem) return errorResponse(c, problem.status, problem.message, { body: problem.message });
+    }
     c.set("caller", caller);
     await next();
   });
@@ -88,7 +153,7 @@ export function createApi(deps: ApiDeps) {
   const caller = (c: Context<ApiEnv>) => c.get("caller");
 
   api.openapi(
-    createRoute({ method: "get", path: "/me", summary: "Who the token signs in as", security, responses: { 200: { description: "The signed-in person", content: { "application/json": { schema: Me } } }, ...errorResponses(401, 429) } }),
+    createRoute({ method: "get", path: "/me", summary: "Who the token signs in as", security: requires("read"), responses: { 200: { description: "The signed-in person", content: { "application/json": { schema: Me } } }, ...errorResponses(401, 403, 429) } }),
     (c) => {
       const { userId, name, email } = caller(c);
       return c.json({ id: userId, name, email }, 200);
@@ -96,7 +161,7 @@ export function createApi(deps: ApiDeps) {
   );
 
   api.openapi(
-    createRoute({ method: "delete", path: "/session", summary: "Sign this token out", security, responses: { 204: { description: "Signed out" }, ...errorResponses(400, 401, 429) } }),
+    createRoute({ method: "delete", path: "/session", summary: "Sign this token out (any credential may end itself)", security: requires(), responses: { 204: { description: "Signed out" }, ...errorResponses(400, 401, 429) } }),
     async (c) => {
       const { sessionId } = caller(c);
       if (!sessionId) throw new ValidationError("This is an API key, not a signed-in CLI: revoke it on /api-tools instead.");
@@ -110,8 +175,8 @@ export function createApi(deps: ApiDeps) {
       method: "get",
       path: "/courses",
       summary: "Every course, with whether you are enrolled and how far you are",
-      security,
-      responses: { 200: { description: "The catalogue", content: { "application/json": { schema: z.object({ courses: z.array(Course) }) } } }, ...errorResponses(401, 429) },
+      security: requires("read"),
+      responses: { 200: { description: "The catalogue", content: { "application/json": { schema: z.object({ courses: z.array(Course) }) } } }, ...errorResponses(401, 403, 429) },
     }),
     async (c) => {
       const catalog = deps.catalog();
@@ -136,6 +201,7 @@ export function createApi(deps: ApiDeps) {
 
   // Generated once from the routes above, served as it is and shown on /api-tools.
   const document = api.getOpenAPI31Document(documentInfo);
+  operations = operationsOf(document);
   api.get("/openapi.json", (c) => c.json(document));
   return { api, document };
 }

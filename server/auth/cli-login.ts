@@ -3,7 +3,8 @@ import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import type { Db } from "../db/client.ts";
 import { cliLoginRequests, deviceCode, session, user } from "../db/schema.ts";
-import { ValidationError } from "../errors.ts";
+import { clientIpHeader, cliCodeLifetimeSeconds, cliPollSeconds } from "./options.ts";
+import { consumeThrottle } from "./throttle.ts";
 
 /** How long the page's proof of its session may be used to approve a CLI sign-in. */
 const idTokenSeconds = 5 * 60;
@@ -45,6 +46,10 @@ export function normaliseUserCode(code: string): string {
   return code.replaceAll(/[\s-]/g, "").toUpperCase();
 }
 
+/** Better Auth's codes: eight of its 32 letters and digits (no I, O, 0 or 1). Anything else is not looked up. */
+const userCodePattern = /^[A-HJ-NP-Z2-9]{8}$/;
+const issuedShape = (userCode: string) => userCodePattern.test(userCode);
+
 /** The code as people read it: two groups of four. */
 export function displayUserCode(code: string): string {
   const plain = normaliseUserCode(code);
@@ -60,6 +65,43 @@ export const cliAuthMessages = {
   usedCode: "That code has already been used. If your terminal is still waiting, run academy login again.",
 } as const;
 
+const tooManyCodes = (retryAfterSeconds: number) =>
+  `Too many CLI codes were tried from here. Wait ${Math.max(1, Math.ceil(retryAfterSeconds / 60))} minutes, then reload this page.`;
+
+/**
+ * Looking codes up (the approval page) and deciding them, counted per person and per address: a
+ * person gets a few dozen in 15 minutes, an address (a classroom behind one NAT) twenty times that.
+ * Codes are too many to guess either way; the limit keeps the page's device details from guessers.
+ */
+const codeLimits = {
+  person: { windowSeconds: 15 * 60, max: 30 },
+  address: { windowSeconds: 15 * 60, max: 600 },
+} as const;
+
+/** Who looks a code up or decides it: the person signed in (once known) and the address they came from. */
+export interface CodeVisitor {
+  userId?: string;
+  address: string;
+}
+
+/** One more look-up by this visitor; the seconds to wait when it is one too many, else null. */
+async function overCodeLimit(db: Db, visitor: CodeVisitor): Promise<number | null> {
+  const byAddress = await consumeThrottle(db, `cli-code:address:${visitor.address}`, codeLimits.address);
+  if (!byAddress.allowed) return byAddress.retryAfterSeconds;
+  if (visitor.userId === undefined) return null;
+  const byPerson = await consumeThrottle(db, `cli-code:person:${visitor.userId}`, codeLimits.person);
+  return byPerson.allowed ? null : byPerson.retryAfterSeconds;
+}
+
+/**
+ * A decision's outcome. Refusals are values, not thrown errors: the page's action runs in the
+ * React Router build, whose copy of the error classes is not this module's.
+ */
+export type CliDecisionResult = { ok: true } | { ok: false; status: number; message: string; retryAfterSeconds?: number };
+
+const refused = (message: string, status = 400): CliDecisionResult => ({ ok: false, status, message });
+const limited = (retryAfterSeconds: number): CliDecisionResult => ({ ok: false, status: 429, message: tooManyCodes(retryAfterSeconds), retryAfterSeconds });
+
 export interface CliDecision {
   cliToken: string;
   email: string;
@@ -73,29 +115,34 @@ export interface CliDecision {
  * pending, unexpired and not claimed by someone else. The update is one conditional statement, so
  * an approval replayed or raced with another changes the code once.
  */
-async function decideCliLogin(db: Db, secret: string, decision: CliDecision, now: Date): Promise<void> {
+async function decideCliLogin(db: Db, secret: string, decision: CliDecision, now: Date, from: CodeVisitor): Promise<CliDecisionResult> {
+  const addressWait = await overCodeLimit(db, { address: from.address });
+  if (addressWait !== null) return limited(addressWait);
   const claims = await readIdToken(secret, decision.idToken, now);
-  if (!claims) throw new ValidationError(cliAuthMessages.signedOut);
+  if (!claims) return refused(cliAuthMessages.signedOut);
   const [current] = await db
     .select({ email: user.email, emailVerified: user.emailVerified })
     .from(session)
     .innerJoin(user, eq(user.id, session.userId))
     .where(and(eq(session.id, claims.sid), eq(session.userId, claims.sub), gt(session.expiresAt, now)));
-  if (!current) throw new ValidationError(cliAuthMessages.signedOut);
+  if (!current) return refused(cliAuthMessages.signedOut);
   const email = decision.email.trim().toLowerCase();
-  if (email !== claims.email.toLowerCase() || email !== current.email.toLowerCase()) throw new ValidationError(cliAuthMessages.emailMismatch);
-  if (!current.emailVerified) throw new ValidationError(cliAuthMessages.unverified);
+  if (email !== claims.email.toLowerCase() || email !== current.email.toLowerCase()) return refused(cliAuthMessages.emailMismatch);
+  if (!current.emailVerified) return refused(cliAuthMessages.unverified, 403);
+  const personWait = await overCodeLimit(db, { userId: claims.sub, address: from.address });
+  if (personWait !== null) return limited(personWait);
 
   const userCode = normaliseUserCode(decision.cliToken);
-  const [code] = userCode ? await db.select().from(deviceCode).where(eq(deviceCode.userCode, userCode)) : [];
-  if (!code) throw new ValidationError(cliAuthMessages.unknownCode);
-  if (code.expiresAt <= now) throw new ValidationError(cliAuthMessages.expiredCode);
+  const [code] = issuedShape(userCode) ? await db.select().from(deviceCode).where(eq(deviceCode.userCode, userCode)) : [];
+  if (!code) return refused(cliAuthMessages.unknownCode);
+  if (code.expiresAt <= now) return refused(cliAuthMessages.expiredCode);
   const [decided] = await db
     .update(deviceCode)
     .set({ status: decision.approve ? "approved" : "denied", userId: claims.sub })
     .where(and(eq(deviceCode.id, code.id), eq(deviceCode.status, "pending"), or(isNull(deviceCode.userId), eq(deviceCode.userId, claims.sub))))
     .returning({ id: deviceCode.id });
-  if (!decided) throw new ValidationError(cliAuthMessages.usedCode);
+  if (!decided) return refused(cliAuthMessages.usedCode);
+  return { ok: true };
 }
 
 /**
@@ -118,10 +165,18 @@ export interface PendingCliLogin {
   requestedAt: Date | null;
 }
 
+/** Why the approval page has nothing to decide; `retryAfterSeconds` when the visitor has looked up too many codes. */
+export interface NoCliLogin {
+  problem: string;
+  retryAfterSeconds?: number;
+}
+
 /** What the approval page shows about a code before the person decides, or why there is nothing to decide. */
-async function pendingCliLogin(db: Db, cliToken: string, now: Date): Promise<PendingCliLogin | { problem: string }> {
+async function pendingCliLogin(db: Db, cliToken: string, now: Date, visitor: Required<CodeVisitor>): Promise<PendingCliLogin | NoCliLogin> {
+  const wait = await overCodeLimit(db, visitor);
+  if (wait !== null) return { problem: tooManyCodes(wait), retryAfterSeconds: wait };
   const userCode = normaliseUserCode(cliToken);
-  const [code] = userCode ? await db.select().from(deviceCode).where(eq(deviceCode.userCode, userCode)) : [];
+  const [code] = issuedShape(userCode) ? await db.select().from(deviceCode).where(eq(deviceCode.userCode, userCode)) : [];
   if (!code) return { problem: cliAuthMessages.unknownCode };
   if (code.expiresAt <= now) return { problem: cliAuthMessages.expiredCode };
   if (code.status !== "pending") return { problem: cliAuthMessages.usedCode };
@@ -132,10 +187,37 @@ async function pendingCliLogin(db: Db, cliToken: string, now: Date): Promise<Pen
 /** CLI sign-in, bound to the database and the secret that signs the page's id tokens. */
 export function createCliLogin(db: Db, secret: string) {
   return {
+    /** The address a page's request came from, as the HTTP layer recorded it, for the limits on codes. */
+    addressOf: (headers: Headers) => headers.get(clientIpHeader) ?? "unknown",
     idTokenFor: (claims: { sessionId: string; userId: string; email: string }, now: Date) => mintIdToken(secret, claims, now),
-    decide: (decision: CliDecision, now: Date) => decideCliLogin(db, secret, decision, now),
-    pending: (cliToken: string, now: Date) => pendingCliLogin(db, cliToken, now),
+    decide: (decision: CliDecision, now: Date, from: CodeVisitor) => decideCliLogin(db, secret, decision, now, from),
+    pending: (cliToken: string, now: Date, visitor: Required<CodeVisitor>) => pendingCliLogin(db, cliToken, now, visitor),
   };
 }
 
 export type CliLogin = ReturnType<typeof createCliLogin>;
+
+/** Polls a code may take over its life: twice what a CLI keeping to the interval needs. */
+const pollLimit = { windowSeconds: cliCodeLifetimeSeconds, max: (2 * cliCodeLifetimeSeconds) / cliPollSeconds } as const;
+
+/**
+ * Why a poll of the device-token endpoint is refused before Better Auth answers it, in RFC 8628's
+ * terms, or null to let it answer: a device code not of the shape Better Auth issues; a code polled
+ * more than its life allows (`slow_down`, counted per code, so people behind one address never
+ * share a limit); an approved code whose account is not verified.
+ */
+export async function devicePollRefusal(db: Db, code: unknown): Promise<{ error: string; error_description: string } | null> {
+  // A missing or non-text code is the endpoint's own validation error to give.
+  if (typeof code !== "string") return null;
+  if (!/^[\w-]{1,128}$/.test(code)) return { error: "invalid_grant", error_description: "Invalid device code" };
+  const [row] = await db
+    .select({ id: deviceCode.id, status: deviceCode.status, verified: user.emailVerified })
+    .from(deviceCode)
+    .leftJoin(user, eq(user.id, deviceCode.userId))
+    .where(eq(deviceCode.deviceCode, code));
+  if (!row) return null;
+  const { allowed } = await consumeThrottle(db, `device-token:${row.id}`, pollLimit);
+  if (!allowed) return { error: "slow_down", error_description: `This code was polled too often. Poll at most every ${cliPollSeconds} seconds.` };
+  if (row.status === "approved" && !row.verified) return { error: "access_denied", error_description: cliAuthMessages.unverified };
+  return null;
+}

@@ -1,7 +1,7 @@
 import { betterAuth } from "better-auth";
 import { sql } from "drizzle-orm";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
-import { APIError, createAuthMiddleware, isAPIError } from "better-auth/api";
+import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
 import type { Catalog } from "../catalog/index.ts";
 import type { GoogleSettings } from "../config.ts";
@@ -16,12 +16,11 @@ import { eraseAccountData } from "../users/delete-account.ts";
 import { parseAccountUpdate, photoOnlyByUpload, profileName } from "../users/profile.ts";
 import { createUserDocument, recordSignIn, updateUserDocument } from "../users/user-document.ts";
 import type { GoogleStandIn } from "./google-stand-in.ts";
-import { authOptions } from "./options.ts";
-import { recordCliLoginRequest } from "./cli-login.ts";
+import { authOptions, clientIpHeader, cliTokenPrefix } from "./options.ts";
+import { cliAuthMessages, devicePollRefusal, recordCliLoginRequest } from "./cli-login.ts";
 import { consumeThrottle } from "./throttle.ts";
 
-/** The request header the HTTP layer fills with the client's address; anything a client sends in it is replaced. */
-export const clientIpHeader = "x-academy-client-ip";
+export { clientIpHeader };
 
 export const passwordRules = { min: 8, max: 128 } as const;
 
@@ -150,6 +149,8 @@ export function createAuth(deps: AuthDeps) {
         "/send-verification-email": { window: 15 * 60, max: 10 },
         "/sign-in/social": { window: 15 * 60, max: 20 },
         "/sign-in/oauth2": { window: 15 * 60, max: 20 },
+        // Limited per code instead (devicePollRefusal): a per-address count never resets while anyone behind it polls.
+        "/device/token": false,
       },
     },
     advanced: {
@@ -170,6 +171,8 @@ export function createAuth(deps: AuthDeps) {
       },
       session: {
         create: {
+          // The CLI's sessions are told apart by their token: only they are bearer credentials for the API.
+          before: async (session, context) => (context?.path === "/device/token" ? { data: { ...session, token: `${cliTokenPrefix}${session.token}` } } : undefined),
           after: async (session) => {
             await keepNewestSessions(db, session.userId, session.id);
             const user = await db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, session.userId) });
@@ -180,6 +183,17 @@ export function createAuth(deps: AuthDeps) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/device/token") {
+          const refusal = await devicePollRefusal(db, (ctx.body as { device_code?: unknown } | undefined)?.device_code);
+          if (refusal) throw new APIError("BAD_REQUEST", refusal);
+          return;
+        }
+        if (ctx.path === "/device/approve") {
+          // The plugin's own approval, like ours (/api/cli-auth), is for verified accounts only.
+          const current = await getSessionFromCtx(ctx);
+          if (current && !current.user.emailVerified) throw new APIError("FORBIDDEN", { error: "access_denied", error_description: cliAuthMessages.unverified });
+          return;
+        }
         if (ctx.path === "/update-user") {
           // The form's own rules, for every caller: a bad field is refused and nothing changes.
           const update = parseAccountUpdate(ctx.body);

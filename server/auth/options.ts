@@ -3,8 +3,17 @@ import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/a
 import { deviceAuthorization } from "better-auth/plugins/device-authorization";
 import { loadPasswordCheck, type PasswordOwner } from "../../app/lib/password-policy.ts";
 
+/** The request header the HTTP layer fills with the client's address; anything a client sends in it is replaced. */
+export const clientIpHeader = "x-academy-client-ip";
+
 /** The one client the device grant serves: the `academy` command-line tool. */
 export const cliClientId = "academy-cli";
+
+/**
+ * Every session the CLI's device grant makes has a token starting so (server/auth/index.ts), and
+ * only such a token is accepted as a bearer by the API: a browser's session token is not a credential.
+ */
+export const cliTokenPrefix = "acli_";
 
 /** How long a code from `academy login` may wait for approval in the browser, and how often the CLI may ask. */
 export const cliCodeLifetimeSeconds = 10 * 60;

@@ -9,7 +9,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { handleCliAuth } from "../api/cli-auth.ts";
 import { authorize } from "../api/credentials.ts";
-import { apiReferenceAssets, createApi } from "../api/v1.ts";
+import { apiBase, apiErrorBody, apiReferenceAssets, createApi } from "../api/v1.ts";
+import { cliTokenPrefix } from "../auth/options.ts";
 import { googleStandInPath } from "../auth/google-stand-in.ts";
 import { clientIpHeader } from "../auth/index.ts";
 import type { Catalog } from "../catalog/index.ts";
@@ -99,6 +100,31 @@ function appRequest(c: Context<Env>, origin: string, proxyHops: number): Request
 
 function requestAddress(c: Context<Env>, proxyHops: number): string {
   return clientAddress(requestHeader(c, "x-forwarded-for"), c.env?.incoming?.socket.remoteAddress, proxyHops);
+}
+
+/** The response with one header more; a fetched response's headers may be read-only, so it is copied. */
+function withHeader(response: Response, name: string, value: string): Response {
+  const headers = new Headers(response.headers);
+  headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/**
+ * Better Auth's list-sessions answer without the CLI's tokens: they are API credentials, and a
+ * page's script (or whoever holds a browser's cookie) must not lift them. The settings page
+ * revokes through the server-side call, which still sees them.
+ */
+async function withoutCliTokens(response: Response): Promise<Response> {
+  const sessions = (await response.clone().json().catch(() => null)) as unknown;
+  if (!Array.isArray(sessions)) return response;
+  const shown = sessions.map((item: unknown) => {
+    if (typeof item !== "object" || item === null) return item;
+    const { token, ...rest } = item as { token?: unknown };
+    return typeof token === "string" && token.startsWith(cliTokenPrefix) ? rest : item;
+  });
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(shown), { status: response.status, headers });
 }
 
 /** Razorpay's ids and signatures are short runs of letters, digits and underscores; nothing else is looked up. */
@@ -247,7 +273,12 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     const request = appRequest(c, publicOrigin, deps.proxyHops);
     const problem = await jsonBodyProblem(request);
     if (problem) return c.json({ code: "INVALID_INPUT", message: problem.message }, problem.status);
-    return deps.identity.auth.handler(request);
+    const response = await deps.identity.auth.handler(request);
+    // Better Auth's own limits say X-Retry-After; clients and proxies read the standard header.
+    const retryAfter = response.headers.get("x-retry-after");
+    if (response.status === 429 && retryAfter && !response.headers.has("retry-after")) return withHeader(response, "Retry-After", retryAfter);
+    if (c.req.path === "/api/auth/list-sessions" && response.ok) return withoutCliTokens(response);
+    return response;
   });
 
   const now = deps.payments.shop.now;
@@ -255,11 +286,8 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     if (!writeOrigin({ origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") }, deps.siteOrigins)) {
       return c.json({ success: false, error: "This request came from another site, so nothing was changed." }, 403);
     }
-    const answer = await handleCliAuth(
-      { db: deps.database.db, cliLogin: deps.identity.cliLogin, now },
-      await c.req.json().catch(() => null),
-      requestAddress(c, deps.proxyHops),
-    );
+    const answer = await handleCliAuth({ cliLogin: deps.identity.cliLogin, now }, await c.req.json().catch(() => null), requestAddress(c, deps.proxyHops));
+    if (answer.retryAfterSeconds !== undefined) c.header("Retry-After", String(answer.retryAfterSeconds));
     return c.json(answer.body, answer.status as 200);
   });
   const publicApi = createApi({ db: deps.database.db, cipher: deps.identity.cipher, catalog: deps.catalog, now, rateLimitPerMinute: deps.apiRateLimit });
@@ -381,6 +409,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
    * scripts and the API get the sentence alone.
    */
   async function errorPage(c: Context<Env>, status: ContentfulStatusCode, message: string): Promise<Response> {
+    if (c.req.path === apiBase || c.req.path.startsWith(`${apiBase}/`)) return c.json(apiErrorBody(status, message), status);
     const wantsPage = !c.req.path.startsWith("/api/") && !c.req.path.endsWith(".data") && (c.req.header("accept") ?? "").includes("text/html");
     if (!wantsPage) return c.text(message, status);
     const headers = new Headers({ [clientIpHeader]: requestAddress(c, deps.proxyHops) });

@@ -60,3 +60,12 @@ export async function jsonBodyProblem(request: Request): Promise<BodyProblem | n
   }
   return storable(parsed) ? null : { status: 400, message: "The request contains a NUL character or a broken Unicode sequence, which no field accepts." };
 }
+
+/**
+ * What the JSON API refuses before a handler reads a body: anything but JSON (415), or JSON with
+ * text no column can hold (400). Broken JSON is left to the route's validator, which names it.
+ */
+export async function apiBodyProblem(request: Request): Promise<BodyProblem | null> {
+  if (mediaType(request) !== "application/json") return { status: 415, message: "Send the body as JSON, with Content-Type: application/json. Nothing was changed." };
+  return jsonBodyProblem(request);
+}

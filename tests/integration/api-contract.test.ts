@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../server/api/keys.ts";
 import { createHostingOrder } from "../../server/commerce/index.ts";
-import { session, user } from "../../server/db/schema.ts";
+import { deviceCode, session, user } from "../../server/db/schema.ts";
 import { createNote } from "../../server/notes/index.ts";
 import { startWebsite } from "../../server/websites/index.ts";
 import { payInTestSandbox, startTestApp, type TestApp } from "./helpers.ts";
@@ -39,14 +39,20 @@ function call(method: string, path: string, init: { token?: string; body?: strin
   return t.app.fetch(new Request(`http://academy.test${path}`, { method, headers, body: init.body }));
 }
 
-/** A verified person with a CLI session token, as `academy login` leaves them. */
+/** A verified person with a CLI session token, as `academy login` leaves them: a device code approved for them, then claimed. */
 async function personWithToken(name: string) {
   const email = `api-${randomBytes(4).toString("hex")}@example.com`;
   const response = await t.identity.auth.api.signUpEmail({ body: { name, email, password: "a good long password" }, asResponse: true });
   const { user: created } = (await response.json()) as { user: { id: string } };
   await t.database.db.update(user).set({ emailVerified: true }).where(eq(user.id, created.id));
-  const [row] = await t.database.db.select().from(session).where(eq(session.userId, created.id));
-  return { id: created.id, email, token: row?.token as string, sessionId: row?.id as string };
+  const started = (await (await call("POST", "/api/auth/device/code", { body: JSON.stringify({ client_id: "academy-cli" }) })).json()) as { device_code: string };
+  await t.database.db.update(deviceCode).set({ status: "approved", userId: created.id }).where(eq(deviceCode.deviceCode, started.device_code));
+  const granted = await call("POST", "/api/auth/device/token", {
+    body: JSON.stringify({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: started.device_code, client_id: "academy-cli" }),
+  });
+  const { access_token: token } = (await granted.json()) as { access_token: string };
+  const [row] = await t.database.db.select().from(session).where(eq(session.token, token));
+  return { id: created.id, email, token, sessionId: row?.id as string };
 }
 
 /** The operation's path with each `{id}` filled from `ids`, by the collection it names. */
@@ -155,6 +161,51 @@ describe("every operation of /api/v1", () => {
     expect((await call("GET", "/api/v1/me", { token: owner.token })).status).toBe(200);
   });
 
+  it("answers a body that is not JSON with 415, and one with a NUL with 400, in the one error shape, changing nothing", async () => {
+    for (const op of (await operations()).filter((o) => o.hasBody)) {
+      const path = `/api/v1${concrete(op.path, ids)}`;
+      for (const [contentType, body] of [["text/plain", "hello"], ["application/x-www-form-urlencoded", "title=x&body=y"], [null, "{}"]] as const) {
+        const headers = new Headers({ authorization: `Bearer ${owner.token}` });
+        if (contentType) headers.set("content-type", contentType);
+        const response = await t.app.fetch(new Request(`http://academy.test${path}`, { method: op.method, headers, body }));
+        expect(response.status, `${op.method} ${op.path} as ${contentType}`).toBe(415);
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe("unsupported_media_type");
+      }
+      const nul = await call(op.method, path, { token: owner.token, body: JSON.stringify({ title: "a\u0000b", body: "x" }) });
+      expect(nul.status, `${op.method} ${op.path} with a NUL`).toBe(400);
+      expect(((await nul.json()) as { error: { code: string } }).error.code).toBe("invalid_input");
+    }
+    expect(await (await call("GET", `/api/v1/notes/${ids.notes}`, { token: owner.token })).json()).toMatchObject({ title: "Mine", body: "private" });
+  });
+
+  it("answers JSON everywhere under /api/v1: 404 for a path it does not have, 405 with Allow for a method a path does not take, 413 for a body too large", async () => {
+    for (const path of ["/api/v1", "/api/v1/", "/api/v1/nope", "/api/v1/notes/1/2", "/api/v1/me/"]) {
+      for (const token of [undefined, owner.token]) {
+        const response = await call("GET", path, { token });
+        expect(response.status, path).toBe(404);
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe("not_found");
+      }
+    }
+    const wrong: [string, string, string][] = [
+      ["PUT", "/api/v1/me", "GET, HEAD"],
+      ["POST", "/api/v1/me", "GET, HEAD"],
+      ["DELETE", "/api/v1/notes", "GET, HEAD, POST"],
+      ["PUT", `/api/v1/notes/${ids.notes}`, "GET, HEAD, DELETE, PATCH"],
+      ["POST", "/api/v1/openapi.json", "GET, HEAD"],
+      ["OPTIONS", "/api/v1/orders", "GET, HEAD"],
+    ];
+    for (const [method, path, allow] of wrong) {
+      // From another site too: the API is not a form, so the answer is the API's, not the forms' cross-site refusal.
+      const response = await t.app.fetch(new Request(`http://academy.test${path}`, { method, headers: { authorization: `Bearer ${owner.token}`, origin: "https://elsewhere.example" } }));
+      expect(response.status, `${method} ${path}`).toBe(405);
+      expect(response.headers.get("allow"), `${method} ${path}`).toBe(allow);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
+    }
+    const huge = await call("POST", "/api/v1/notes", { token: owner.token, body: JSON.stringify({ title: "x", body: "y".repeat(4 * 1024 * 1024) }) });
+    expect(huge.status).toBe(413);
+    expect(((await huge.json()) as { error: { code: string } }).error.code).toBe("too_large");
+  });
+
   it("pages through notes with a cursor, each note once", async () => {
     const reader = await personWithToken("Paging Priya");
     for (let i = 0; i < 7; i++) await createNote(t.database.db, t.identity.cipher, t.catalog, reader.id, { title: `Note ${i}`, body: "text" });
@@ -170,6 +221,23 @@ describe("every operation of /api/v1", () => {
 });
 
 describe("API keys", () => {
+  it("show a new key's secret on a page no cache may keep", async () => {
+    const email = `keys-${randomBytes(4).toString("hex")}@example.com`;
+    const signUp = await t.identity.auth.api.signUpEmail({ body: { name: "Cache Chitra", email, password: "a good long password" }, asResponse: true });
+    const cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    await t.database.db.update(user).set({ emailVerified: true }).where(eq(user.email, email));
+    const made = await t.app.fetch(
+      new Request("http://academy.test/api-tools", {
+        method: "POST",
+        headers: { cookie, origin: "http://academy.test", "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ intent: "create-key", name: "Script", scopes: "read", lifetime: "30" }).toString(),
+      }),
+    );
+    expect(made.status).toBe(200);
+    expect(await made.text()).toMatch(/value="acd_[\w-]+"/);
+    expect(made.headers.get("cache-control")).toBe("private, no-store");
+  });
+
   it("refuse a blank or long name, no or unknown scopes and an unoffered lifetime, cap each person at 20, and keep another person's key out of reach", async () => {
     const { db } = t.database;
     const person = await personWithToken("Key Keeper");

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { login } from "../../cli/login.ts";
 import { deviceCode, session, user } from "../../server/db/schema.ts";
+import { createHttpApp } from "../../server/http/app.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
@@ -13,14 +15,15 @@ afterAll(() => t.close());
 const origin = "http://academy.test";
 const cliAgent = "academy-cli/0.1.0 (Linux 6.1; Node 24.21.0)";
 
-function send(path: string, init: RequestInit & { cookie?: string; from?: string } = {}) {
+function send(path: string, init: RequestInit & { cookie?: string; from?: string; address?: string; app?: TestApp["app"] } = {}) {
   const headers = new Headers(init.headers);
   if (init.from !== undefined) headers.set("origin", init.from);
   if (init.cookie) headers.set("cookie", init.cookie);
-  return t.app.fetch(new Request(`${origin}${path}`, { ...init, headers, redirect: "manual" }));
+  const request = new Request(`${origin}${path}`, { ...init, headers, redirect: "manual" });
+  return (init.app ?? t.app).fetch(request, init.address ? { incoming: { socket: { remoteAddress: init.address } } } : undefined);
 }
 
-const postJson = (path: string, body: unknown, init: { cookie?: string; from?: string; agent?: string } = {}) =>
+const postJson = (path: string, body: unknown, init: { cookie?: string; from?: string; agent?: string; address?: string } = {}) =>
   send(path, { method: "POST", headers: { "content-type": "application/json", "user-agent": init.agent ?? "test" }, body: JSON.stringify(body), ...init });
 
 async function signedIn(name = "Devi Rao"): Promise<{ id: string; email: string; cookie: string }> {
@@ -33,8 +36,8 @@ async function signedIn(name = "Devi Rao"): Promise<{ id: string; email: string;
 }
 
 /** What `academy login` does first: ask for a device code. */
-async function startCliLogin() {
-  const response = await postJson("/api/auth/device/code", { client_id: "academy-cli" }, { agent: cliAgent });
+async function startCliLogin(address?: string) {
+  const response = await postJson("/api/auth/device/code", { client_id: "academy-cli" }, { agent: cliAgent, address });
   expect(response.status).toBe(200);
   return (await response.json()) as { device_code: string; user_code: string; interval: number };
 }
@@ -50,8 +53,8 @@ async function pageIdToken(cookie: string, code: string): Promise<string> {
   return token as string;
 }
 
-const poll = (deviceCodeValue: string) =>
-  postJson("/api/auth/device/token", { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: deviceCodeValue, client_id: "academy-cli" }, { agent: cliAgent });
+const poll = (deviceCodeValue: string, address?: string) =>
+  postJson("/api/auth/device/token", { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: deviceCodeValue, client_id: "academy-cli" }, { agent: cliAgent, address });
 
 /** Lets the next poll through Better Auth's polling interval. */
 const allowPoll = (id: string) => t.database.db.update(deviceCode).set({ lastPolledAt: null }).where(eq(deviceCode.deviceCode, id));
@@ -162,6 +165,189 @@ describe("signing the CLI in from the browser", () => {
     const cli = await startCliLogin();
     const page = await (await send(`/login?cliToken=${cli.user_code}`)).text();
     expect(page).toContain(`name="redirectTo" value="/login?cliToken=${cli.user_code}"`);
+  });
+});
+
+describe("refusals on the approval page and /api/cli-auth", () => {
+  it("treats a NUL or a malformed code as one we did not issue, on the page and on /api/cli-auth, in the production configuration too", async () => {
+    const person = await signedIn();
+    const idToken = await pageIdToken(person.cookie, (await startCliLogin()).user_code);
+    const production = createHttpApp({ ...t.deps, production: true });
+    for (const app of [t.app, production]) {
+      for (const code of ["%00", "AB%00CD-EFGH", "%F0%9F%8E%93", "x".repeat(300), "ABCD-EFG1"]) {
+        const page = await send(`/login?cliToken=${code}`, { cookie: person.cookie, app });
+        expect(page.status, code).toBe(200);
+        expect(await page.text()).toContain("That code is not one we issued.");
+      }
+      for (const cliToken of ["\u0000", "ABCD\u0000EFGH", "🎓🎓🎓🎓"]) {
+        const answer = await send("/api/cli-auth", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ cliToken, email: person.email, idToken }),
+          cookie: person.cookie,
+          from: origin,
+          app,
+        });
+        expect(answer.status).toBe(400);
+        expect(await answer.json()).toEqual({ success: false, error: "That code is not one we issued. Check it against your terminal, or run academy login again." });
+      }
+    }
+  });
+
+  it("answers the approval form without JavaScript with the refusal's status and its message, not a server error", async () => {
+    const person = await signedIn();
+    const cli = await startCliLogin();
+    const idToken = await pageIdToken(person.cookie, cli.user_code);
+    const form = (fields: Record<string, string>) =>
+      send(`/login?cliToken=${cli.user_code}`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
+        body: new URLSearchParams(fields).toString(),
+        cookie: person.cookie,
+        from: origin,
+      });
+    const cases: [Record<string, string>, number, string][] = [
+      [{ intent: "cli-approve", cliToken: cli.user_code, email: person.email, idToken: "forged" }, 400, "Your sign-in on this page has expired."],
+      [{ intent: "cli-approve", cliToken: "ZZZZ-ZZZZ", email: person.email, idToken }, 400, "That code is not one we issued."],
+      [{ intent: "cli-deny", cliToken: cli.user_code, email: "someone@example.com", idToken }, 400, "The e-mail address sent does not match"],
+    ];
+    for (const [fields, status, message] of cases) {
+      const response = await form(fields);
+      expect(response.status, message).toBe(status);
+      expect(response.headers.get("cache-control"), message).toBe("private, no-store");
+      expect(await response.text()).toContain(message);
+    }
+    const nul = await form({ intent: "cli-approve", cliToken: "\u0000", email: person.email, idToken });
+    expect(nul.status).toBe(400);
+    expect(await nul.text()).toContain("The form contains a NUL character");
+    const [untouched] = await t.database.db.select().from(deviceCode).where(eq(deviceCode.deviceCode, cli.device_code));
+    expect(untouched).toMatchObject({ status: "pending", userId: null });
+    expect((await form({ intent: "cli-approve", cliToken: cli.user_code, email: person.email, idToken })).headers.get("location")).toBe("/cli-auth-success");
+  });
+
+  it("keeps the approval page, which carries the session's idToken, out of every cache", async () => {
+    const person = await signedIn();
+    const page = await send(`/login?cliToken=${(await startCliLogin()).user_code}`, { cookie: person.cookie });
+    expect(page.headers.get("cache-control")).toBe("private, no-store");
+  });
+});
+
+describe("guessing CLI codes", () => {
+  it("limits code look-ups per person, and a classroom behind one address still signs in", async () => {
+    const address = "10.50.0.1";
+    const [guesser, classmate] = [await signedIn(), await signedIn("Class Mate")];
+    const cli = await startCliLogin();
+    const idToken = /name="idToken" value="([^"]+)"/.exec(await (await send(`/login?cliToken=${cli.user_code}`, { cookie: guesser.cookie, address })).text())?.[1] ?? "";
+    for (const letter of "ABCDEFGHJKLMNPQRSTUVWXYZ23456") {
+      const page = await send(`/login?cliToken=ZZZZ-ZZZ${letter}`, { cookie: guesser.cookie, address });
+      expect(page.status).toBe(200);
+    }
+    const limited = await send(`/login?cliToken=${cli.user_code}`, { cookie: guesser.cookie, address });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    const html = await limited.text();
+    expect(html).toContain("Too many CLI codes were tried from here.");
+    // Nothing about the device that asked is shown to a guesser.
+    expect(html).not.toContain("Academy CLI on Linux");
+    const approval = await postJson("/api/cli-auth", { cliToken: cli.user_code, email: guesser.email, idToken }, { cookie: guesser.cookie, from: origin, address });
+    expect(approval.status).toBe(429);
+    expect(Number(approval.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    // The classmate at the same address approves their own code as usual.
+    const own = await startCliLogin();
+    const ownToken = await pageIdToken(classmate.cookie, own.user_code);
+    expect(await (await postJson("/api/cli-auth", { cliToken: own.user_code, email: classmate.email, idToken: ownToken }, { cookie: classmate.cookie, from: origin, address })).json()).toEqual({ success: true });
+  });
+
+  it("limits look-ups per address generously: 600 in 15 minutes, then none", async () => {
+    const now = new Date();
+    const address = "10.50.0.2";
+    for (let i = 0; i < 600; i++) {
+      expect(await t.identity.cliLogin.pending("ZZZZ-ZZZZ", now, { userId: `person-${i}`, address })).toEqual({ problem: expect.stringContaining("not one we issued") });
+    }
+    expect(await t.identity.cliLogin.pending("ZZZZ-ZZZZ", now, { userId: "person-601", address })).toMatchObject({ problem: expect.stringContaining("Too many CLI codes") });
+    expect(await t.identity.cliLogin.pending("ZZZZ-ZZZZ", now, { userId: "person-601", address: "10.50.0.3" })).toEqual({ problem: expect.stringContaining("not one we issued") });
+  });
+});
+
+/** academy login against this app, on a clock the test moves: each of the CLI's waits passes at once. */
+function cliAgainstApp(answer?: (poll: number) => Response | undefined) {
+  vi.useFakeTimers({ toFake: ["Date"], now: new Date() });
+  const polls: { at: number; status: number; error?: string }[] = [];
+  vi.stubGlobal("fetch", async (input: string, init: RequestInit) => {
+    const request = new Request(input, init);
+    const isPoll = request.url.endsWith("/api/auth/device/token");
+    const response = (isPoll && answer?.(polls.length + 1)) || (await t.app.fetch(request, { incoming: { socket: { remoteAddress: "10.60.0.3" } } }));
+    if (isPoll) polls.push({ at: Date.now(), status: response.status, error: ((await response.clone().json()) as { error?: string }).error });
+    return response;
+  });
+  const clock = { now: () => Date.now(), sleep: async (ms: number) => void vi.setSystemTime(Date.now() + ms) };
+  return { polls, run: () => login(origin, { browser: false, json: false }, clock) };
+}
+
+describe("polling for the CLI's token", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+  });
+
+  it("keeps answering everyone behind one address: after 130 polls from it, a new login's first poll is pending, not 429", async () => {
+    const address = "10.60.0.1";
+    const waiting = await startCliLogin(address);
+    for (let i = 0; i < 130; i++) {
+      await allowPoll(waiting.device_code);
+      const answer = await poll(waiting.device_code, address);
+      expect(answer.status, `poll ${i + 1}`).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: "authorization_pending" });
+    }
+    const next = await startCliLogin(address);
+    expect(await (await poll(next.device_code, address)).json()).toMatchObject({ error: "authorization_pending" });
+  });
+
+  it("tells a code polled more often than its life allows to slow down, and no other code", async () => {
+    const address = "10.60.0.2";
+    const greedy = await startCliLogin(address);
+    for (let i = 0; i < 240; i++) {
+      await allowPoll(greedy.device_code);
+      expect((await (await poll(greedy.device_code, address)).json()) as object, `poll ${i + 1}`).toMatchObject({ error: "authorization_pending" });
+    }
+    await allowPoll(greedy.device_code);
+    expect(await (await poll(greedy.device_code, address)).json()).toMatchObject({ error: "slow_down" });
+    const other = await startCliLogin(address);
+    expect(await (await poll(other.device_code, address)).json()).toMatchObject({ error: "authorization_pending" });
+  });
+
+  it("academy login left waiting for ten minutes says the code expired", async () => {
+    const cli = cliAgainstApp();
+    const started = Date.now();
+    await expect(cli.run()).rejects.toThrow("The code expired before it was approved. Run academy login for a new one.");
+    expect(cli.polls.length).toBeGreaterThanOrEqual(110);
+    expect(cli.polls.every((p) => p.status === 400 && p.error === "authorization_pending")).toBe(true);
+    expect(Date.now() - started).toBe(10 * 60 * 1000);
+  });
+
+  it("academy login waits out a 429 for its Retry-After and adds five seconds to its interval at each slow_down, then says the code expired", async () => {
+    const cli = cliAgainstApp((n) => {
+      if (n === 2) return Response.json({ message: "Too many requests." }, { status: 429, headers: { "Retry-After": "30" } });
+      if (n === 4) return Response.json({ error: "slow_down", error_description: "Polling too fast." }, { status: 400 });
+      return undefined;
+    });
+    const started = Date.now();
+    await expect(cli.run()).rejects.toThrow("The code expired before it was approved.");
+    const gaps = cli.polls.slice(0, 6).map((p, i, all) => (p.at - (i === 0 ? started : (all[i - 1]?.at ?? 0))) / 1000);
+    expect(gaps).toEqual([5, 5, 30, 5, 10, 10]);
+  });
+});
+
+describe("Better Auth's own limits", () => {
+  it("send the standard Retry-After with their 429", async () => {
+    let last: Response | undefined;
+    for (let i = 0; i < 21; i++) {
+      last = await postJson("/api/auth/sign-in/email", { email: `nobody-${i}@example.com`, password: "a good long password" }, { address: "10.70.0.1" });
+    }
+    expect(last?.status).toBe(429);
+    expect(Number(last?.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(last?.headers.get("retry-after")).toBe(last?.headers.get("x-retry-after"));
   });
 });
 
