@@ -5,7 +5,7 @@ import { enrolments, lessonProgress, orders, payments, refunds } from "../db/sch
 import { allLessons } from "../learning/player.ts";
 import { progressPercent } from "../learning/progress.ts";
 import { findOrder, type Order } from "./orders.ts";
-import { courseBuyer, courseUse, type HostingPeriodKind, hostingPeriodOf, hostingRefundEligibility, refundEligibility, type Refund, type RefundEligibility } from "./refunds.ts";
+import { courseBuyer, courseUse, type HostingPeriodKind, hostingPeriodOf, hostingRefundEligibility, refundEligibility, renewalBlockingRefund, type Refund, type RefundEligibility } from "./refunds.ts";
 
 export type Payment = typeof payments.$inferSelect;
 
@@ -75,7 +75,7 @@ export async function listOrdersWithEligibility(db: Db, catalog: Catalog, userId
         : bought
           ? refundEligibility(order, { now, use: await courseUse(db, catalog, bought, { lock: false }), policy })
           : hostingPeriod
-            ? hostingRefundEligibility(order, { now, period: hostingPeriod, policy })
+            ? hostingRefundEligibility(order, { now, period: hostingPeriod, policy, renewal: await renewalBlockingRefund(db, order, hostingPeriod, { lock: false }) })
             : null;
       return { ...order, refundEligibility: eligibility, hostingPeriod };
     }),

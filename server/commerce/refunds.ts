@@ -7,7 +7,7 @@ import { revokeCertificates } from "../learning/certificates.ts";
 import { refundStanding, type RefundStanding } from "../learning/progress.ts";
 import { refundProcessedMail, refundRequestedMail } from "../mail/templates.ts";
 import type { ProviderRefund } from "../payments/provider.ts";
-import { endRefundedHosting } from "../websites/index.ts";
+import { endRefundedHosting, paidRenewal, type PaidRenewal } from "../websites/index.ts";
 import { findOrder, type Order } from "./orders.ts";
 import { mailBuyer, type Shop, type Tx } from "./shop.ts";
 
@@ -75,7 +75,7 @@ export type HostingPeriodKind = "first" | "renewal" | "none";
  */
 export function hostingRefundEligibility(
   order: Pick<Order, "status" | "paidAt" | "amount">,
-  options: { now: Date; period: HostingPeriodKind; policy: Site["refund"] },
+  options: { now: Date; period: HostingPeriodKind; policy: Site["refund"]; renewal: PaidRenewal | null },
 ): RefundEligibility {
   if (options.period === "none" && order.status === "paid") return { eligible: true, until: null };
   const window = refundWindow(order, options.now, options.policy);
@@ -83,7 +83,27 @@ export function hostingRefundEligibility(
   if (options.period === "renewal") {
     return { eligible: false, reason: "Only a website's first period can be refunded; renewals are not, as the cancellation & refund policy says." };
   }
+  const { renewal } = options;
+  if (renewal) {
+    // Refunding the first period ends the website, which would leave a paid renewal that is not refunded with nothing to host (decision 020).
+    return {
+      eligible: false,
+      reason:
+        `You have already paid to renew ${renewal.domain} (order ${formatOrderNumber(renewal.orderNumber)}), so its first period can no longer be refunded on its own: refunding it would end the hosting you renewed. ` +
+        `If you no longer want the website, cancel it on its page and it stays online until ${formatDay(renewal.expiresAt)}; if you renewed by mistake, write to us and we will sort it out.`,
+    };
+  }
   return window;
+}
+
+/** A paid renewal that stops the refund of a first period; `lock` inside a refund's transaction (see paidRenewal). */
+export async function renewalBlockingRefund(
+  tx: Tx | Shop["db"],
+  order: Pick<Order, "id" | "websiteId">,
+  period: HostingPeriodKind,
+  options: { lock: boolean },
+): Promise<PaidRenewal | null> {
+  return period === "first" && order.websiteId ? paidRenewal(tx, order.websiteId, order.id, options) : null;
 }
 
 /** Which period of its website the order paid for, if any. */
@@ -154,9 +174,10 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
     // A retry after the provider failed keeps the time of the first request, but not a course finished since.
     const now = existing?.createdAt ?? shop.now();
     const policy = shop.catalog().site.refund;
+    const period = bought ? "none" : await hostingPeriodOf(tx, locked.id);
     const eligibility = bought
       ? refundEligibility(locked, { now, use: await courseUse(tx, shop.catalog(), bought, { lock: true }), policy })
-      : hostingRefundEligibility(locked, { now, period: await hostingPeriodOf(tx, locked.id), policy });
+      : hostingRefundEligibility(locked, { now, period, policy, renewal: await renewalBlockingRefund(tx, locked, period, { lock: true }) });
     if (!eligibility.eligible) throw new ValidationError(eligibility.reason);
     const [payment] = await tx
       .select()

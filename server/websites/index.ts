@@ -1,5 +1,5 @@
 export { normaliseDomain } from "./domain-name.ts";
-export { addPaidPeriod, type PaidPeriod } from "./periods.ts";
+export { addPaidPeriod, type NoPeriod, type PaidPeriod } from "./periods.ts";
 export { hostingPlan, hostingPlans, type HostingPlan } from "./plans.ts";
 export { addInterval, needsRenewal, daysUntil, stateLabels, graceDays, expiringWithinDays, nextPeriod, suspensionDate, websiteState, type BillingInterval, type WebsiteState } from "./rules.ts";
 export {
@@ -7,9 +7,12 @@ export {
   cancelWebsite,
   endRefundedHosting,
   findWebsite,
+  firstPeriodRefund,
   listWebsites,
+  paidRenewal,
   startWebsite,
   websiteHistory,
+  type PaidRenewal,
   type Website,
   type WebsitePeriodEntry,
 } from "./websites.ts";

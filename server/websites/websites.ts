@@ -1,9 +1,9 @@
-import { and, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
 import { formatDay } from "../../app/lib/format.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Db, Tx } from "../db/client.ts";
-import { orders, websitePeriods, websites } from "../db/schema.ts";
+import { orders, refunds, websitePeriods, websites } from "../db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../errors.ts";
 import { normaliseDomain } from "./domain-name.ts";
 import { hostingPlan } from "./plans.ts";
@@ -37,8 +37,54 @@ function takenMessage(domain: string): string {
   return `${domain} is already hosted with us. If it is yours, write to us from the address on that account and we will sort it out.`;
 }
 
+/** Whether a refund of the website's first period is asked for and has not failed: once processed, it ends the website. */
+export async function firstPeriodRefund(db: Db | Tx, websiteId: string): Promise<boolean> {
+  const [first] = await db
+    .select({ orderId: websitePeriods.orderId })
+    .from(websitePeriods)
+    .where(eq(websitePeriods.websiteId, websiteId))
+    .orderBy(asc(websitePeriods.startsAt))
+    .limit(1);
+  if (!first) return false;
+  const [refund] = await db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, first.orderId), ne(refunds.status, "failed")));
+  return refund !== undefined;
+}
+
+/** A renewal paid after a website's first period: what refunding that first period would leave without a website. */
+export interface PaidRenewal {
+  domain: string;
+  orderNumber: number;
+  /** Until when the website is paid for. */
+  expiresAt: Date;
+}
+
+/**
+ * The latest paid period of the website other than `firstOrderId`'s, if any. With `lock` (inside a
+ * refund's transaction) the website row is locked first, so a renewal's payment (addPaidPeriod
+ * locks the same row) is either seen here or sees the refund.
+ */
+export async function paidRenewal(db: Db | Tx, websiteId: string, firstOrderId: string, options: { lock: boolean }): Promise<PaidRenewal | null> {
+  const query = db.select({ domain: websites.domain, expiresAt: websites.expiresAt }).from(websites).where(eq(websites.id, websiteId));
+  const [site] = options.lock ? await query.for("update") : await query;
+  if (!site?.expiresAt) return null;
+  const [renewal] = await db
+    .select({ number: orders.number })
+    .from(websitePeriods)
+    .innerJoin(orders, eq(orders.id, websitePeriods.orderId))
+    .where(and(eq(websitePeriods.websiteId, websiteId), ne(websitePeriods.orderId, firstOrderId), eq(orders.status, "paid")))
+    .orderBy(desc(websitePeriods.startsAt))
+    .limit(1);
+  return renewal ? { domain: site.domain, orderNumber: renewal.number, expiresAt: site.expiresAt } : null;
+}
+
 /** Throws with what to do when a period cannot be bought for this website. */
 export async function assertRenewable(db: Db | Tx, site: Website): Promise<void> {
+  if (await firstPeriodRefund(db, site.id)) {
+    throw new ValidationError(`You asked for a refund of ${site.domain}'s first period, which ends its hosting, so it cannot be renewed. To host it again, choose a plan on the website hosting page.`);
+  }
   if (site.cancelledAt) {
     throw new ValidationError(`You cancelled ${site.domain} on ${formatDay(site.cancelledAt)}, so it cannot be renewed. To host it again, choose a plan on the website hosting page.`);
   }
