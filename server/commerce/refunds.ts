@@ -52,7 +52,7 @@ export function refundEligibility(
 }
 
 /** Paid, not free, and within the policy's window after payment. */
-function refundWindow(order: Pick<Order, "status" | "paidAt" | "amount">, now: Date, policy: Site["refund"]): RefundEligibility {
+export function refundWindow(order: Pick<Order, "status" | "paidAt" | "amount">, now: Date, policy: Site["refund"]): RefundEligibility {
   if (order.status !== "paid" || !order.paidAt) return { eligible: false, reason: "Only paid orders can be refunded." };
   if (order.amount === 0) return { eligible: false, reason: "This course was free, so there is nothing to refund." };
   const until = new Date(order.paidAt.getTime() + policy.windowDays * dayMs);
@@ -168,7 +168,7 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
     const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for("update");
     if (!locked) throw new Conflict("This order cannot be refunded.");
     const bought = courseBuyer(locked, userId);
-    if (!bought && !locked.websiteId) throw new ValidationError("This order cannot be refunded here. Write to us and we will sort it out.");
+    if (!bought && locked.kind !== "website") throw new ValidationError("This order cannot be refunded here. Write to us and we will sort it out.");
     const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, order.id));
     if (existing && existing.status !== "requested" && existing.status !== "failed") return { refund: existing, providerPaymentId: null };
     // A retry after the provider failed keeps the time of the first request, but not a course finished since.

@@ -2,12 +2,13 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
-import { createHostingOrder, listOrdersWithEligibility, requestRefund } from "../../server/commerce/index.ts";
+import { createHostingOrder, listOrdersWithEligibility, orderPagePath, requestRefund } from "../../server/commerce/index.ts";
+import { cleanUp } from "../../server/jobs/clean-up.ts";
 import { mailOutbox, orders, refunds, user, websitePeriods, websiteReminders, websites } from "../../server/db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../../server/errors.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
-import { addInterval, addPaidPeriod, cancelWebsite, queueDueReminders, startWebsite, websiteState } from "../../server/websites/index.ts";
+import { addInterval, addPaidPeriod, cancelWebsite, pendingWebsiteLimit, queueDueReminders, startWebsite, unpaidWebsiteDays, websiteState } from "../../server/websites/index.ts";
 import { formatDay, formatOrderNumber } from "../../app/lib/format.ts";
 import { contentDir, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, startTestPayments } from "./helpers.ts";
 
@@ -19,6 +20,8 @@ beforeAll(async () => {
 const at = (iso: string) => new Date(iso);
 const key = () => randomBytes(12).toString("hex");
 const shift = (from: Date, days: number) => new Date(from.getTime() + days * 86_400_000);
+/** The moment, from now, when a website started now has been unpaid for unpaidWebsiteDays, give or take `extra` ms. */
+const weekOn = (extra: number) => new Date(Date.now() + unpaidWebsiteDays * 86_400_000 + extra);
 
 describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
   const suite = identitySuite(open, () => catalog);
@@ -341,6 +344,66 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
       const first = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain });
       const second = await startWebsite(db(), catalog, { userId: buyer.id, serviceId: "website-hosting", planId: "business-monthly", domain });
       expect(second).toMatchObject({ id: first.id, planId: "business-monthly" });
+    });
+
+    const limitMessage = `You already have ${pendingWebsiteLimit} websites waiting for their first payment. Finish paying for one of them, or cancel one you no longer need on its page, before adding another.`;
+
+    it("bounds the websites waiting for a first payment per person, even when they are started all at once", async () => {
+      const buyer = await suite.signUp();
+      const started = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `burst${i}-${key()}.example.in` })));
+      const made = started.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+      expect(made).toHaveLength(pendingWebsiteLimit);
+      for (const refused of started.filter((r) => r.status === "rejected")) expect(refused.reason).toEqual(new Conflict(limitMessage));
+      expect(await db().select().from(websites).where(eq(websites.userId, buyer.id))).toHaveLength(pendingWebsiteLimit);
+
+      // At the bound, the same domain is still found again, and cancelling one makes room for another.
+      expect((await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: made[0]?.domain ?? "" })).id).toBe(made[0]?.id);
+      await cancelWebsite(db(), buyer.id, made[0]?.id ?? "", clock);
+      expect(await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `after-${key()}.example.in` })).toMatchObject({ startedAt: null });
+      await expect(startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `over-${key()}.example.in` })).rejects.toThrow(limitMessage);
+    });
+
+    it("removes a website cancelled before its first payment, with its unpaid orders, and refunds a payment that arrives for it afterwards", async () => {
+      const buyer = await suite.signUp();
+      const domain = `gone-${key()}.example.in`;
+      const site = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain });
+      const order = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() });
+      await cancelWebsite(db(), buyer.id, site.id, clock);
+      expect(await siteNow(site.id)).toBeUndefined();
+      expect((await db().select().from(orders).where(eq(orders.id, order.id)))[0]).toMatchObject({ status: "cancelled", websiteId: null, failureReason: expect.stringContaining("Nothing was charged") });
+      await expect(cancelWebsite(db(), buyer.id, site.id, clock)).rejects.toThrow(NotFound);
+
+      // The checkout was still open in another tab.
+      const paid = await payInTestSandbox(payments$, order);
+      expect(paid.outcome).toBe("not-provided");
+      expect(orderPagePath(paid.order)).toBe(`/account/orders#order-${order.id}`);
+      await deliverTestWebhooks(db(), payments$);
+      expect((await refundsOf(order.id))[0]).toMatchObject({ status: "processed", amount: 149_900 });
+    });
+
+    it("expires, in the hourly clean-up, a website left unpaid for a week, and lets a refund of a payment it could not take be asked for again", async () => {
+      const buyer = await suite.signUp();
+      const kept = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `kept-${key()}.example.in` });
+      const stale = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `stale-${key()}.example.in` });
+      const order = await createHostingOrder(shop(), { userId: buyer.id, websiteId: stale.id, planId: "starter-monthly", idempotencyKey: key() });
+      await db().update(websites).set({ updatedAt: new Date(Date.now() - 60_000) }).where(eq(websites.id, kept.id));
+
+      expect((await cleanUp(db(), weekOn(-3_600_000))).unpaidWebsites).toBe(0);
+      await db().update(websites).set({ updatedAt: new Date(Date.now() + 3_600_000) }).where(eq(websites.id, kept.id));
+      // Other tests' websites may expire too: what counts is that this one goes, the fresh one stays, and a run after that finds nothing.
+      await Promise.all([cleanUp(db(), weekOn(60_000)), cleanUp(db(), weekOn(60_000))]);
+      expect((await cleanUp(db(), weekOn(60_000))).unpaidWebsites).toBe(0);
+      expect(await siteNow(stale.id)).toBeUndefined();
+      expect(await siteNow(kept.id)).toBeDefined();
+      expect((await db().select().from(orders).where(eq(orders.id, order.id)))[0]).toMatchObject({ status: "cancelled", failureReason: expect.stringContaining("not paid for") });
+
+      // A payment that still arrives is refunded; when the provider cannot be reached, the buyer can ask again.
+      const unreachable = { ...payments$, shop: { ...shop(), provider: { ...shop().provider, refund: () => Promise.reject(new Error("provider unreachable")) } } };
+      expect((await payInTestSandbox(unreachable, order)).outcome).toBe("not-provided");
+      expect((await refundsOf(order.id))[0]?.status).toBe("failed");
+      await requestRefund(shop(), buyer.id, order.id);
+      await deliverTestWebhooks(db(), payments$);
+      expect((await refundsOf(order.id))[0]?.status).toBe("processed");
     });
   });
 
