@@ -219,7 +219,8 @@ export async function createHostingOrder(shop: Shop, input: HostingOrderInput): 
       buyerGstin,
       idempotencyKey: input.idempotencyKey,
     },
-    { notes: { website_id: site.id, plan_id: plan.id, domain: site.domain }, sameItem: eq(orders.websiteId, site.id) },
+    // No domain in the provider's notes: it keeps them after the customer deletes their account, and the website id finds the domain here.
+    { notes: { website_id: site.id, plan_id: plan.id }, sameItem: eq(orders.websiteId, site.id) },
   );
 }
 

@@ -116,6 +116,8 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
       const order = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey });
       expect(order).toMatchObject({ kind: "website", websiteId: site.id, planId: "starter-monthly", amount: 149_900, title: "Starter (Monthly) hosting for shop.example.in" });
       expect((await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey })).id).toBe(order.id);
+      // The provider keeps an order's notes after the customer deletes their account: they name the website by id, not by domain.
+      expect((await (payments$.sandbox as SandboxGateway).findOrder(order.providerOrderId ?? ""))?.notes).toEqual({ order_id: order.id, website_id: site.id, plan_id: "starter-monthly" });
 
       expect((await payInTestSandbox(payments$, order)).outcome).toBe("fulfilled");
       await deliverTestWebhooks(db(), payments$);
