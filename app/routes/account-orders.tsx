@@ -169,7 +169,7 @@ function OrderActions({ order }: { order: OrderView }) {
         </Link>
       )}
       {(canRefund || refundRetry) && (
-        <RefundDialog orderId={order.id} courseTitle={order.title} amount={formatPaise(order.amount)} retry={refundRetry} hosting={order.websiteId !== null} />
+        <RefundDialog orderId={order.id} courseTitle={order.title} amount={formatPaise(order.amount)} retry={refundRetry} hosting={order.courseId === null} />
       )}
     </div>
   );
