@@ -1,11 +1,12 @@
 import { useEffect, useRef } from "react";
 import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
-import { foldAttempts, listOrdersWithEligibility, orderPagePath, requestRefund } from "../../server/commerce/index.ts";
+import { foldAttempts, historyPageSize, listOrdersWithEligibility, orderPagePath, pageOf, requestRefund } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
 import { RefundDialog } from "../components/account-refund-dialog.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
+import { HistoryPager } from "../components/history-pager.tsx";
 import { OrderStatusBadge } from "../components/status-badge.tsx";
 import { formatDay, formatMoment, formatPaise, formatOrderNumber } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
@@ -15,13 +16,20 @@ import type { Route } from "./+types/account-orders";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { catalog, db, shop } = context.get(appServices);
-  const orders = await foldAttempts(db, await listOrdersWithEligibility(db, catalog, viewer.id, shop.now()));
+  const query = new URL(request.url).searchParams;
+  // ?before=<order number>: the page of orders older than that one; a page is a bounded read, however long the history.
+  const before = /^\d{1,15}$/.test(query.get("before") ?? "") ? Number(query.get("before")) : undefined;
+  const page = pageOf(await listOrdersWithEligibility(db, catalog, viewer.id, shop.now(), { limit: historyPageSize + 1, before }), historyPageSize, (o) => o.number);
+  const orders = await foldAttempts(db, page.items);
   // The checkout return sends ?pending=<provider order id> when the bank has not answered yet.
-  const pending = new URL(request.url).searchParams.get("pending");
+  const pending = query.get("pending");
   const pendingOrder = pending ? orders.find((o) => o.providerOrderId === pending) : undefined;
   return {
     awaitingConfirmation: pending !== null && pending !== "" && (pendingOrder === undefined || pendingOrder.status === "created"),
     refundPolicy: catalog.site.refund,
+    pageSize: historyPageSize,
+    older: page.next === null ? null : `/account/orders?before=${page.next}`,
+    paged: before !== undefined,
     orders: orders.map((o) => ({
       id: o.id,
       number: o.number,
@@ -161,7 +169,7 @@ function OrderActions({ order }: { order: OrderView }) {
         </Link>
       )}
       {(canRefund || refundRetry) && (
-        <RefundDialog orderId={order.id} courseTitle={order.title} amount={formatPaise(order.amount)} retry={refundRetry} hosting={order.websiteId !== null} />
+        <RefundDialog orderId={order.id} courseTitle={order.title} amount={formatPaise(order.amount)} retry={refundRetry} hosting={order.courseId === null} />
       )}
     </div>
   );
@@ -186,7 +194,7 @@ function EarlierAttempts({ attempts }: { attempts: OrderView["attempts"] }) {
 }
 
 export default function AccountOrders({ loaderData, actionData }: Route.ComponentProps) {
-  const { orders, awaitingConfirmation, refundPolicy } = loaderData;
+  const { orders, awaitingConfirmation, refundPolicy, pageSize, older, paged } = loaderData;
   const alert = useRef<HTMLDivElement>(null);
   useReloadWhile(awaitingConfirmation, { intervalMs: 4000, limit: 30 });
   // The dialog that asked has closed: move focus to the outcome so it is read out and seen.
@@ -215,7 +223,14 @@ export default function AccountOrders({ loaderData, actionData }: Route.Componen
         {actionData && <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>}
       </div>
 
-      {orders.length === 0 ? (
+      {orders.length === 0 && paged ? (
+        <p className="mt-6 text-sm text-slate-600 dark:text-slate-400">
+          There are no older orders.{" "}
+          <Link to="/account/orders" className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+            See your latest orders
+          </Link>
+        </p>
+      ) : orders.length === 0 ? (
         <div className="mt-6">
           <AccountEmptyState title="You have not placed any orders yet" action={{ to: "/courses", label: "Browse courses" }}>
             When you buy a course, its order, receipt and any refund appear here.
@@ -264,6 +279,7 @@ export default function AccountOrders({ loaderData, actionData }: Route.Componen
           ))}
         </ol>
       )}
+      <HistoryPager pageSize={pageSize} older={older} latest={paged ? "/account/orders" : null} noun="orders" />
     </section>
   );
 }

@@ -1,19 +1,25 @@
 import { Link } from "react-router";
-import { listPayments } from "../../server/commerce/index.ts";
+import { historyPageSize, listPayments, pageOf } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
+import { HistoryPager } from "../components/history-pager.tsx";
 import { paymentMethodLabel } from "../components/account-payment-method.tsx";
 import { PaymentStatusBadge, RefundStatusBadge } from "../components/status-badge.tsx";
 import { formatMoment, formatPaise, formatOrderNumber } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-payments";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { db } = context.get(appServices);
-  const payments = await listPayments(db, viewer.id);
+  // ?before=<payment id>: the page of payments older than that one; a page is a bounded read, however long the history.
+  const before = new URL(request.url).searchParams.get("before") ?? undefined;
+  const page = pageOf(await listPayments(db, viewer.id, { limit: historyPageSize + 1, before }), historyPageSize, (p) => p.id);
   return {
-    payments: payments.map((p) => ({
+    pageSize: historyPageSize,
+    older: page.next === null ? null : `/account/payments?before=${page.next}`,
+    paged: before !== undefined,
+    payments: page.items.map((p) => ({
       id: p.id,
       orderId: p.orderId,
       orderNumber: p.orderNumber,
@@ -39,7 +45,7 @@ export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Your payments", description: "Every payment attempt you made, its method and status, and any refund." });
 
 export default function AccountPayments({ loaderData }: Route.ComponentProps) {
-  const { payments } = loaderData;
+  const { payments, pageSize, older, paged } = loaderData;
   return (
     <section aria-labelledby="payments-heading">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -49,7 +55,14 @@ export default function AccountPayments({ loaderData }: Route.ComponentProps) {
         <p className="text-sm text-slate-600 dark:text-slate-400">Every attempt, including ones that did not go through.</p>
       </div>
 
-      {payments.length === 0 ? (
+      {payments.length === 0 && paged ? (
+        <p className="mt-6 text-sm text-slate-600 dark:text-slate-400">
+          There are no older payments.{" "}
+          <Link to="/account/payments" className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+            See your latest payments
+          </Link>
+        </p>
+      ) : payments.length === 0 ? (
         <div className="mt-6">
           <AccountEmptyState title="No payments yet" action={{ to: "/courses", label: "Browse courses" }}>
             Each time you pay for a course, the attempt shows up here with its method and status.
@@ -128,6 +141,7 @@ export default function AccountPayments({ loaderData }: Route.ComponentProps) {
           ))}
         </ol>
       )}
+      <HistoryPager pageSize={pageSize} older={older} latest={paged ? "/account/payments" : null} noun="payments" />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { appServices, requireViewer } from "../../server/context.ts";
-import { listWebsites } from "../../server/websites/index.ts";
+import { listWebsites, websitesPageSize } from "../../server/websites/index.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
 import { WebsiteStatusBadge } from "../components/status-badge.tsx";
 import { ExpiryText } from "../components/website-expiry.tsx";
@@ -12,8 +12,10 @@ export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { catalog, db, shop } = context.get(appServices);
   const now = shop.now();
-  const websites = (await listWebsites(db, viewer.id)).map((site) => websiteView(site, catalog, now));
-  return { websites, attention: websites.filter((site) => site.needsRenewal).length };
+  const websites = (await listWebsites(db, viewer.id, { limit: websitesPageSize + 1 })).map((site) => websiteView(site, catalog, now));
+  const more = websites.length > websitesPageSize;
+  const shown = websites.slice(0, websitesPageSize);
+  return { websites: shown.slice(0, 5), count: more ? `${websitesPageSize}+` : String(shown.length), attention: shown.filter((site) => site.needsRenewal).length };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -21,7 +23,7 @@ export const meta: Route.MetaFunction = (args) =>
 
 /** Every kind of service a customer holds, each as a section; websites are the first kind. */
 export default function AccountServices({ loaderData }: Route.ComponentProps) {
-  const { websites, attention } = loaderData;
+  const { websites, count, attention } = loaderData;
   return (
     <section aria-labelledby="services-heading">
       <h2 id="services-heading" className="text-xl font-semibold tracking-tight text-slate-950 dark:text-white">
@@ -40,12 +42,12 @@ export default function AccountServices({ loaderData }: Route.ComponentProps) {
               Website hosting
             </h3>
             <p className="text-sm text-slate-600 dark:text-slate-400">
-              {websites.length} {websites.length === 1 ? "website" : "websites"}
+              {count} {count === "1" ? "website" : "websites"}
               {attention > 0 && ` · ${attention} ${attention === 1 ? "needs" : "need"} renewing`}
             </p>
           </div>
           <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
-            {websites.slice(0, 5).map((site) => (
+            {websites.map((site) => (
               <li key={site.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
                 <span className="min-w-0">
                   <Link to={`/account/services/websites/${site.id}`} className="break-all font-medium text-slate-950 hover:underline dark:text-white">

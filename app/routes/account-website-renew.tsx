@@ -54,10 +54,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       amount: order.amount,
       title: order.title,
       failureReason: order.failureReason,
-      // Paid, but it started or extended nothing (the domain went live elsewhere meanwhile): it is being refunded.
+      // Paid, but it started or extended nothing (the site was cancelled, or the domain went live elsewhere meanwhile): it is being
+      // refunded. Fulfilment records why; orders paid before it did are explained by the likelier reason.
       unapplied:
         (order.status === "paid" || order.status === "refunded") && (await hostingPeriodOf(db, order.id)) === "none"
-          ? hostingNotStartedReasons[order.planId && hostingPlan(catalog, site.serviceId, order.planId) ? "domain-taken" : "plan-withdrawn"](site.domain)
+          ? (order.failureReason ?? hostingNotStartedReasons[order.planId && hostingPlan(catalog, site.serviceId, order.planId) ? "domain-taken" : "plan-withdrawn"](site.domain))
           : null,
     },
     // A fresh key per rendering: resubmitting this form finds the order it already made.

@@ -1,6 +1,6 @@
 import { data, Link, redirect, useNavigation } from "react-router";
 import { appServices } from "../../server/context.ts";
-import { cancelWebsite, hostingPlan, websiteHistory } from "../../server/websites/index.ts";
+import { cancelWebsite, hostingPlan, unpaidWebsiteDays, websiteHistory } from "../../server/websites/index.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { CheckList } from "../components/check-list.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
@@ -39,8 +39,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const { db, shop } = context.get(appServices);
   const form = await request.formData();
   if (form.get("intent") !== "cancel-website") return data({ error: "Unknown action." }, { status: 400 });
-  await cancelWebsite(db, viewer.id, site.id, shop.now());
-  throw redirect(`/account/services/websites/${site.id}`);
+  const kept = await cancelWebsite(db, viewer.id, site.id, shop.now());
+  // A website never paid for is removed rather than cancelled: back to the list, which no longer shows it.
+  throw redirect(kept ? `/account/services/websites/${site.id}` : "/account/services/websites?removed=1");
 }
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
@@ -138,13 +139,36 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
         )}
       </section>
 
-      {site.state !== "cancelled" && (
+      {site.state === "pending" && (
+        <section aria-labelledby="cancel-heading" className="mt-10 rounded-2xl border border-slate-200 p-5 dark:border-slate-800">
+          <h3 id="cancel-heading" className="font-semibold text-slate-950 dark:text-white">
+            Not going ahead?
+          </h3>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Nothing has been charged. Cancelling removes this website from your account; a website nobody pays for is removed after {unpaidWebsiteDays} days anyway.
+          </p>
+          <div className="mt-3">
+            <ConfirmDialog
+              trigger="Cancel this website"
+              triggerClassName="rounded-full border border-red-300 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
+              title={`Cancel ${site.domain}?`}
+              fields={{ intent: "cancel-website" }}
+              confirmLabel="Cancel the website"
+              pendingLabel="Cancelling…"
+              pending={cancelling}
+            >
+              The website is removed from your account and its unpaid order is cancelled. Nothing has been charged. You can start it again later from the hosting page.
+            </ConfirmDialog>
+          </div>
+        </section>
+      )}
+      {site.state !== "cancelled" && site.state !== "pending" && (
         <section aria-labelledby="cancel-heading" className="mt-10 rounded-2xl border border-slate-200 p-5 dark:border-slate-800">
           <h3 id="cancel-heading" className="font-semibold text-slate-950 dark:text-white">
             Letting this website go?
           </h3>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            Cancel it to stop renewal reminders. {site.expiresAt ? `It stays online until ${formatDay(site.expiresAt)}` : "Nothing has been charged"}, and it cannot be renewed afterwards.
+            Cancel it to stop renewal reminders. {site.expiresAt && `It stays online until ${formatDay(site.expiresAt)}, and`} it cannot be renewed afterwards.
           </p>
           <div className="mt-3">
             <ConfirmDialog

@@ -1,25 +1,33 @@
 import { Link } from "react-router";
 import { appServices, requireViewer } from "../../server/context.ts";
-import { listWebsites } from "../../server/websites/index.ts";
+import { listWebsites, websitesPageSize } from "../../server/websites/index.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
+import { FormAlert } from "../components/form-controls.tsx";
 import { WebsiteStatusBadge } from "../components/status-badge.tsx";
 import { ExpiryText } from "../components/website-expiry.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-websites";
 import { websiteView } from "./website-view.server.ts";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { catalog, db, shop } = context.get(appServices);
   const now = shop.now();
-  return { websites: (await listWebsites(db, viewer.id)).map((site) => websiteView(site, catalog, now)) };
+  const listed = await listWebsites(db, viewer.id, { limit: websitesPageSize + 1 });
+  return {
+    websites: listed.slice(0, websitesPageSize).map((site) => websiteView(site, catalog, now)),
+    more: listed.length > websitesPageSize,
+    pageSize: websitesPageSize,
+    // Set by the website page after cancelling a website nobody had paid for, which removes it.
+    removed: new URL(request.url).searchParams.get("removed") === "1",
+  };
 }
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Your websites", description: "The websites we host for you: their plans, status and renewal dates." });
 
 export default function AccountWebsites({ loaderData }: Route.ComponentProps) {
-  const { websites } = loaderData;
+  const { websites, more, pageSize, removed } = loaderData;
   return (
     <section aria-labelledby="websites-heading">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
@@ -32,6 +40,11 @@ export default function AccountWebsites({ loaderData }: Route.ComponentProps) {
           </Link>
         )}
       </div>
+      {removed && (
+        <div className="mt-4">
+          <FormAlert tone="success">The website was removed from your account. Nothing was charged.</FormAlert>
+        </div>
+      )}
       {websites.length === 0 ? (
         <div className="mt-6">
           <AccountEmptyState title="We do not host a website for you yet" action={{ to: "/service/website-hosting", label: "See the hosting plans" }}>
@@ -70,6 +83,11 @@ export default function AccountWebsites({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
+      )}
+      {more && (
+        <p className="mt-6 text-sm text-slate-600 dark:text-slate-400">
+          Showing the first {pageSize} websites: those that need attention soonest. Cancelled websites and those paid furthest ahead are left off.
+        </p>
       )}
     </section>
   );

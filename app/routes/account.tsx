@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { coursePlayerPath, listOrders, orderPagePath, listOwnedCourses, type OrderWithRefund } from "../../server/commerce/index.ts";
+import { coursePlayerPath, historyPageSize, listOrders, orderPagePath, listOwnedCourses, type OrderWithRefund } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { listWebsites, stateLabels } from "../../server/websites/index.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
@@ -110,8 +110,12 @@ export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { catalog, db, shop } = context.get(appServices);
   const now = shop.now();
-  // All orders, not just the recent three: something needing attention can be older.
-  const [owned, orders, websites] = await Promise.all([listOwnedCourses(db, catalog, viewer.id), listOrders(db, viewer.id), listWebsites(db, viewer.id)]);
+  // The latest page of orders, not just the recent three: something needing attention can be older, though not that old.
+  const [owned, orders, websites] = await Promise.all([
+    listOwnedCourses(db, catalog, viewer.id),
+    listOrders(db, viewer.id, { limit: historyPageSize + 1 }),
+    listWebsites(db, viewer.id),
+  ]);
   return {
     name: viewer.name,
     courses: owned.map((o) => ({
@@ -133,10 +137,11 @@ export async function loader({ context }: Route.LoaderArgs) {
       refund: o.refund && { status: o.refund.status },
       createdAt: o.createdAt,
     })),
-    orderCount: orders.length,
+    // More than a page reads "50+": counting a long history on every visit is not worth it.
+    orderCount: orders.length > historyPageSize ? `${historyPageSize}+` : String(orders.length),
     attention: [
       ...websiteAttention(websites.map((site) => websiteView(site, catalog, now))),
-      ...attentionItems(orders, new Set(owned.map((o) => o.course.id)), now),
+      ...attentionItems(orders.slice(0, historyPageSize), new Set(owned.map((o) => o.course.id)), now),
     ],
   };
 }
@@ -256,7 +261,7 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
         <SectionHeading
           id="orders-heading"
           title="Recent orders"
-          link={orderCount > 0 ? { to: "/account/orders", label: orderCount > 3 ? `All ${orderCount} orders` : "All orders" } : undefined}
+          link={recentOrders.length > 0 ? { to: "/account/orders", label: recentOrders.length === 3 && orderCount !== "3" ? `All ${orderCount} orders` : "All orders" } : undefined}
         />
         {recentOrders.length === 0 ? (
           <div className="mt-4">

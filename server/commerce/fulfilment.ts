@@ -7,7 +7,7 @@ import { enqueueMail, type MailMessage } from "../mail/outbox.ts";
 import { hostingNotStartedMail, hostingReceiptMail, receiptMail } from "../mail/templates.ts";
 import type { ProviderPayment } from "../payments/provider.ts";
 import { addPaidPeriod, hostingPlan, type PaidPeriod } from "../websites/index.ts";
-import type { HostingNotStarted } from "../mail/templates.ts";
+import { hostingNotStartedReasons, type HostingNotStarted } from "../mail/templates.ts";
 import type { Order } from "./orders.ts";
 import { coursePlayerPath, grantAccess, type Shop, type Tx } from "./shop.ts";
 
@@ -123,6 +123,8 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
   if ("notStarted" in period) {
     // The money goes back in full: record the refund with the payment, for refundUnprovidedHosting to send once this commits.
     shop.logger.warn({ orderId: order.id, paymentId: payment.id, reason: period.notStarted }, "a paid hosting order could not start or extend its website; refunding it");
+    // Why it bought nothing, in the buyer's words, for the page they return to (the mail below says the same).
+    await tx.update(orders).set({ failureReason: hostingNotStartedReasons[period.notStarted](period.domain) }).where(eq(orders.id, order.id));
     const [paid] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.providerPaymentId, payment.id));
     if (paid) {
       await tx.insert(refunds).values({ orderId: order.id, paymentId: paid.id, userId: order.userId, amount: order.amount, currency: order.currency }).onConflictDoNothing({ target: refunds.orderId });
@@ -161,7 +163,7 @@ async function hostingPeriod(tx: Tx, shop: Shop, order: Order, now: Date): Promi
   const plan = order.planId ? hostingPlan(shop.catalog(), site.serviceId, order.planId) : null;
   if (!plan) return { notStarted: "plan-withdrawn", domain: site.domain };
   const period = await addPaidPeriod(tx, { id: order.id, websiteId: order.websiteId, planId: plan.id }, plan.interval, now);
-  return period ? { ...period, domain: site.domain } : { notStarted: "domain-taken", domain: site.domain };
+  return { ...period, domain: site.domain };
 }
 
 /** True when the user has active access to the course. */

@@ -2,7 +2,7 @@ export { completeCheckout } from "./checkout.ts";
 export { isEnrolled } from "./fulfilment.ts";
 export { cancelOrder, createHostingOrder, createOrder, findOrder, normaliseGstin, orderPagePath, type Order } from "./orders.ts";
 export { gstSplit, priceBreakdown, type PriceBreakdown } from "./pricing.ts";
-export { foldAttempts, getReceipt, listOrders, listOrdersWithEligibility, listOwnedCourses, listPayments, type OrderSummary, type OrderWithRefund, type OwnedCourse, type PaymentSummary, type Receipt } from "./queries.ts";
+export { foldAttempts, getReceipt, historyPageSize, listOrders, listOrdersWithEligibility, listOwnedCourses, listPayments, pageOf, type HistoryPage, type OrderSummary, type OrderWithRefund, type OwnedCourse, type PaymentSummary, type Receipt } from "./queries.ts";
 export { hostingPeriodOf, refundEligibility, requestRefund, type Refund } from "./refunds.ts";
 export { coursePlayerPath, type Shop } from "./shop.ts";
 export { handleWebhook } from "./webhooks.ts";

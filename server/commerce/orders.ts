@@ -219,14 +219,19 @@ export async function createHostingOrder(shop: Shop, input: HostingOrderInput): 
       buyerGstin,
       idempotencyKey: input.idempotencyKey,
     },
-    { notes: { website_id: site.id, plan_id: plan.id, domain: site.domain }, sameItem: eq(orders.websiteId, site.id) },
+    // No domain in the provider's notes: it keeps them after the customer deletes their account, and the website id finds the domain here.
+    { notes: { website_id: site.id, plan_id: plan.id }, sameItem: eq(orders.websiteId, site.id) },
   );
 }
 
-/** The page that shows an order's progress and offers to pay again: the course's confirmation page, or the website's renewal page. */
+/**
+ * The page that shows an order's progress and offers to pay again: the course's confirmation page,
+ * or the website's renewal page; the order in the orders list once its website is gone.
+ */
 export function orderPagePath(order: Pick<Order, "id" | "courseId" | "websiteId">): string {
-  const page = order.websiteId ? `/account/services/websites/${order.websiteId}/renew` : `/courses/${order.courseId}/confirm`;
-  return `${page}?order=${order.id}`;
+  if (order.courseId) return `/courses/${order.courseId}/confirm?order=${order.id}`;
+  if (order.websiteId) return `/account/services/websites/${order.websiteId}/renew?order=${order.id}`;
+  return `/account/orders#order-${order.id}`;
 }
 
 /** One of the user's own orders; another user's order is "not found", never "forbidden". */

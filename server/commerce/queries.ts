@@ -1,13 +1,15 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Catalog, Course } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
 import { enrolments, lessonProgress, orders, payments, refunds } from "../db/schema.ts";
 import { allLessons } from "../learning/player.ts";
 import { progressPercent } from "../learning/progress.ts";
 import { findOrder, type Order } from "./orders.ts";
-import { courseBuyer, courseUse, type HostingPeriodKind, hostingPeriodOf, hostingRefundEligibility, refundEligibility, type Refund, type RefundEligibility } from "./refunds.ts";
+import { courseBuyer, courseUse, type HostingPeriodKind, hostingPeriodOf, hostingRefundEligibility, refundEligibility, refundWindow, renewalBlockingRefund, type Refund, type RefundEligibility } from "./refunds.ts";
 
 export type Payment = typeof payments.$inferSelect;
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface OwnedCourse {
   course: Course;
@@ -54,28 +56,60 @@ export interface OrderSummary extends OrderWithRefund {
   hostingPeriod: HostingPeriodKind | null;
 }
 
-/** Every order of the user, newest first, with its refund. */
-export async function listOrders(db: Db, userId: string): Promise<OrderWithRefund[]> {
-  const rows = await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(desc(orders.createdAt));
+/** How many orders or payments an account page shows at once; older ones are a page further on. */
+export const historyPageSize = 50;
+
+/**
+ * Part of a list, newest first: at most `limit` items, and only those older than the item `before`
+ * names (an order's number, a payment's id) when it is given. Without it, the whole list (the data export).
+ */
+export interface HistoryPage<Cursor> {
+  limit: number;
+  before?: Cursor;
+}
+
+/** A page of at most `limit` from `rows` fetched with limit + 1, and the cursor of the next page if there is one. */
+export function pageOf<T, Cursor>(rows: T[], limit: number, cursor: (last: T) => Cursor): { items: T[]; next: Cursor | null } {
+  const items = rows.slice(0, limit);
+  const last = items.at(-1);
+  return { items, next: rows.length > limit && last !== undefined ? cursor(last) : null };
+}
+
+/**
+ * The user's orders, newest first, with their refunds: all of them, or one page (see HistoryPage;
+ * `before` is an order number). A page reads only its own rows through the (user, created) index,
+ * so its cost does not grow with the account's history.
+ */
+export async function listOrders(db: Db, userId: string, page?: HistoryPage<number>): Promise<OrderWithRefund[]> {
+  const before =
+    page?.before === undefined
+      ? undefined
+      : sql`(${orders.createdAt}, ${orders.number}) < (select o.created_at, o.number from ${orders} o where o.number = ${page.before} and o.user_id = ${userId})`;
+  const query = db.select().from(orders).where(and(eq(orders.userId, userId), before)).orderBy(desc(orders.createdAt), desc(orders.number));
+  const rows = page ? await query.limit(page.limit) : await query;
   const ids = rows.map((o) => o.id);
   const refundRows = ids.length ? await db.select().from(refunds).where(inArray(refunds.orderId, ids)) : [];
   return rows.map((order) => ({ ...order, refund: refundRows.find((r) => r.orderId === order.id) ?? null }));
 }
 
-/** Every order of the user, newest first, with its refund and whether one may be asked for (which reads the learner's use of each paid course). */
-export async function listOrdersWithEligibility(db: Db, catalog: Catalog, userId: string, now: Date): Promise<OrderSummary[]> {
+/** The user's orders (all, or one page), newest first, with their refunds and whether one may be asked for (which reads the learner's use of each paid course). */
+export async function listOrdersWithEligibility(db: Db, catalog: Catalog, userId: string, now: Date, page?: HistoryPage<number>): Promise<OrderSummary[]> {
   return Promise.all(
-    (await listOrders(db, userId)).map(async (order) => {
+    (await listOrders(db, userId, page)).map(async (order) => {
       const bought = courseBuyer(order);
       const policy = catalog.site.refund;
       const open = order.status === "paid" && !order.refund;
       const hostingPeriod = order.kind === "website" && (order.status === "paid" || order.status === "refunded") ? await hostingPeriodOf(db, order.id) : null;
+      // The use of a course, or a renewal, matters only inside the refund window: older orders are refused on its date alone, with no query.
+      const window = refundWindow(order, now, policy);
       const eligibility = !open
         ? null
         : bought
-          ? refundEligibility(order, { now, use: await courseUse(db, catalog, bought, { lock: false }), policy })
+          ? window.eligible
+            ? refundEligibility(order, { now, use: await courseUse(db, catalog, bought, { lock: false }), policy })
+            : window
           : hostingPeriod
-            ? hostingRefundEligibility(order, { now, period: hostingPeriod, policy })
+            ? hostingRefundEligibility(order, { now, period: hostingPeriod, policy, renewal: window.eligible ? await renewalBlockingRefund(db, order, hostingPeriod, { lock: false }) : null })
             : null;
       return { ...order, refundEligibility: eligibility, hostingPeriod };
     }),
@@ -136,14 +170,19 @@ export interface PaymentSummary extends Payment {
   refund: Refund | null;
 }
 
-/** Every payment attempt of the user, newest first, with its order and any refund. */
-export async function listPayments(db: Db, userId: string): Promise<PaymentSummary[]> {
-  const rows = await db
+/** The user's payment attempts (all, or one page; `before` is a payment's id), newest first, with their orders and any refunds. */
+export async function listPayments(db: Db, userId: string, page?: HistoryPage<string>): Promise<PaymentSummary[]> {
+  const before =
+    page?.before === undefined || !uuidPattern.test(page.before)
+      ? undefined
+      : sql`(${payments.createdAt}, ${payments.id}) < (select p.created_at, p.id from ${payments} p where p.id = ${page.before} and p.user_id = ${userId})`;
+  const query = db
     .select({ payment: payments, orderNumber: orders.number, title: orders.title })
     .from(payments)
     .innerJoin(orders, eq(orders.id, payments.orderId))
-    .where(eq(payments.userId, userId))
-    .orderBy(desc(payments.createdAt));
+    .where(and(eq(payments.userId, userId), before))
+    .orderBy(desc(payments.createdAt), desc(payments.id));
+  const rows = page ? await query.limit(page.limit) : await query;
   const ids = rows.map((r) => r.payment.id);
   const refundRows = ids.length ? await db.select().from(refunds).where(inArray(refunds.paymentId, ids)) : [];
   return rows.map((r) => ({

@@ -7,7 +7,7 @@ import { revokeCertificates } from "../learning/certificates.ts";
 import { refundStanding, type RefundStanding } from "../learning/progress.ts";
 import { refundProcessedMail, refundRequestedMail } from "../mail/templates.ts";
 import type { ProviderRefund } from "../payments/provider.ts";
-import { endRefundedHosting } from "../websites/index.ts";
+import { endRefundedHosting, paidRenewal, type PaidRenewal } from "../websites/index.ts";
 import { findOrder, type Order } from "./orders.ts";
 import { mailBuyer, type Shop, type Tx } from "./shop.ts";
 
@@ -52,7 +52,7 @@ export function refundEligibility(
 }
 
 /** Paid, not free, and within the policy's window after payment. */
-function refundWindow(order: Pick<Order, "status" | "paidAt" | "amount">, now: Date, policy: Site["refund"]): RefundEligibility {
+export function refundWindow(order: Pick<Order, "status" | "paidAt" | "amount">, now: Date, policy: Site["refund"]): RefundEligibility {
   if (order.status !== "paid" || !order.paidAt) return { eligible: false, reason: "Only paid orders can be refunded." };
   if (order.amount === 0) return { eligible: false, reason: "This course was free, so there is nothing to refund." };
   const until = new Date(order.paidAt.getTime() + policy.windowDays * dayMs);
@@ -75,7 +75,7 @@ export type HostingPeriodKind = "first" | "renewal" | "none";
  */
 export function hostingRefundEligibility(
   order: Pick<Order, "status" | "paidAt" | "amount">,
-  options: { now: Date; period: HostingPeriodKind; policy: Site["refund"] },
+  options: { now: Date; period: HostingPeriodKind; policy: Site["refund"]; renewal: PaidRenewal | null },
 ): RefundEligibility {
   if (options.period === "none" && order.status === "paid") return { eligible: true, until: null };
   const window = refundWindow(order, options.now, options.policy);
@@ -83,7 +83,27 @@ export function hostingRefundEligibility(
   if (options.period === "renewal") {
     return { eligible: false, reason: "Only a website's first period can be refunded; renewals are not, as the cancellation & refund policy says." };
   }
+  const { renewal } = options;
+  if (renewal) {
+    // Refunding the first period ends the website, which would leave a paid renewal that is not refunded with nothing to host (decision 020).
+    return {
+      eligible: false,
+      reason:
+        `You have already paid to renew ${renewal.domain} (order ${formatOrderNumber(renewal.orderNumber)}), so its first period can no longer be refunded on its own: refunding it would end the hosting you renewed. ` +
+        `If you no longer want the website, cancel it on its page and it stays online until ${formatDay(renewal.expiresAt)}; if you renewed by mistake, write to us and we will sort it out.`,
+    };
+  }
   return window;
+}
+
+/** A paid renewal that stops the refund of a first period; `lock` inside a refund's transaction (see paidRenewal). */
+export async function renewalBlockingRefund(
+  tx: Tx | Shop["db"],
+  order: Pick<Order, "id" | "websiteId">,
+  period: HostingPeriodKind,
+  options: { lock: boolean },
+): Promise<PaidRenewal | null> {
+  return period === "first" && order.websiteId ? paidRenewal(tx, order.websiteId, order.id, options) : null;
 }
 
 /** Which period of its website the order paid for, if any. */
@@ -148,15 +168,16 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
     const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for("update");
     if (!locked) throw new Conflict("This order cannot be refunded.");
     const bought = courseBuyer(locked, userId);
-    if (!bought && !locked.websiteId) throw new ValidationError("This order cannot be refunded here. Write to us and we will sort it out.");
+    if (!bought && locked.kind !== "website") throw new ValidationError("This order cannot be refunded here. Write to us and we will sort it out.");
     const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, order.id));
     if (existing && existing.status !== "requested" && existing.status !== "failed") return { refund: existing, providerPaymentId: null };
     // A retry after the provider failed keeps the time of the first request, but not a course finished since.
     const now = existing?.createdAt ?? shop.now();
     const policy = shop.catalog().site.refund;
+    const period = bought ? "none" : await hostingPeriodOf(tx, locked.id);
     const eligibility = bought
       ? refundEligibility(locked, { now, use: await courseUse(tx, shop.catalog(), bought, { lock: true }), policy })
-      : hostingRefundEligibility(locked, { now, period: await hostingPeriodOf(tx, locked.id), policy });
+      : hostingRefundEligibility(locked, { now, period, policy, renewal: await renewalBlockingRefund(tx, locked, period, { lock: true }) });
     if (!eligibility.eligible) throw new ValidationError(eligibility.reason);
     const [payment] = await tx
       .select()

@@ -2,6 +2,7 @@ import { and, eq, lt } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { cliLoginRequests, deviceCode, mailOutbox, rateLimit, session, throttles, verification } from "../db/schema.ts";
 import { purgeDeletedNotes } from "../notes/index.ts";
+import { expireUnpaidWebsites } from "../websites/index.ts";
 
 /** Copies of sent mail are kept this long (the privacy policy says so), then deleted. */
 export const sentMailRetentionDays = 90;
@@ -23,14 +24,15 @@ export interface CleanUpCounts {
   throttles: number;
   sentMail: number;
   deletedNotes: number;
+  unpaidWebsites: number;
 }
 
 const count = (rows: unknown[]) => rows.length;
 
 /**
  * Removes what has run its course: expired sessions, verification tokens and CLI codes, rate-limit
- * counters whose windows are long over, sent mail past its retention, and notes deleted more than
- * a day ago. Each is one statement over rows nobody can use any more, so running it twice, or in
+ * counters whose windows are long over, sent mail past its retention, notes deleted more than
+ * a day ago, and websites left unpaid for a week (with their orders still waiting for payment). Each is one statement over rows nobody can use any more, so running it twice, or in
  * two processes at once, removes nothing else.
  */
 export async function cleanUp(db: Db, now: Date): Promise<CleanUpCounts> {
@@ -49,5 +51,6 @@ export async function cleanUp(db: Db, now: Date): Promise<CleanUpCounts> {
         .returning({ id: mailOutbox.id }),
     ),
     deletedNotes: await purgeDeletedNotes(db, now),
+    unpaidWebsites: await expireUnpaidWebsites(db, now),
   };
 }

@@ -191,13 +191,15 @@ export function hostingReceiptMail(
 }
 
 /** Why a paid hosting order could not start or extend its website. */
-export type HostingNotStarted = "domain-taken" | "plan-withdrawn" | "website-gone";
+export type HostingNotStarted = "domain-taken" | "plan-withdrawn" | "website-gone" | "website-cancelled" | "website-refunded";
 
 /** Why, in words the buyer reads in the mail and on the page they return to. */
 export const hostingNotStartedReasons: Record<HostingNotStarted, (domain: string) => string> = {
   "domain-taken": (domain) => `another customer's website went live on ${domain} while you were paying, so we could not start hosting it for you`,
   "plan-withdrawn": () => "the plan you chose was withdrawn while you were paying, so we could not apply it",
   "website-gone": () => "the website it was for no longer exists, so there was nothing to apply it to",
+  "website-cancelled": (domain) => `you cancelled ${domain} before this payment arrived, so there was nothing to renew`,
+  "website-refunded": (domain) => `you asked for a refund of ${domain}'s first period, which ends its hosting, so there was nothing left to renew`,
 };
 
 /** A hosting payment that bought nothing, and the full refund that follows. */

@@ -1,9 +1,9 @@
-import { and, desc, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
 import { formatDay } from "../../app/lib/format.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Db, Tx } from "../db/client.ts";
-import { orders, websitePeriods, websites } from "../db/schema.ts";
+import { orders, refunds, user, websitePeriods, websites } from "../db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../errors.ts";
 import { normaliseDomain } from "./domain-name.ts";
 import { hostingPlan } from "./plans.ts";
@@ -37,19 +37,71 @@ function takenMessage(domain: string): string {
   return `${domain} is already hosted with us. If it is yours, write to us from the address on that account and we will sort it out.`;
 }
 
+/** Whether a refund of the website's first period is asked for and has not failed: once processed, it ends the website. */
+export async function firstPeriodRefund(db: Db | Tx, websiteId: string): Promise<boolean> {
+  const [first] = await db
+    .select({ orderId: websitePeriods.orderId })
+    .from(websitePeriods)
+    .where(eq(websitePeriods.websiteId, websiteId))
+    .orderBy(asc(websitePeriods.startsAt))
+    .limit(1);
+  if (!first) return false;
+  const [refund] = await db
+    .select({ id: refunds.id })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, first.orderId), ne(refunds.status, "failed")));
+  return refund !== undefined;
+}
+
+/** A renewal paid after a website's first period: what refunding that first period would leave without a website. */
+export interface PaidRenewal {
+  domain: string;
+  orderNumber: number;
+  /** Until when the website is paid for. */
+  expiresAt: Date;
+}
+
+/**
+ * The latest paid period of the website other than `firstOrderId`'s, if any. With `lock` (inside a
+ * refund's transaction) the website row is locked first, so a renewal's payment (addPaidPeriod
+ * locks the same row) is either seen here or sees the refund.
+ */
+export async function paidRenewal(db: Db | Tx, websiteId: string, firstOrderId: string, options: { lock: boolean }): Promise<PaidRenewal | null> {
+  const query = db.select({ domain: websites.domain, expiresAt: websites.expiresAt }).from(websites).where(eq(websites.id, websiteId));
+  const [site] = options.lock ? await query.for("update") : await query;
+  if (!site?.expiresAt) return null;
+  const [renewal] = await db
+    .select({ number: orders.number })
+    .from(websitePeriods)
+    .innerJoin(orders, eq(orders.id, websitePeriods.orderId))
+    .where(and(eq(websitePeriods.websiteId, websiteId), ne(websitePeriods.orderId, firstOrderId), eq(orders.status, "paid")))
+    .orderBy(desc(websitePeriods.startsAt))
+    .limit(1);
+  return renewal ? { domain: site.domain, orderNumber: renewal.number, expiresAt: site.expiresAt } : null;
+}
+
 /** Throws with what to do when a period cannot be bought for this website. */
 export async function assertRenewable(db: Db | Tx, site: Website): Promise<void> {
+  if (await firstPeriodRefund(db, site.id)) {
+    throw new ValidationError(`You asked for a refund of ${site.domain}'s first period, which ends its hosting, so it cannot be renewed. To host it again, choose a plan on the website hosting page.`);
+  }
   if (site.cancelledAt) {
     throw new ValidationError(`You cancelled ${site.domain} on ${formatDay(site.cancelledAt)}, so it cannot be renewed. To host it again, choose a plan on the website hosting page.`);
   }
   if (!site.startedAt && (await liveWebsiteFor(db, site.domain, site.id))) throw new Conflict(takenMessage(site.domain));
 }
 
+/** How many websites one person may have waiting for a first payment. */
+export const pendingWebsiteLimit = 5;
+/** A website not paid for this many days after it was last started is removed by the hourly clean-up. */
+export const unpaidWebsiteDays = 7;
+
 /**
  * A customer picked a plan and typed a domain: the pending website the purchase is for. The
  * customer's own pending website for the same domain is reused (a second try does not make a
  * second site). A domain someone hosts with us already is refused; the customer's own live site
- * is renewed from its page instead.
+ * is renewed from its page instead. At most pendingWebsiteLimit wait for a first payment at once:
+ * the account row is locked while they are counted, so requests sent together cannot pass the bound.
  */
 export async function startWebsite(
   db: Db,
@@ -62,28 +114,44 @@ export async function startWebsite(
   const live = await liveWebsiteFor(db, domain);
   if (live?.userId === input.userId) throw new Conflict(`You already host ${domain} with us. Renew it from its page under Services in your account.`);
   if (live) throw new Conflict(takenMessage(domain));
-  const [pending] = await db
-    .select()
-    .from(websites)
-    .where(and(eq(websites.userId, input.userId), eq(websites.domain, domain), isNull(websites.startedAt), isNull(websites.cancelledAt)))
-    .orderBy(desc(websites.createdAt))
-    .limit(1);
-  if (pending) {
-    const [updated] = await db.update(websites).set({ planId: plan.id, billingInterval: plan.interval, serviceId: input.serviceId }).where(eq(websites.id, pending.id)).returning();
-    return updated ?? pending;
-  }
-  const [created] = await db.insert(websites).values({ userId: input.userId, serviceId: input.serviceId, domain, planId: plan.id, billingInterval: plan.interval }).returning();
-  if (!created) throw new Conflict("This website is already being set up.");
-  return created;
+  return db.transaction(async (tx) => {
+    await tx.select({ id: user.id }).from(user).where(eq(user.id, input.userId)).for("update");
+    const pending = await tx
+      .select()
+      .from(websites)
+      .where(and(eq(websites.userId, input.userId), isNull(websites.startedAt), isNull(websites.cancelledAt)))
+      .orderBy(desc(websites.createdAt));
+    const same = pending.find((site) => site.domain === domain);
+    if (same) {
+      const [updated] = await tx
+        .update(websites)
+        .set({ planId: plan.id, billingInterval: plan.interval, serviceId: input.serviceId, updatedAt: sql`now()` })
+        .where(eq(websites.id, same.id))
+        .returning();
+      return updated ?? same;
+    }
+    if (pending.length >= pendingWebsiteLimit) {
+      throw new Conflict(
+        `You already have ${pendingWebsiteLimit} websites waiting for their first payment. Finish paying for one of them, or cancel one you no longer need on its page, before adding another.`,
+      );
+    }
+    const [created] = await tx.insert(websites).values({ userId: input.userId, serviceId: input.serviceId, domain, planId: plan.id, billingInterval: plan.interval }).returning();
+    if (!created) throw new Conflict("This website is already being set up.");
+    return created;
+  });
 }
 
-/** The user's websites, the ones that need attention soonest first: by expiry, pending and cancelled ones last. */
-export async function listWebsites(db: Db, userId: string): Promise<Website[]> {
-  return db
+/** How many websites an account page lists; the ones that need attention soonest come first, so those past it matter least. */
+export const websitesPageSize = 100;
+
+/** The user's websites (all, or the first `limit`), the ones that need attention soonest first: by expiry, pending and cancelled ones last. */
+export async function listWebsites(db: Db, userId: string, options?: { limit: number }): Promise<Website[]> {
+  const query = db
     .select()
     .from(websites)
     .where(eq(websites.userId, userId))
     .orderBy(sql`${websites.cancelledAt} is not null`, sql`${websites.expiresAt} asc nulls last`, desc(websites.createdAt));
+  return options ? query.limit(options.limit) : query;
 }
 
 export interface WebsitePeriodEntry {
@@ -107,16 +175,52 @@ export async function websiteHistory(db: Db, websiteId: string): Promise<Website
 
 /**
  * The customer lets a website go: no more reminders and no renewals. What is paid for still runs
- * to its expiry. Cancelling again changes nothing.
+ * to its expiry. Cancelling again changes nothing. A website never paid for is removed, with its
+ * orders still waiting for payment (it holds nothing to keep), and null is returned.
  */
-export async function cancelWebsite(db: Db, userId: string, websiteId: string, now: Date): Promise<Website> {
+export async function cancelWebsite(db: Db, userId: string, websiteId: string, now: Date): Promise<Website | null> {
   const site = await findWebsite(db, userId, websiteId);
+  if (!site.startedAt) {
+    const removed = await removeUnpaid(db, eq(websites.id, site.id), "You cancelled the website before paying for it. Nothing was charged.", now);
+    if (removed > 0) return null;
+  }
   const [cancelled] = await db
     .update(websites)
     .set({ cancelledAt: now, updatedAt: now })
     .where(and(eq(websites.id, site.id), isNull(websites.cancelledAt)))
     .returning();
   return cancelled ?? site;
+}
+
+/**
+ * Removes the websites `which` selects that have never been paid for, and cancels their orders
+ * still waiting for payment, in one transaction; returns how many websites went. The orders are
+ * written before the websites, the order in which applyPayment locks them, so a payment arriving at
+ * the same moment either starts the site (which is then kept) or finds it gone and is refunded.
+ */
+async function removeUnpaid(db: Db, which: SQL, reason: string, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const unpaid = tx.select({ id: websites.id }).from(websites).where(and(which, isNull(websites.startedAt)));
+    await tx
+      .update(orders)
+      .set({ status: "cancelled", failureReason: reason, updatedAt: now })
+      .where(and(inArray(orders.websiteId, unpaid), eq(orders.status, "created")));
+    const removed = await tx.delete(websites).where(and(which, isNull(websites.startedAt))).returning({ id: websites.id });
+    return removed.length;
+  });
+}
+
+/**
+ * Removes the websites nobody has paid for within unpaidWebsiteDays of starting them or of their
+ * latest order (the hourly clean-up). Running it twice, or in two processes at once, removes nothing more.
+ */
+export async function expireUnpaidWebsites(db: Db, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - unpaidWebsiteDays * 86_400_000);
+  const stale = and(
+    lt(websites.updatedAt, cutoff),
+    sql`not exists (select 1 from ${orders} where ${orders.websiteId} = ${websites.id} and ${orders.createdAt} >= ${cutoff.toISOString()}::timestamptz)`,
+  );
+  return removeUnpaid(db, stale as SQL, `The website was not paid for within ${unpaidWebsiteDays} days, so we removed it. Nothing was charged.`, now);
 }
 
 /** A refunded first period ends the website: it is cancelled and its hosting stops now. */

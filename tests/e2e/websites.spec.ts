@@ -74,6 +74,14 @@ test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yea
   expect(until).not.toBe("");
   await expect(page.getByText(`${domain} is now hosted until ${until}.`, { exact: false })).toBeVisible();
 
+  // Renewed, the first month can no longer be refunded on its own: the orders page says why and what to do instead.
+  await page.goto("/account/orders");
+  const firstOrder = page.getByRole("article").filter({ hasText: `Starter (Monthly) hosting for ${domain}` });
+  await expect(firstOrder).toContainText(`Refund not available: You have already paid to renew ${domain} (order ACD-`);
+  await expect(firstOrder).toContainText(`cancel it on its page and it stays online until ${until}`);
+  await expect(firstOrder.getByRole("button", { name: /Request a refund/ })).toHaveCount(0);
+  await page.goBack();
+
   await page.getByRole("link", { name: "See your website" }).click();
   await expect(page.getByText("Active", { exact: true })).toBeVisible();
   const history = page.getByRole("region", { name: "Renewal history" });
@@ -96,7 +104,7 @@ test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yea
   await expect(warning).toContainText(`${domain}, paid until ${until}`);
 });
 
-test("another customer's website is not found, and a cancelled website cannot be renewed", async ({ page, request, browser }) => {
+test("another customer's website is not found, and a website cancelled before it is paid for is removed", async ({ page, request, browser }) => {
   await signUpVerified(page, request, { name: "Owner", email: uniqueEmail("owner"), password });
   await page.goto("/account/services/websites/new?plan=business-monthly");
   await page.getByLabel("Your website's domain").fill(`own-${Date.now().toString(36)}.example.in`);
@@ -115,12 +123,50 @@ test("another customer's website is not found, and a cancelled website cannot be
   await other.close();
 
   await page.goto(details);
+  await expect(page.getByRole("region", { name: "Not going ahead?" })).toContainText("Nothing has been charged.");
   await page.getByRole("button", { name: "Cancel this website" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Cancel the website" }).click();
-  await expect(page.getByText("Cancelled", { exact: true })).toBeVisible();
-  await page.goto(`${details}/renew`);
-  await expect(page.getByText("You cancelled this website, so it cannot be renewed.")).toBeVisible();
-  await expect(page.getByRole("button", { name: "Continue to payment" })).toHaveCount(0);
+  await expect(page).toHaveURL(/\/account\/services\/websites\?removed=1$/);
+  await expect(page.getByRole("status")).toHaveText("The website was removed from your account. Nothing was charged.");
+  await expect(page.getByRole("link", { name: /^own-/ })).toHaveCount(0);
+  expect((await page.goto(`${details}/renew`))?.status()).toBe(404);
+});
+
+test("a renewal paid from a checkout opened before the website was cancelled is refunded, not applied", async ({ page, request, context }) => {
+  const domain = `late-${Date.now().toString(36)}.example.in`;
+  const email = uniqueEmail("cancelled");
+  await signUpVerified(page, request, { name: "Kiran Rao", email, password });
+  await page.goto("/account/services/websites/new?plan=starter-monthly");
+  await page.getByLabel("Your website's domain").fill(domain);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await payInSandbox(page);
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  await page.getByRole("link", { name: "See your website" }).click();
+  await expect(page.getByRole("heading", { name: domain })).toBeVisible();
+  const details = page.url();
+  const until = /^Expires (.+?) ·/.exec((await page.getByText(/^Expires /).textContent()) ?? "")?.[1] ?? "";
+  expect(until).not.toBe("");
+
+  await page.getByRole("link", { name: "Renew", exact: true }).click();
+  await page.getByRole("radio", { name: /Starter \(Yearly\)/ }).check();
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await expect(page.getByText("Sandbox — no money moves")).toBeVisible();
+
+  // In another tab, the customer cancels the website before paying in the first.
+  const other = await context.newPage();
+  await other.goto(details);
+  await other.getByRole("button", { name: "Cancel this website" }).click();
+  await other.getByRole("dialog").getByRole("button", { name: "Cancel the website" }).click();
+  await expect(other.getByText("Cancelled", { exact: true })).toBeVisible();
+
+  await payInSandbox(page);
+  await expect(page.getByRole("heading", { name: `We could not apply your payment to ${domain}` })).toBeVisible();
+  await expect(page.getByText(`you cancelled ${domain} before this payment arrived, so there was nothing to renew`)).toBeVisible();
+  expect((await latestMail(request, email, /We could not apply your payment/)).text).toContain("We are refunding the ₹14,990 in full");
+  await other.reload();
+  await expect(other.getByText(`Cancelled: runs until ${until}, then stops`)).toBeVisible();
+  await expect(other.getByRole("region", { name: "Renewal history" }).getByRole("listitem")).toHaveCount(1);
 });
 
 test("a customer whose domain went live for someone else while paying is told so and refunded in full", async ({ page, request, browser }) => {

@@ -157,13 +157,14 @@ async function established() {
   const person = await signedIn("Nandini Iyer");
   const photo = await uploadPhoto(person.cookie, person.id);
   const order = await paidOrder(person.cookie);
-  const hosting = await hostedWebsite(person.cookie, `nandini-${randomBytes(3).toString("hex")}.example.in`);
+  const domain = `nandini-${randomBytes(3).toString("hex")}.example.in`;
+  const hosting = await hostedWebsite(person.cookie, domain);
   const { db } = t.database;
   await db.insert(notes).values({ userId: person.id, title: "v1:private", body: "v1:private" });
   await db.insert(lessonProgress).values({ userId: person.id, courseId: "react-fundamentals", lessonId: "1-1" });
   await db.insert(throttles).values({ key: `/sign-in/email:${person.email}`, count: 1, windowStartedAt: new Date() });
   expect(await mailTo(person.email)).toBeGreaterThan(0);
-  return { ...person, photo, order, hosting };
+  return { ...person, photo, order, hosting, domain };
 }
 
 async function expectErased(person: Awaited<ReturnType<typeof established>>) {
@@ -181,9 +182,13 @@ async function expectErased(person: Awaited<ReturnType<typeof established>>) {
   expect(payment).toMatchObject({ status: "captured", amount: 699_900, userId: null });
   const kept = JSON.stringify([order, payment]);
   for (const personal of [person.id, person.email, "Nandini"]) expect(kept).not.toContain(personal);
-  // The website goes with the account; its invoice stays, saying what was bought and for which domain.
+  // The website goes with the account; its invoice stays, saying what was bought (the plan), but no longer for which domain:
+  // the domain named the person's website, and the law asks only for a description of the service.
+  expect(person.hosting.title).toBe(`Starter (Yearly) hosting for ${person.domain}`);
   const [hosting] = await db.select().from(orders).where(eq(orders.id, person.hosting.id));
-  expect(hosting).toMatchObject({ status: "paid", kind: "website", userId: null, websiteId: null, title: person.hosting.title });
+  expect(hosting).toMatchObject({ status: "paid", kind: "website", userId: null, websiteId: null, title: "Starter (Yearly) hosting", amount: 1_499_000, number: person.hosting.number });
+  const books = JSON.stringify([await db.select().from(orders).where(eq(orders.id, person.hosting.id)), await db.select().from(payments).where(eq(payments.orderId, person.hosting.id))]);
+  for (const personal of [person.domain, person.id, person.email]) expect(books).not.toContain(personal);
 }
 
 describe("download my data", () => {

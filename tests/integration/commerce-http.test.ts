@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "../../server/api/keys.ts";
 import { clientIpHeader } from "../../server/auth/index.ts";
-import { orders, payments, user } from "../../server/db/schema.ts";
+import { orders, payments, user, websites } from "../../server/db/schema.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
 import { paymentSignature, webhookSignature } from "../../server/payments/signature.ts";
 import { startTestApp, testPaymentSecrets, type TestApp } from "./helpers.ts";
@@ -55,6 +56,7 @@ async function startOrder(cookie: string, extra: Record<string, string> = {}) {
 }
 
 const sandbox = () => t.payments.sandbox as SandboxGateway;
+const count = (html: string, pattern: RegExp) => html.match(pattern)?.length ?? 0;
 
 const postWebhook = (raw: string, signature: string) =>
   send("/api/payments/webhook", {
@@ -176,5 +178,100 @@ describe("limits", () => {
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(await response.text()).toContain("Too many payment attempts. Please wait a few minutes before trying again.");
+  });
+});
+
+describe("an account with a long history", () => {
+  let owner: { id: string; cookie: string };
+  const many = 1_200;
+
+  beforeAll(async () => {
+    owner = await signedIn();
+    const base = Date.parse("2025-01-01T00:00:00Z");
+    const made = await t.database.db
+      .insert(orders)
+      .values(
+        Array.from({ length: many }, (_, i) => ({
+          userId: owner.id,
+          courseId: "react-fundamentals",
+          title: `Old order ${i}`,
+          currency: "INR",
+          amount: 699_900,
+          taxableAmount: 593_136,
+          taxAmount: 106_764,
+          taxRatePercent: 18,
+          taxMode: "inclusive" as const,
+          provider: "sandbox" as const,
+          status: "paid" as const,
+          idempotencyKey: `history-${String(i).padStart(6, "0")}`,
+          createdAt: new Date(base + i * 60_000),
+        })),
+      )
+      .returning({ id: orders.id, createdAt: orders.createdAt });
+    await t.database.db
+      .insert(payments)
+      .values(made.map((o, i) => ({ orderId: o.id, userId: owner.id, providerPaymentId: `pay_history${i}`, amount: 699_900, currency: "INR", status: "captured" as const, createdAt: o.createdAt })));
+    await t.database.db.insert(websites).values(
+      Array.from({ length: 120 }, (_, i) => ({
+        userId: owner.id,
+        serviceId: "website-hosting",
+        domain: `site${i}-${randomBytes(3).toString("hex")}.example.in`,
+        planId: "starter-yearly",
+        billingInterval: "year" as const,
+        startedAt: new Date(base),
+        expiresAt: new Date(Date.now() + (30 + i) * 86_400_000),
+      })),
+    );
+  });
+
+  const page = async (path: string) => {
+    const response = await send(path, { cookie: owner.cookie });
+    expect(response.status, path).toBe(200);
+    // React marks where one interpolated text ends and the next begins; a reader sees one sentence.
+    return (await response.text()).replaceAll("<!-- -->", "");
+  };
+
+  it("shows the orders 50 at a time, newest first, with the way to older ones and back", async () => {
+    const first = await page("/account/orders");
+    expect(count(first, /<article aria-labelledby="order-[0-9a-f-]+-title"/g)).toBe(50);
+    expect(first).toContain(`Old order ${many - 1}`);
+    expect(first).not.toContain(`Old order ${many - 51}<`);
+    expect(first).toContain("Showing 50 orders at a time, newest first.");
+    const older = /href="(\/account\/orders\?before=\d+)"/.exec(first)?.[1] ?? "";
+    expect(older).not.toBe("");
+    const second = await page(older);
+    expect(count(second, /<article aria-labelledby="order-[0-9a-f-]+-title"/g)).toBe(50);
+    expect(second).toContain(`Old order ${many - 51}<`);
+    expect(second).toContain('href="/account/orders"');
+  });
+
+  it("shows the payments 50 at a time, and the overview reads only the latest page", async () => {
+    const payments$ = await page("/account/payments");
+    expect(count(payments$, /<article aria-labelledby="payment-[0-9a-f-]+-title"/g)).toBe(50);
+    expect(payments$).toMatch(/href="\/account\/payments\?before=[0-9a-f-]{36}"/);
+    expect(await page("/account")).toContain("All 50+ orders");
+  });
+
+  it("gives API clients the orders a page at a time, every order once", async () => {
+    const { secret } = await createApiKey(t.database.db, owner.id, { name: "History", scopes: ["read"], lifetimeDays: 30 }, new Date());
+    const seen = new Set<string>();
+    let cursor = "";
+    for (let round = 0; round < 20; round++) {
+      const response = await t.app.fetch(new Request(`${origin}/api/v1/orders?limit=100${cursor ? `&cursor=${cursor}` : ""}`, { headers: { authorization: `Bearer ${secret}` } }));
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as { orders: { id: string }[]; nextCursor: string | null };
+      expect(body.orders.length).toBeLessThanOrEqual(100);
+      for (const o of body.orders) seen.add(o.id);
+      if (!body.nextCursor) break;
+      cursor = body.nextCursor;
+    }
+    expect(seen.size).toBe(many);
+  });
+
+  it("lists at most 100 websites, those needing attention first, and says that more are left off", async () => {
+    const html = await page("/account/services/websites");
+    expect(count(html, /href="\/account\/services\/websites\/[0-9a-f-]{36}"/g)).toBe(100);
+    expect(html).toContain("Showing the first 100 websites");
+    expect(await page("/account/services")).toContain("100+ websites");
   });
 });

@@ -9,9 +9,11 @@ import {
   foldAttempts,
   getReceipt,
   handleWebhook,
+  historyPageSize,
   listOrders,
   listOrdersWithEligibility,
   listPayments,
+  pageOf,
   refundEligibility,
   requestRefund,
   type Order,
@@ -590,6 +592,64 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
       const subjects = (await db().select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.to, email))).map((m) => m.subject);
       expect(subjects).toContainEqual(expect.stringMatching(/^Your refund of ₹6,999 has been processed/));
     });
+  });
+
+  it("pages a long order and payment history newest first, each page a bounded read, every row on exactly one page", async () => {
+    const { id } = await buyer();
+    const many = 1_200;
+    const base = Date.parse("2025-01-01T00:00:00Z");
+    // Every hundredth order shares its moment with the one before, so the order number breaks the tie.
+    const rows = await db()
+      .insert(orders)
+      .values(
+        Array.from({ length: many }, (_, i) => ({
+          userId: id,
+          courseId: course,
+          title: `Order ${i}`,
+          currency: "INR",
+          amount: 699_900,
+          taxableAmount: 593_136,
+          taxAmount: 106_764,
+          taxRatePercent: 18,
+          taxMode: "inclusive" as const,
+          provider: "sandbox" as const,
+          status: "paid" as const,
+          idempotencyKey: `bulk-order-${String(i).padStart(6, "0")}`,
+          createdAt: new Date(base + (i - (i % 100 === 1 ? 1 : 0)) * 60_000),
+        })),
+      )
+      .returning({ id: orders.id, number: orders.number, createdAt: orders.createdAt });
+    await db()
+      .insert(payments)
+      .values(rows.map((o, i) => ({ orderId: o.id, userId: id, providerPaymentId: `pay_bulk${key()}${i}`, amount: 699_900, currency: "INR", status: "captured" as const, createdAt: o.createdAt })));
+
+    const expected = rows.toSorted((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.number - a.number).map((o) => o.id);
+    const seen: string[] = [];
+    let before: number | undefined;
+    for (;;) {
+      const page = pageOf(await listOrders(db(), id, { limit: historyPageSize + 1, before }), historyPageSize, (o) => o.number);
+      expect(page.items.length).toBeLessThanOrEqual(historyPageSize);
+      seen.push(...page.items.map((o) => o.id));
+      if (page.next === null) break;
+      before = page.next;
+    }
+    expect(seen).toEqual(expected);
+
+    const paid: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = pageOf(await listPayments(db(), id, { limit: historyPageSize + 1, before: after }), historyPageSize, (p) => p.id);
+      paid.push(...page.items.map((p) => p.orderId));
+      if (page.next === null) break;
+      after = page.next;
+    }
+    expect(new Set(paid).size).toBe(many);
+    expect(paid).toHaveLength(many);
+
+    // A cursor that is not one of the account's rows gives an empty page, never someone else's.
+    expect(await listOrders(db(), id, { limit: 10, before: 0 })).toEqual([]);
+    expect(await listPayments(db(), id, { limit: 10, before: "not-a-payment" })).toHaveLength(10);
+    expect(await listOrdersWithEligibility(db(), catalog, id, clock, { limit: historyPageSize })).toHaveLength(historyPageSize);
   });
 
   it("keeps a deleted account's paid orders, payments and refunds for the books, linked to no one, and removes its enrolments", async () => {

@@ -123,6 +123,7 @@ describe.each(databaseKinds)("background work on $name", ({ open }) => {
         throttles: 1,
         sentMail: 1,
         deletedNotes: 1,
+        unpaidWebsites: 0,
       });
       expect((await db().select({ id: session.id }).from(session)).map((r) => r.id)).toEqual(["live"]);
       expect((await db().select({ id: verification.id }).from(verification)).map((r) => r.id)).toEqual(["just-expired"]);

@@ -2,11 +2,14 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
-import { createHostingOrder, listOrdersWithEligibility, requestRefund } from "../../server/commerce/index.ts";
+import { createHostingOrder, listOrdersWithEligibility, orderPagePath, requestRefund } from "../../server/commerce/index.ts";
+import { cleanUp } from "../../server/jobs/clean-up.ts";
 import { mailOutbox, orders, refunds, user, websitePeriods, websiteReminders, websites } from "../../server/db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../../server/errors.ts";
 import type { Payments } from "../../server/payments/index.ts";
-import { addPaidPeriod, queueDueReminders, startWebsite, websiteState } from "../../server/websites/index.ts";
+import type { SandboxGateway } from "../../server/payments/sandbox.ts";
+import { addInterval, addPaidPeriod, cancelWebsite, pendingWebsiteLimit, queueDueReminders, startWebsite, unpaidWebsiteDays, websiteState } from "../../server/websites/index.ts";
+import { formatDay, formatOrderNumber } from "../../app/lib/format.ts";
 import { contentDir, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, startTestPayments } from "./helpers.ts";
 
 let catalog: Catalog;
@@ -17,10 +20,15 @@ beforeAll(async () => {
 const at = (iso: string) => new Date(iso);
 const key = () => randomBytes(12).toString("hex");
 const shift = (from: Date, days: number) => new Date(from.getTime() + days * 86_400_000);
+/** The moment, from now, when a website started now has been unpaid for unpaidWebsiteDays, give or take `extra` ms. */
+const weekOn = (extra: number) => new Date(Date.now() + unpaidWebsiteDays * 86_400_000 + extra);
 
 describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
   const suite = identitySuite(open, () => catalog);
   const db = () => suite.db;
+  const siteNow = async (id: string) => (await db().select().from(websites).where(eq(websites.id, id)))[0];
+  const refundsOf = (orderId: string) => db().select().from(refunds).where(eq(refunds.orderId, orderId));
+  const subjectsTo = async (email: string) => (await db().select().from(mailOutbox).where(eq(mailOutbox.to, email))).map((m) => m.subject);
 
   async function pendingWebsite(userId: string, domain = `site-${randomBytes(4).toString("hex")}.example.in`) {
     const [site] = await db().insert(websites).values({ userId, serviceId: "website-hosting", domain, planId: "starter-monthly", billingInterval: "month" }).returning();
@@ -70,8 +78,9 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
     const order = await hostingOrder(userId, site.id, "starter-yearly");
     const now = at("2026-03-01T00:00:00Z");
     const results = await Promise.all(Array.from({ length: 100 }, () => pay(order, "year", now)));
-    expect(results.filter((r) => r !== null)).toHaveLength(1);
-    expect(await pay(order, "year", at("2026-03-02T00:00:00Z"))).toBeNull();
+    const once = { websiteId: site.id, startsAt: now, endsAt: at("2027-03-01T00:00:00Z") };
+    expect(results).toEqual(Array.from({ length: 100 }, () => once));
+    expect(await pay(order, "year", at("2026-03-02T00:00:00Z"))).toEqual(once);
     expect(await db().select().from(websitePeriods).where(eq(websitePeriods.websiteId, site.id))).toHaveLength(1);
     const [stored] = await db().select().from(websites).where(eq(websites.id, site.id));
     expect(stored?.expiresAt).toEqual(at("2027-03-01T00:00:00Z"));
@@ -83,10 +92,10 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
     const first = await pendingWebsite(a.id, domain);
     const second = await pendingWebsite(b.id, domain);
     await pay(await hostingOrder(a.id, first.id, "starter-monthly"), "month", at("2026-04-01T00:00:00Z"));
-    expect(await pay(await hostingOrder(b.id, second.id, "starter-monthly"), "month", at("2026-04-02T00:00:00Z"))).toBeNull();
+    expect(await pay(await hostingOrder(b.id, second.id, "starter-monthly"), "month", at("2026-04-02T00:00:00Z"))).toEqual({ notStarted: "domain-taken" });
     expect((await db().select().from(websites).where(eq(websites.id, second.id)))[0]?.startedAt).toBeNull();
     await db().update(websites).set({ cancelledAt: at("2026-04-03T00:00:00Z") }).where(eq(websites.id, first.id));
-    expect(await pay(await hostingOrder(b.id, second.id, "starter-monthly"), "month", at("2026-04-04T00:00:00Z"))).not.toBeNull();
+    expect(await pay(await hostingOrder(b.id, second.id, "starter-monthly"), "month", at("2026-04-04T00:00:00Z"))).toMatchObject({ websiteId: second.id });
   });
 
   describe("buying and renewing through the sandbox", () => {
@@ -107,6 +116,8 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
       const order = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey });
       expect(order).toMatchObject({ kind: "website", websiteId: site.id, planId: "starter-monthly", amount: 149_900, title: "Starter (Monthly) hosting for shop.example.in" });
       expect((await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey })).id).toBe(order.id);
+      // The provider keeps an order's notes after the customer deletes their account: they name the website by id, not by domain.
+      expect((await (payments$.sandbox as SandboxGateway).findOrder(order.providerOrderId ?? ""))?.notes).toEqual({ order_id: order.id, website_id: site.id, plan_id: "starter-monthly" });
 
       expect((await payInTestSandbox(payments$, order)).outcome).toBe("fulfilled");
       await deliverTestWebhooks(db(), payments$);
@@ -156,15 +167,11 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
       expect((await db().select().from(orders)).length).toBe(before);
     });
 
-    it("refunds a website's first period inside the policy's window, which cancels the site, and never a renewal", async () => {
+    it("refunds a website's first period inside the policy's window, which cancels the site", async () => {
       const buyer = await suite.signUp();
       const site = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `refund-${key()}.example.in` });
       const first = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() });
       await payInTestSandbox(payments$, first);
-      const renewal = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() });
-      await payInTestSandbox(payments$, renewal);
-
-      await expect(requestRefund(shop(), buyer.id, renewal.id)).rejects.toThrow("Only a website's first period can be refunded");
       const refund = await requestRefund(shop(), buyer.id, first.id);
       await deliverTestWebhooks(db(), payments$);
       const [settled] = await db().select().from(refunds).where(eq(refunds.id, refund.id));
@@ -180,6 +187,111 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
       clock = shift(clock, catalog.site.refund.windowDays + 1);
       await expect(requestRefund(shop(), buyer.id, lateOrder.id)).rejects.toThrow(`Refunds are available for ${catalog.site.refund.windowDays} days after purchase`);
       clock = at("2026-05-10T09:00:00Z");
+    });
+
+    /** A site of the buyer's with its first month paid, and a checkout for a year's renewal opened but not paid. */
+    async function paidWithRenewalOpen(name: string) {
+      const buyer = await suite.signUp();
+      const domain = `${name}-${key()}.example.in`;
+      const site = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain });
+      const first = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() });
+      expect((await payInTestSandbox(payments$, first)).outcome).toBe("fulfilled");
+      await deliverTestWebhooks(db(), payments$);
+      const renewal = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-yearly", idempotencyKey: key() });
+      const [stored] = await db().select().from(websites).where(eq(websites.id, site.id));
+      return { buyer, domain, site: stored as typeof websites.$inferSelect & { expiresAt: Date }, first, renewal };
+    }
+
+    it("refuses the first period's refund once a renewal is paid, saying why and what to do, and changes nothing", async () => {
+      const { buyer, domain, site, first, renewal } = await paidWithRenewalOpen("renewed");
+      expect((await payInTestSandbox(payments$, renewal)).outcome).toBe("fulfilled");
+      const renewedUntil = (await siteNow(site.id))?.expiresAt as Date;
+      expect(renewedUntil).toEqual(addInterval(site.expiresAt, "year"));
+
+      const [paidRenewal] = await db().select().from(orders).where(eq(orders.id, renewal.id));
+      const refusal = `You have already paid to renew ${domain} (order ${formatOrderNumber(paidRenewal?.number ?? 0)}), so its first period can no longer be refunded on its own: refunding it would end the hosting you renewed.`;
+      await expect(requestRefund(shop(), buyer.id, first.id)).rejects.toThrow(new ValidationError(`${refusal} If you no longer want the website, cancel it on its page and it stays online until ${formatDay(renewedUntil)}; if you renewed by mistake, write to us and we will sort it out.`));
+      await expect(requestRefund(shop(), buyer.id, renewal.id)).rejects.toThrow("Only a website's first period can be refunded");
+      const listed = await listOrdersWithEligibility(db(), catalog, buyer.id, clock);
+      expect(listed.find((o) => o.id === first.id)?.refundEligibility).toMatchObject({ eligible: false, reason: expect.stringContaining(refusal) });
+
+      await deliverTestWebhooks(db(), payments$);
+      expect(await refundsOf(first.id)).toEqual([]);
+      expect(await siteNow(site.id)).toMatchObject({ cancelledAt: null, expiresAt: renewedUntil });
+    });
+
+    it("refunds automatically a renewal paid while the first period's refund is under way, which ends the site, and allows no new renewal meanwhile", async () => {
+      const { buyer, domain, site, first, renewal } = await paidWithRenewalOpen("refunding");
+      const asked = await requestRefund(shop(), buyer.id, first.id);
+      expect(asked.status).toBe("pending");
+      await expect(createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-yearly", idempotencyKey: key() })).rejects.toThrow(
+        `You asked for a refund of ${domain}'s first period, which ends its hosting, so it cannot be renewed.`,
+      );
+
+      // The checkout opened before the refund was asked for is paid now, from another tab.
+      expect((await payInTestSandbox(payments$, renewal)).outcome).toBe("not-provided");
+      await deliverTestWebhooks(db(), payments$);
+      await payInTestSandbox(payments$, renewal).catch(() => null);
+      await deliverTestWebhooks(db(), payments$);
+
+      for (const order of [first, renewal]) {
+        const [refund, ...more] = await refundsOf(order.id);
+        expect(more).toEqual([]);
+        expect(refund).toMatchObject({ status: "processed", creditNoteNumber: expect.any(Number) });
+        expect((await db().select().from(orders).where(eq(orders.id, order.id)))[0]?.status).toBe("refunded");
+      }
+      expect(await db().select().from(websitePeriods).where(eq(websitePeriods.orderId, renewal.id))).toEqual([]);
+      expect(await siteNow(site.id)).toMatchObject({ cancelledAt: clock, expiresAt: clock });
+      const subjects = await subjectsTo(buyer.email);
+      expect(subjects.filter((s) => s === `We could not apply your payment for ${domain}: it is being refunded`)).toHaveLength(1);
+      const notice = (await db().select().from(mailOutbox).where(eq(mailOutbox.to, buyer.email))).find((m) => m.subject.startsWith("We could not apply"));
+      expect(notice?.text).toContain(`you asked for a refund of ${domain}'s first period, which ends its hosting, so there was nothing left to renew`);
+    });
+
+    it("never leaves a paid renewal on a site whose first period is refunded, when the refund and the renewal's payment race", async () => {
+      for (let round = 0; round < 3; round++) {
+        const { buyer, site, first, renewal } = await paidWithRenewalOpen(`race${round}`);
+        const [refund, paid] = await Promise.allSettled([requestRefund(shop(), buyer.id, first.id), payInTestSandbox(payments$, renewal)]);
+        expect(paid.status).toBe("fulfilled");
+        await deliverTestWebhooks(db(), payments$);
+        const [firstRow] = await db().select().from(orders).where(eq(orders.id, first.id));
+        const [renewalRow] = await db().select().from(orders).where(eq(orders.id, renewal.id));
+        const stored = await siteNow(site.id);
+        if (refund.status === "fulfilled") {
+          expect([firstRow?.status, renewalRow?.status]).toEqual(["refunded", "refunded"]);
+          expect(stored?.cancelledAt).not.toBeNull();
+        } else {
+          expect(String(refund.reason)).toContain("You have already paid to renew");
+          expect([firstRow?.status, renewalRow?.status]).toEqual(["paid", "paid"]);
+          expect(stored).toMatchObject({ cancelledAt: null, expiresAt: addInterval(site.expiresAt, "year") });
+        }
+      }
+    });
+
+    it("refunds automatically, by callback or webhook alone, a renewal paid after the site was cancelled, and extends nothing", async () => {
+      for (const path of ["callback", "webhook"] as const) {
+        const { buyer, domain, site, renewal } = await paidWithRenewalOpen(`cancelled-${path}`);
+        await cancelWebsite(db(), buyer.id, site.id, clock);
+        const sandbox = payments$.sandbox as SandboxGateway;
+        if (path === "callback") expect((await payInTestSandbox(payments$, renewal)).outcome).toBe("not-provided");
+        else await sandbox.pay(renewal.providerOrderId ?? "", { outcome: "pay", method: "upi" });
+        await deliverTestWebhooks(db(), payments$);
+        // Replays of both the callback and the webhooks change nothing more.
+        await payInTestSandbox(payments$, renewal).catch(() => null);
+        await deliverTestWebhooks(db(), payments$);
+
+        const [refund, ...more] = await refundsOf(renewal.id);
+        expect(more, path).toEqual([]);
+        expect(refund, path).toMatchObject({ status: "processed", amount: 1_499_000, creditNoteNumber: expect.any(Number) });
+        expect(await siteNow(site.id), path).toMatchObject({ cancelledAt: clock, expiresAt: site.expiresAt });
+        expect(await db().select().from(websitePeriods).where(eq(websitePeriods.orderId, renewal.id))).toEqual([]);
+        const mails = (await db().select().from(mailOutbox).where(eq(mailOutbox.to, buyer.email))).filter((m) => m.subject.startsWith("We could not apply"));
+        expect(mails, path).toHaveLength(1);
+        expect(mails[0]?.text).toContain(`you cancelled ${domain} before this payment arrived, so there was nothing to renew`);
+        expect((await subjectsTo(buyer.email)).filter((s) => s.startsWith("Your refund of ₹14,990 has been processed"))).toHaveLength(1);
+        const [listed] = (await listOrdersWithEligibility(db(), catalog, buyer.id, clock)).filter((o) => o.id === renewal.id);
+        expect(listed).toMatchObject({ status: "refunded", hostingPeriod: "none" });
+      }
     });
 
     it("refunds in full, at once, a first payment for a domain another customer's site went live on while it was being paid", async () => {
@@ -234,6 +346,66 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
       const first = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain });
       const second = await startWebsite(db(), catalog, { userId: buyer.id, serviceId: "website-hosting", planId: "business-monthly", domain });
       expect(second).toMatchObject({ id: first.id, planId: "business-monthly" });
+    });
+
+    const limitMessage = `You already have ${pendingWebsiteLimit} websites waiting for their first payment. Finish paying for one of them, or cancel one you no longer need on its page, before adding another.`;
+
+    it("bounds the websites waiting for a first payment per person, even when they are started all at once", async () => {
+      const buyer = await suite.signUp();
+      const started = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `burst${i}-${key()}.example.in` })));
+      const made = started.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+      expect(made).toHaveLength(pendingWebsiteLimit);
+      for (const refused of started.filter((r) => r.status === "rejected")) expect(refused.reason).toEqual(new Conflict(limitMessage));
+      expect(await db().select().from(websites).where(eq(websites.userId, buyer.id))).toHaveLength(pendingWebsiteLimit);
+
+      // At the bound, the same domain is still found again, and cancelling one makes room for another.
+      expect((await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: made[0]?.domain ?? "" })).id).toBe(made[0]?.id);
+      await cancelWebsite(db(), buyer.id, made[0]?.id ?? "", clock);
+      expect(await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `after-${key()}.example.in` })).toMatchObject({ startedAt: null });
+      await expect(startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `over-${key()}.example.in` })).rejects.toThrow(limitMessage);
+    });
+
+    it("removes a website cancelled before its first payment, with its unpaid orders, and refunds a payment that arrives for it afterwards", async () => {
+      const buyer = await suite.signUp();
+      const domain = `gone-${key()}.example.in`;
+      const site = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain });
+      const order = await createHostingOrder(shop(), { userId: buyer.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() });
+      await cancelWebsite(db(), buyer.id, site.id, clock);
+      expect(await siteNow(site.id)).toBeUndefined();
+      expect((await db().select().from(orders).where(eq(orders.id, order.id)))[0]).toMatchObject({ status: "cancelled", websiteId: null, failureReason: expect.stringContaining("Nothing was charged") });
+      await expect(cancelWebsite(db(), buyer.id, site.id, clock)).rejects.toThrow(NotFound);
+
+      // The checkout was still open in another tab.
+      const paid = await payInTestSandbox(payments$, order);
+      expect(paid.outcome).toBe("not-provided");
+      expect(orderPagePath(paid.order)).toBe(`/account/orders#order-${order.id}`);
+      await deliverTestWebhooks(db(), payments$);
+      expect((await refundsOf(order.id))[0]).toMatchObject({ status: "processed", amount: 149_900 });
+    });
+
+    it("expires, in the hourly clean-up, a website left unpaid for a week, and lets a refund of a payment it could not take be asked for again", async () => {
+      const buyer = await suite.signUp();
+      const kept = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `kept-${key()}.example.in` });
+      const stale = await startWebsite(db(), catalog, { userId: buyer.id, ...starter, domain: `stale-${key()}.example.in` });
+      const order = await createHostingOrder(shop(), { userId: buyer.id, websiteId: stale.id, planId: "starter-monthly", idempotencyKey: key() });
+      await db().update(websites).set({ updatedAt: new Date(Date.now() - 60_000) }).where(eq(websites.id, kept.id));
+
+      expect((await cleanUp(db(), weekOn(-3_600_000))).unpaidWebsites).toBe(0);
+      await db().update(websites).set({ updatedAt: new Date(Date.now() + 3_600_000) }).where(eq(websites.id, kept.id));
+      // Other tests' websites may expire too: what counts is that this one goes, the fresh one stays, and a run after that finds nothing.
+      await Promise.all([cleanUp(db(), weekOn(60_000)), cleanUp(db(), weekOn(60_000))]);
+      expect((await cleanUp(db(), weekOn(60_000))).unpaidWebsites).toBe(0);
+      expect(await siteNow(stale.id)).toBeUndefined();
+      expect(await siteNow(kept.id)).toBeDefined();
+      expect((await db().select().from(orders).where(eq(orders.id, order.id)))[0]).toMatchObject({ status: "cancelled", failureReason: expect.stringContaining("not paid for") });
+
+      // A payment that still arrives is refunded; when the provider cannot be reached, the buyer can ask again.
+      const unreachable = { ...payments$, shop: { ...shop(), provider: { ...shop().provider, refund: () => Promise.reject(new Error("provider unreachable")) } } };
+      expect((await payInTestSandbox(unreachable, order)).outcome).toBe("not-provided");
+      expect((await refundsOf(order.id))[0]?.status).toBe("failed");
+      await requestRefund(shop(), buyer.id, order.id);
+      await deliverTestWebhooks(db(), payments$);
+      expect((await refundsOf(order.id))[0]?.status).toBe("processed");
     });
   });
 
