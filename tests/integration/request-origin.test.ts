@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { count } from "drizzle-orm";
+import { count, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { user } from "../../server/db/schema.ts";
+import { addressLimits } from "../../server/auth/index.ts";
+import { throttles, user } from "../../server/db/schema.ts";
 import { createHttpApp } from "../../server/http/app.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
 
@@ -81,10 +82,37 @@ describe("forms behind a TLS-terminating proxy", () => {
   });
 });
 
+describe("a classroom behind one address", () => {
+  it("signs forty people up and in, typing mistakes included, within the quarter of an hour", async () => {
+    const address = freshAddress();
+    const people = Array.from({ length: 40 }, () => email());
+    for (const person of people) {
+      expect((await postJson("/api/auth/sign-up/email", { name: "Student", email: person, password: "a good long password" }, address)).status).toBe(200);
+    }
+    for (const person of people) {
+      expect((await postForm("/login", { intent: "signin", email: person, password: "a good long pasword" }, { address })).status).toBe(401);
+      expect((await postForm("/login", { intent: "signin", email: person, password: "a good long password" }, { address })).status).not.toBe(429);
+    }
+  });
+
+  it("gets a new window once the old one is over, however busy the address stayed", async () => {
+    const address = freshAddress();
+    const { max } = addressLimits["/request-password-reset"];
+    for (let i = 0; i < max; i++) expect((await postForm("/forgot-password", { email: email() }, { address })).status).toBe(200);
+    expect((await postForm("/forgot-password", { email: email() }, { address })).status).toBe(429);
+    // The window started a quarter of an hour ago, and requests kept coming right up to now.
+    await t.database.db
+      .update(throttles)
+      .set({ windowStartedAt: sql`now() - interval '15 minutes 1 second'` })
+      .where(like(throttles.key, `%${address}%`));
+    expect((await postForm("/forgot-password", { email: email() }, { address })).status).toBe(200);
+  });
+});
+
 describe("per-address limits reach the forms", () => {
   it("shows the spec's sign-up message once the address used up its sign-ups through the JSON API", async () => {
     const address = freshAddress();
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < addressLimits["/sign-up/email"].max; i++) {
       expect((await postJson("/api/auth/sign-up/email", { name: "Bulk", email: email(), password: "a good long password" }, address)).status).toBe(200);
     }
     expect((await postJson("/api/auth/sign-up/email", { name: "Bulk", email: email(), password: "a good long password" }, address)).status).toBe(429);
@@ -97,7 +125,7 @@ describe("per-address limits reach the forms", () => {
 
   it("shows the spec's sign-in message after as many failed sign-ins through the form as the API allows", async () => {
     const address = freshAddress();
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < addressLimits["/sign-in/email"].max; i++) {
       const response = await postForm("/login", { intent: "signin", email: email(), password: "not the password" }, { address });
       expect(response.status).toBe(401);
     }
@@ -109,7 +137,7 @@ describe("per-address limits reach the forms", () => {
 
   it("shows the spec's reset message once the address asked for too many reset links", async () => {
     const address = freshAddress();
-    for (let i = 0; i < 10; i++) expect((await postForm("/forgot-password", { email: email() }, { address })).status).toBe(200);
+    for (let i = 0; i < addressLimits["/request-password-reset"].max; i++) expect((await postForm("/forgot-password", { email: email() }, { address })).status).toBe(200);
     const response = await postForm("/forgot-password", { email: email() }, { address });
     expect(response.status).toBe(429);
     expect(await response.text()).toContain("Too many password reset requests. Please wait before trying again.");
@@ -117,7 +145,7 @@ describe("per-address limits reach the forms", () => {
 
   it("counts the address the proxy appended, not the one the client wrote", async () => {
     const address = freshAddress();
-    for (let i = 0; i < 10; i++) expect((await postForm("/forgot-password", { email: email() }, { address })).status).toBe(200);
+    for (let i = 0; i < addressLimits["/request-password-reset"].max; i++) expect((await postForm("/forgot-password", { email: email() }, { address })).status).toBe(200);
     // Same client, a new made-up left-most entry each time: still the same client.
     const headers = { "content-type": "application/x-www-form-urlencoded", origin: publicOrigin, "x-forwarded-for": `${freshAddress()}, ${address}` };
     const response = await behindProxy.fetch(
