@@ -6,7 +6,7 @@ import { attempt } from "../../server/errors.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
 import { RefundDialog } from "../components/account-refund-dialog.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
-import { HistoryPager } from "../components/history-pager.tsx";
+import { HistoryPager, NoOlderHistory } from "../components/history-pager.tsx";
 import { OrderStatusBadge } from "../components/status-badge.tsx";
 import { formatDay, formatMoment, formatPaise, formatOrderNumber } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
@@ -224,12 +224,7 @@ export default function AccountOrders({ loaderData, actionData }: Route.Componen
       </div>
 
       {orders.length === 0 && paged ? (
-        <p className="mt-6 text-sm text-slate-600 dark:text-slate-400">
-          There are no older orders.{" "}
-          <Link to="/account/orders" className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
-            See your latest orders
-          </Link>
-        </p>
+        <NoOlderHistory latest="/account/orders" noun="orders" />
       ) : orders.length === 0 ? (
         <div className="mt-6">
           <AccountEmptyState title="You have not placed any orders yet" action={{ to: "/courses", label: "Browse courses" }}>

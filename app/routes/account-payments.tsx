@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { historyPageSize, listPayments, pageOf } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
-import { HistoryPager } from "../components/history-pager.tsx";
+import { HistoryPager, NoOlderHistory } from "../components/history-pager.tsx";
 import { paymentMethodLabel } from "../components/account-payment-method.tsx";
 import { PaymentStatusBadge, RefundStatusBadge } from "../components/status-badge.tsx";
 import { formatMoment, formatPaise, formatOrderNumber } from "../lib/format.ts";
@@ -56,12 +56,7 @@ export default function AccountPayments({ loaderData }: Route.ComponentProps) {
       </div>
 
       {payments.length === 0 && paged ? (
-        <p className="mt-6 text-sm text-slate-600 dark:text-slate-400">
-          There are no older payments.{" "}
-          <Link to="/account/payments" className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
-            See your latest payments
-          </Link>
-        </p>
+        <NoOlderHistory latest="/account/payments" noun="payments" />
       ) : payments.length === 0 ? (
         <div className="mt-6">
           <AccountEmptyState title="No payments yet" action={{ to: "/courses", label: "Browse courses" }}>

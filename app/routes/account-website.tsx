@@ -140,52 +140,51 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
       </section>
 
       {site.state === "pending" && (
-        <section aria-labelledby="cancel-heading" className="mt-10 rounded-2xl border border-slate-200 p-5 dark:border-slate-800">
-          <h3 id="cancel-heading" className="font-semibold text-slate-950 dark:text-white">
-            Not going ahead?
-          </h3>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            Nothing has been charged. Cancelling removes this website from your account; a website nobody pays for is removed after {unpaidWebsiteDays} days anyway.
-          </p>
-          <div className="mt-3">
-            <ConfirmDialog
-              trigger="Cancel this website"
-              triggerClassName="rounded-full border border-red-300 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
-              title={`Cancel ${site.domain}?`}
-              fields={{ intent: "cancel-website" }}
-              confirmLabel="Cancel the website"
-              pendingLabel="Cancelling…"
-              pending={cancelling}
-            >
-              The website is removed from your account and its unpaid order is cancelled. Nothing has been charged. You can start it again later from the hosting page.
-            </ConfirmDialog>
-          </div>
-        </section>
+        <CancelWebsite
+          domain={site.domain}
+          heading="Not going ahead?"
+          summary={`Nothing has been charged. Cancelling removes this website from your account; a website nobody pays for is removed after ${unpaidWebsiteDays} days anyway.`}
+          pending={cancelling}
+        >
+          The website is removed from your account and its unpaid order is cancelled. Nothing has been charged. You can start it again later from the hosting page.
+        </CancelWebsite>
       )}
       {site.state !== "cancelled" && site.state !== "pending" && (
-        <section aria-labelledby="cancel-heading" className="mt-10 rounded-2xl border border-slate-200 p-5 dark:border-slate-800">
-          <h3 id="cancel-heading" className="font-semibold text-slate-950 dark:text-white">
-            Letting this website go?
-          </h3>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            Cancel it to stop renewal reminders. {site.expiresAt && `It stays online until ${formatDay(site.expiresAt)}, and`} it cannot be renewed afterwards.
-          </p>
-          <div className="mt-3">
-            <ConfirmDialog
-              trigger="Cancel this website"
-              triggerClassName="rounded-full border border-red-300 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
-              title={`Cancel ${site.domain}?`}
-              fields={{ intent: "cancel-website" }}
-              confirmLabel="Cancel the website"
-              pendingLabel="Cancelling…"
-              pending={cancelling}
-            >
-              We stop sending renewal reminders and the website cannot be renewed again.{" "}
-              {site.expiresAt ? `What you paid for stays online until ${formatDay(site.expiresAt)}.` : ""} Paid periods are not refunded by cancelling.
-            </ConfirmDialog>
-          </div>
-        </section>
+        <CancelWebsite
+          domain={site.domain}
+          heading="Letting this website go?"
+          summary={`Cancel it to stop renewal reminders. ${site.expiresAt ? `It stays online until ${formatDay(site.expiresAt)}, and it` : "It"} cannot be renewed afterwards.`}
+          pending={cancelling}
+        >
+          We stop sending renewal reminders and the website cannot be renewed again.{" "}
+          {site.expiresAt ? `What you paid for stays online until ${formatDay(site.expiresAt)}.` : ""} Paid periods are not refunded by cancelling.
+        </CancelWebsite>
       )}
+    </section>
+  );
+}
+
+/** The section that cancels a website, behind a confirmation saying what cancelling does to it. */
+function CancelWebsite({ domain, heading, summary, pending, children }: { domain: string; heading: string; summary: string; pending: boolean; children: React.ReactNode }) {
+  return (
+    <section aria-labelledby="cancel-heading" className="mt-10 rounded-2xl border border-slate-200 p-5 dark:border-slate-800">
+      <h3 id="cancel-heading" className="font-semibold text-slate-950 dark:text-white">
+        {heading}
+      </h3>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{summary}</p>
+      <div className="mt-3">
+        <ConfirmDialog
+          trigger="Cancel this website"
+          triggerClassName="rounded-full border border-red-300 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
+          title={`Cancel ${domain}?`}
+          fields={{ intent: "cancel-website" }}
+          confirmLabel="Cancel the website"
+          pendingLabel="Cancelling…"
+          pending={pending}
+        >
+          {children}
+        </ConfirmDialog>
+      </div>
     </section>
   );
 }

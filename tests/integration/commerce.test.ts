@@ -27,7 +27,7 @@ import { createLogger } from "../../server/logger.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
 import { paymentSignature, webhookSignature } from "../../server/payments/signature.ts";
-import { catalogWithFreeCourse, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, startTestPayments, testPaymentSecrets } from "./helpers.ts";
+import { catalogWithFreeCourse, databaseKinds, deliverTestWebhooks, identitySuite, paidCourseOrderRows, payInTestSandbox, startTestPayments, testPaymentSecrets } from "./helpers.ts";
 
 let catalog: Catalog;
 beforeAll(async () => {
@@ -601,23 +601,7 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
     // Every hundredth order shares its moment with the one before, so the order number breaks the tie.
     const rows = await db()
       .insert(orders)
-      .values(
-        Array.from({ length: many }, (_, i) => ({
-          userId: id,
-          courseId: course,
-          title: `Order ${i}`,
-          currency: "INR",
-          amount: 699_900,
-          taxableAmount: 593_136,
-          taxAmount: 106_764,
-          taxRatePercent: 18,
-          taxMode: "inclusive" as const,
-          provider: "sandbox" as const,
-          status: "paid" as const,
-          idempotencyKey: `bulk-order-${String(i).padStart(6, "0")}`,
-          createdAt: new Date(base + (i - (i % 100 === 1 ? 1 : 0)) * 60_000),
-        })),
-      )
+      .values(paidCourseOrderRows(id, course, many, { keyPrefix: "bulk-order-", createdAt: (i) => new Date(base + (i - (i % 100 === 1 ? 1 : 0)) * 60_000) }))
       .returning({ id: orders.id, number: orders.number, createdAt: orders.createdAt });
     await db()
       .insert(payments)

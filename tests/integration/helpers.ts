@@ -307,3 +307,22 @@ export async function startTestApp({ publicUrl = "http://academy.test", storage:
     },
   };
 }
+
+/** Rows for `count` paid orders of one course at ₹6,999, for tests of a long history: insert them in one statement. */
+export function paidCourseOrderRows(userId: string, courseId: string, count: number, options: { keyPrefix: string; createdAt: (i: number) => Date }) {
+  return Array.from({ length: count }, (_, i) => ({
+    userId,
+    courseId,
+    title: `Order ${i}`,
+    currency: "INR",
+    amount: 699_900,
+    taxableAmount: 593_136,
+    taxAmount: 106_764,
+    taxRatePercent: 18,
+    taxMode: "inclusive" as const,
+    provider: "sandbox" as const,
+    status: "paid" as const,
+    idempotencyKey: `${options.keyPrefix}${String(i).padStart(6, "0")}`,
+    createdAt: options.createdAt(i),
+  }));
+}
