@@ -197,6 +197,35 @@ test("a long list shows its first fifty notes, with the rest one link or a searc
   await context.close();
 });
 
+test("a learner past the minute's limits is told so on the notes page and keeps their list", async ({ browser }) => {
+  test.setTimeout(90_000);
+  // A learner of their own: the limits count per person.
+  const context = await browser.newContext();
+  await useOwnAddress(context);
+  const page = await context.newPage();
+  await signUpVerified(page, context.request, { name: "Hasty", email: uniqueEmail("limits"), password });
+  const title = word("Limits ");
+  await newNote(page, title, "kept");
+  const origin = new URL(page.url()).origin;
+  // Restoring a live note changes nothing, but it is a write all the same.
+  const noteId = new URL(page.url()).searchParams.get("note") ?? "";
+  let refused = 0;
+  for (let i = 0; i < 120; i++) {
+    const response = await page.request.post("/notes", { form: { intent: "restore", noteId }, headers: { origin }, maxRedirects: 0 });
+    if (response.status() === 429) refused++;
+  }
+  expect(refused).toBeGreaterThan(0);
+  await page.goto("/notes");
+  await page.getByRole("button", { name: "New note" }).click();
+  await expect(page.getByRole("alert")).toHaveText(/^You have changed your notes 120 times in the last minute, the most we accept\. Try again in \d+ seconds?\.$/);
+
+  for (let i = 0; i < 60; i++) expect((await page.request.get(`/notes?q=${encodeURIComponent(title)}`)).status()).toBe(200);
+  await page.goto(`/notes?q=${encodeURIComponent(title)}`);
+  await expect(page.getByRole("alert")).toHaveText(/^You have searched your notes 60 times in the last minute, the most we accept\. Try again in \d+ seconds?\.$/);
+  await expect(page.getByRole("list", { name: "Notes, last updated first" }).getByRole("link", { name: new RegExp(title) })).toBeVisible();
+  await context.close();
+});
+
 // One test per page and theme: an axe scan of a long page takes seconds on a loaded machine.
 for (const scheme of ["light", "dark"] as const) {
   for (const view of ["editor", "preview", "lesson"] as const) {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApiKey } from "../../server/api/keys.ts";
 import { encryptFields, type FieldCipher } from "../../server/crypto/field-encryption.ts";
 import { notes } from "../../server/db/schema.ts";
 import { TooManyRequests } from "../../server/errors.ts";
@@ -19,7 +20,7 @@ import {
   restoreNote,
   updateNote,
 } from "../../server/notes/index.ts";
-import { databaseKinds, identitySuite, testCatalog, testCourse } from "./helpers.ts";
+import { databaseKinds, identitySuite, startTestApp, testCatalog, testCourse, type TestApp } from "./helpers.ts";
 
 const course = testCourse("demo", "Demo course", [[{ id: "1-1", title: "Getting started", preview: true }, { id: "1-2", title: "The box model" }]]);
 const catalog = testCatalog([course]);
@@ -422,6 +423,58 @@ describe.each(databaseKinds)("learner notes on $name", ({ open }) => {
         status: 400,
         message: "That page cursor is not one we gave out. Start again without it, then pass each answer's nextCursor.",
       });
+    }
+  });
+});
+
+describe("the notes API and page under a person's limits", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  const call = (method: string, path: string, token: string, body?: unknown) =>
+    t.app.fetch(
+      new Request(`http://academy.test/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+
+  async function person(): Promise<string> {
+    const email = `limits-${randomUUID()}@example.com`;
+    const { user } = await t.identity.auth.api.signUpEmail({ body: { name: "Isha", email, password: "a good long password" } });
+    return user.id;
+  }
+
+  it("counts note writes per person across their API keys, answering the one over with 429 and Retry-After", async () => {
+    const userId = await person();
+    const keys = await Promise.all(["One", "Two"].map(async (name) => (await createApiKey(t.database.db, userId, { name, scopes: ["read", "notes:write"], lifetimeDays: 30 }, new Date())).secret));
+    for (let i = 0; i < noteLimits.writesPerMinute; i++) {
+      const created = await call("POST", "/notes", keys[i % 2] as string, { title: `Note ${i}`, body: "text" });
+      expect(created.status).toBe(201);
+    }
+    const refused = await call("POST", "/notes", keys[0] as string, { title: "One more", body: "text" });
+    expect(refused.status).toBe(429);
+    const wait = Number(refused.headers.get("retry-after"));
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(await refused.json()).toEqual({
+      error: { code: "rate_limited", message: `You have changed your notes 120 times in the last minute, the most we accept. Try again in ${wait} ${wait === 1 ? "second" : "seconds"}.` },
+    });
+    // Reading is not writing.
+    expect((await call("GET", "/notes?limit=1", keys[1] as string)).status).toBe(200);
+  });
+
+  it("answers a cursor that is not one of ours with 400", async () => {
+    const userId = await person();
+    const { secret } = await createApiKey(t.database.db, userId, { name: "Reader", scopes: ["read"], lifetimeDays: 30 }, new Date());
+    for (const cursor of ["garbage", encode(`+275760-09-13T00:00:00.000Z|${randomUUID()}`)]) {
+      const answer = await call("GET", `/notes?cursor=${cursor}`, secret);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: { code: "invalid_input", message: "That page cursor is not one we gave out. Start again without it, then pass each answer's nextCursor." } });
     }
   });
 });
