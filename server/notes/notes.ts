@@ -12,10 +12,10 @@ export const noteLimits = {
   title: 200,
   body: 20_000,
   perUser: 1_000,
-  /** Autosave writes at most about once a second, so a learner typing flat out stays near half of this. */
-  writesPerMinute: 120,
+  /** Autosave writes at most once a second, after a pause in typing: ten minutes typing flat out make under 600. */
+  writes: { windowSeconds: 10 * 60, max: 1_000 },
   /** A search (or the whole list) reads every note; one a second is faster than anyone types or clicks. */
-  searchesPerMinute: 60,
+  searches: { windowSeconds: 60, max: 60 },
   /** A lesson page shows this many of the lesson's notes, newest first; Notes has them all. */
   perLessonShown: 20,
 } as const;
@@ -46,16 +46,20 @@ const encrypted = ["title", "body"] as const;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new NotFound("We could not find that note.");
 
+/** A wait as people say it: "40 seconds", "7 minutes". */
+const inWords = (seconds: number) => (seconds < 90 ? `${seconds} ${seconds === 1 ? "second" : "seconds"}` : `${Math.ceil(seconds / 60)} minutes`);
+
 /**
- * Counts one request of a kind against the learner's limit for the minute, whatever credential it
+ * Counts one request of a kind against the learner's limit for its window, whatever credential it
  * came with (a session, any of their API keys), and refuses it past the limit.
  */
 async function throttle(db: Db, userId: string, kind: "write" | "search"): Promise<void> {
-  const [max, doing] = kind === "write" ? [noteLimits.writesPerMinute, "changed your notes"] : [noteLimits.searchesPerMinute, "searched your notes"];
-  const limit = await consumeThrottle(db, `notes-${kind}:${userId}`, { windowSeconds: 60, max });
+  const [rule, doing] = kind === "write" ? [noteLimits.writes, "changed your notes"] : [noteLimits.searches, "searched your notes"];
+  const limit = await consumeThrottle(db, `notes-${kind}:${userId}`, rule);
   if (limit.allowed) return;
   const seconds = Math.max(1, limit.retryAfterSeconds);
-  throw new TooManyRequests(`You have ${doing} ${max} times in the last minute, the most we accept. Try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`, seconds);
+  const span = rule.windowSeconds === 60 ? "minute" : `${rule.windowSeconds / 60} minutes`;
+  throw new TooManyRequests(`You have ${doing} ${rule.max.toLocaleString("en-IN")} times in the last ${span}, the most we accept. Try again in ${inWords(seconds)}.`, seconds);
 }
 
 /** The keyed digest of a note as it stands: the learner's, so two people's equal notes look unrelated. */

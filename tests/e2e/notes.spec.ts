@@ -197,7 +197,7 @@ test("a long list shows its first fifty notes, with the rest one link or a searc
   await context.close();
 });
 
-test("a learner past the minute's limits is told so on the notes page and keeps their list", async ({ browser }) => {
+test("a learner past their limits is told so on the notes page and keeps their list", async ({ browser }) => {
   test.setTimeout(90_000);
   // A learner of their own: the limits count per person.
   const context = await browser.newContext();
@@ -209,15 +209,11 @@ test("a learner past the minute's limits is told so on the notes page and keeps 
   const origin = new URL(page.url()).origin;
   // Restoring a live note changes nothing, but it is a write all the same.
   const noteId = new URL(page.url()).searchParams.get("note") ?? "";
-  let refused = 0;
-  for (let i = 0; i < 120; i++) {
-    const response = await page.request.post("/notes", { form: { intent: "restore", noteId }, headers: { origin }, maxRedirects: 0 });
-    if (response.status() === 429) refused++;
-  }
-  expect(refused).toBeGreaterThan(0);
+  const restore = () => page.request.post("/notes", { form: { intent: "restore", noteId }, headers: { origin }, maxRedirects: 0 });
+  for (let i = 0; i < 1_000; i += 10) await Promise.all(Array.from({ length: 10 }, restore));
   await page.goto("/notes");
   await page.getByRole("button", { name: "New note" }).click();
-  await expect(page.getByRole("alert")).toHaveText(/^You have changed your notes 120 times in the last minute, the most we accept\. Try again in \d+ seconds?\.$/);
+  await expect(page.getByRole("alert")).toHaveText(/^You have changed your notes 1,000 times in the last 10 minutes, the most we accept\. Try again in (9|10) minutes\.$/);
 
   for (let i = 0; i < 60; i++) expect((await page.request.get(`/notes?q=${encodeURIComponent(title)}`)).status()).toBe(200);
   await page.goto(`/notes?q=${encodeURIComponent(title)}`);
