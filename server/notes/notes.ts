@@ -7,6 +7,7 @@ import type { Db } from "../db/client.ts";
 import { notes } from "../db/schema.ts";
 import { Conflict, NotFound, TooManyRequests, ValidationError } from "../errors.ts";
 import { accessibleLesson } from "./attachment.ts";
+import { inBulkLane } from "./bulk-lane.ts";
 
 export const noteLimits = {
   title: 200,
@@ -14,14 +15,21 @@ export const noteLimits = {
   perUser: 1_000,
   /** Autosave writes at most once a second, after a pause in typing: ten minutes typing flat out make under 600. */
   writes: { windowSeconds: 10 * 60, max: 1_000 },
-  /** A search (or the whole list) reads every note; one a second is faster than anyone types or clicks. */
-  searches: { windowSeconds: 60, max: 60 },
-  /** A lesson page shows this many of the lesson's notes, newest first; Notes has them all. */
-  perLessonShown: 20,
+  /**
+   * A search (or the whole list) reads every note, so searches count by what they read: 96 MiB of
+   * stored text a minute, each counting at least 1.5 MiB. That is 64 searches a minute for most
+   * learners, 35 with a thousand notes of a page each, and 3 with a thousand full ones (≈300 ms of work each).
+   */
+  searches: { windowSeconds: 60, bytes: 96 * 1024 * 1024, leastBytes: 1.5 * 1024 * 1024 },
+  /** A lesson page shows (and renders) this many of the lesson's notes, newest first; Notes has them all. */
+  perLessonShown: 10,
 } as const;
 
-/** Notes read at once by a search or an export: about half a megabyte of stored text, so no slice holds the event loop long. */
-const batch = { notes: 100, bytes: 512 * 1024 } as const;
+/** Notes read at once by a search or an export: a quarter of a megabyte of stored text, a few milliseconds' work. */
+const sliceSize = { notes: 100, bytes: 256 * 1024 } as const;
+
+/** Throttles count searches in units of this many bytes read, so a count stays far from the column's limit. */
+const searchUnitBytes = 64 * 1024;
 
 /** How long a deleted note can still be restored before it is removed for good. */
 const purgeAfterMs = 24 * 60 * 60 * 1000;
@@ -49,17 +57,24 @@ const notFound = () => new NotFound("We could not find that note.");
 /** A wait as people say it: "40 seconds", "7 minutes". */
 const inWords = (seconds: number) => (seconds < 90 ? `${seconds} ${seconds === 1 ? "second" : "seconds"}` : `${Math.ceil(seconds / 60)} minutes`);
 
-/**
- * Counts one request of a kind against the learner's limit for its window, whatever credential it
- * came with (a session, any of their API keys), and refuses it past the limit.
- */
-async function throttle(db: Db, userId: string, kind: "write" | "search"): Promise<void> {
-  const [rule, doing] = kind === "write" ? [noteLimits.writes, "changed your notes"] : [noteLimits.searches, "searched your notes"];
-  const limit = await consumeThrottle(db, `notes-${kind}:${userId}`, rule);
-  if (limit.allowed) return;
-  const seconds = Math.max(1, limit.retryAfterSeconds);
-  const span = rule.windowSeconds === 60 ? "minute" : `${rule.windowSeconds / 60} minutes`;
-  throw new TooManyRequests(`You have ${doing} ${rule.max.toLocaleString("en-IN")} times in the last ${span}, the most we accept. Try again in ${inWords(seconds)}.`, seconds);
+/** The refusal of a request past the learner's limit, saying what was done too often and when to try again. */
+function refuse(done: string, retryAfterSeconds: number): never {
+  const seconds = Math.max(1, retryAfterSeconds);
+  throw new TooManyRequests(`${done} Try again in ${inWords(seconds)}.`, seconds);
+}
+
+/** Counts a note change against the learner's limit, whatever credential it came with (a session, any of their API keys). */
+async function throttleWrite(db: Db, userId: string): Promise<void> {
+  const limit = await consumeThrottle(db, `notes-write:${userId}`, noteLimits.writes);
+  if (!limit.allowed) refuse(`You have changed your notes ${noteLimits.writes.max.toLocaleString("en-IN")} times in the last ${noteLimits.writes.windowSeconds / 60} minutes, the most we accept.`, limit.retryAfterSeconds);
+}
+
+/** Counts a read of every note (a search or the whole list) against the learner's limit, by the bytes it reads. */
+async function throttleSearch(db: Db, userId: string, bytes: number): Promise<void> {
+  const { windowSeconds, bytes: budget, leastBytes } = noteLimits.searches;
+  const cost = Math.ceil(Math.max(bytes, leastBytes) / searchUnitBytes);
+  const limit = await consumeThrottle(db, `notes-search:${userId}`, { windowSeconds, max: budget / searchUnitBytes }, cost);
+  if (!limit.allowed) refuse("Searching reads every one of your notes, and you have searched them as much as we can keep up with this minute.", limit.retryAfterSeconds);
 }
 
 /** The keyed digest of a note as it stands: the learner's, so two people's equal notes look unrelated. */
@@ -116,24 +131,49 @@ export interface NoteList {
 }
 
 /**
- * The learner's notes with these ids, decrypted, in that order, a slice at a time (at most `batch`
- * of stored text): between slices other requests run, and only the slice being read is in memory.
+ * The learner's notes with these ids, decrypted, in that order, a slice at a time (at most `sliceSize`
+ * of stored text), each slice passed through `shape`: between slices other requests run, and only the
+ * slice being read is in memory. A read of a whole account runs its slices in the process's bulk
+ * lane; a page of notes takes its turns like any request.
  */
-async function* decryptInSlices(db: Db, cipher: FieldCipher, userId: string, listed: { id: string; bytes: number }[]): AsyncGenerator<Note[]> {
+async function* decryptInSlices<T>(
+  db: Db,
+  cipher: FieldCipher,
+  userId: string,
+  listed: { id: string; bytes: number }[],
+  shape: (notes: Note[]) => T,
+  pace: "bulk" | "page",
+): AsyncGenerator<T> {
   for (let start = 0; start < listed.length; ) {
     let end = start;
     let bytes = 0;
-    while (end < listed.length && end - start < batch.notes && (end === start || bytes + (listed[end]?.bytes ?? 0) <= batch.bytes)) bytes += listed[end++]?.bytes ?? 0;
+    while (end < listed.length && end - start < sliceSize.notes && (end === start || bytes + (listed[end]?.bytes ?? 0) <= sliceSize.bytes)) bytes += listed[end++]?.bytes ?? 0;
     const ids = listed.slice(start, end).map((note) => note.id);
-    const rows = new Map((await db.select().from(notes).where(and(eq(notes.userId, userId), inArray(notes.id, ids)))).map((row) => [row.id, row]));
-    // A note deleted for good since the list was read is left out.
-    yield ids.flatMap((id) => {
-      const row = rows.get(id);
-      return row ? [decrypt(cipher, row)] : [];
-    });
-    await nextTurn();
+    const read = async () => {
+      const rows = new Map((await db.select().from(notes).where(and(eq(notes.userId, userId), inArray(notes.id, ids)))).map((row) => [row.id, row]));
+      // A note deleted for good since the list was read is left out.
+      return shape(
+        ids.flatMap((id) => {
+          const row = rows.get(id);
+          return row ? [decrypt(cipher, row)] : [];
+        }),
+      );
+    };
+    if (pace === "bulk") {
+      yield await inBulkLane(read);
+    } else {
+      yield await read();
+      await nextTurn();
+    }
     start = end;
   }
+}
+
+/** Every note of a page, read a slice at a time (see decryptInSlices). */
+async function readPage(db: Db, cipher: FieldCipher, userId: string, listed: { id: string; bytes: number }[]): Promise<Note[]> {
+  const page: Note[] = [];
+  for await (const read of decryptInSlices(db, cipher, userId, listed, (found) => found, "page")) page.push(...read);
+  return page;
 }
 
 /** The learner's notes that `where` selects, in this order, with the size of each as stored: what decryptInSlices reads. */
@@ -158,31 +198,22 @@ export async function listNotes(
   options: { sort?: NoteSort; now?: Date; query?: string; limit?: number } = {},
 ): Promise<NoteList> {
   const query = options.query?.trim() ?? "";
-  const everything = query !== "" || options.limit === undefined;
-  if (everything) await throttle(db, userId, "search");
   await purgeDeletedNotes(db, options.now ?? new Date(), userId);
   const order = options.sort === "oldest" ? [asc(notes.updatedAt), asc(notes.id)] : [desc(notes.updatedAt), desc(notes.id)];
-  if (everything) {
+  if (query || options.limit === undefined) {
     const listed = await listIds(db, userId, isNull(notes.deletedAt), order);
+    await throttleSearch(db, userId, listed.reduce((sum, note) => sum + note.bytes, 0));
     const kept: Note[] = [];
     let matching = 0;
-    for await (const slice of decryptInSlices(db, cipher, userId, listed)) {
-      for (const note of slice) {
-        if (query && !matchesSearch(note, query)) continue;
-        matching++;
-        if (options.limit === undefined || kept.length < options.limit) kept.push(note);
-      }
+    const matches = (found: Note[]) => (query ? found.filter((note) => matchesSearch(note, query)) : found);
+    for await (const found of decryptInSlices(db, cipher, userId, listed, matches, "bulk")) {
+      matching += found.length;
+      kept.push(...found.slice(0, options.limit === undefined ? undefined : Math.max(0, options.limit - kept.length)));
     }
     return { notes: kept, total: listed.length, matching };
   }
-  const rows = await db
-    .select({ note: notes, total: sql<number>`(count(*) over ())::int` })
-    .from(notes)
-    .where(and(eq(notes.userId, userId), isNull(notes.deletedAt)))
-    .orderBy(...order)
-    .limit(options.limit ?? 0);
-  const total = rows[0]?.total ?? 0;
-  return { notes: rows.map((row) => decrypt(cipher, row.note)), total, matching: total };
+  const listed = await listIds(db, userId, isNull(notes.deletedAt), order);
+  return { notes: await readPage(db, cipher, userId, listed.slice(0, options.limit)), total: listed.length, matching: listed.length };
 }
 
 /** Every word of the query appears in the title or the body, ignoring case. The text is encrypted, so this runs after decrypting. */
@@ -223,22 +254,16 @@ export async function pageOfNotes(
   const after = options.cursor ? readCursor(options.cursor) : null;
   // Ordered by the time as the cursor can carry it (milliseconds), so no note falls between two pages.
   const updated = sql<Date>`date_trunc('milliseconds', ${notes.updatedAt})`;
-  const rows = await db
-    .select()
-    .from(notes)
-    .where(
-      and(
-        eq(notes.userId, userId),
-        isNull(notes.deletedAt),
-        after ? sql`(${updated}, ${notes.id}) < (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)` : undefined,
-      ),
-    )
-    .orderBy(desc(updated), desc(notes.id))
-    .limit(options.limit + 1);
-  const page = rows.slice(0, options.limit);
+  const listed = await listIds(
+    db,
+    userId,
+    and(isNull(notes.deletedAt), after ? sql`(${updated}, ${notes.id}) < (${after.at.toISOString()}::timestamptz, ${after.id}::uuid)` : undefined),
+    [desc(updated), desc(notes.id)],
+  ).limit(options.limit + 1);
+  const page = await readPage(db, cipher, userId, listed.slice(0, options.limit));
   const last = page.at(-1);
-  const nextCursor = rows.length > options.limit && last ? Buffer.from(`${last.updatedAt.toISOString()}|${last.id}`).toString("base64url") : null;
-  return { notes: page.map((row) => decrypt(cipher, row)), nextCursor };
+  const nextCursor = listed.length > options.limit && last ? Buffer.from(`${last.updatedAt.toISOString()}|${last.id}`).toString("base64url") : null;
+  return { notes: page, nextCursor };
 }
 
 /** The learner's latest notes on one lesson (at most noteLimits.perLessonShown), last updated first, and how many there are. */
@@ -282,7 +307,7 @@ export interface NewNote {
  * the cap, so a resubmitted form is answered as the first was).
  */
 export async function createNote(db: Db, cipher: FieldCipher, catalog: Catalog, userId: string, input: NewNote, now = new Date()): Promise<Note> {
-  await throttle(db, userId, "write");
+  await throttleWrite(db, userId);
   const lesson = input.lesson ? await accessibleLesson(db, catalog, userId, input.lesson.courseId, input.lesson.lessonId) : null;
   const content = cleanContent(input);
   if (lesson && !content.title) content.title = lesson.title.slice(0, noteLimits.title);
@@ -298,15 +323,20 @@ export async function createNote(db: Db, cipher: FieldCipher, catalog: Catalog, 
   // one, a blank "New note" never typed into. Found by the index; only that note is decrypted.
   // Notes written before digests existed have none and are never taken for a repeat: a form
   // resubmitted across the upgrade makes one more note, and an old blank note is not reused.
-  const [candidate] = await db
-    .select()
+  // One round trip for both: the repeat (if any) and how many live notes there are.
+  const repeat = db
+    .select({ id: notes.id })
     .from(notes)
     .where(and(liveNotes, eq(notes.contentDigest, digest), blank ? or(recent, and(isNull(notes.courseId), eq(notes.updatedAt, notes.createdAt))) : recent))
     .orderBy(desc(notes.createdAt))
     .limit(1);
+  const [{ live, repeatId } = { live: 0, repeatId: null }] = await db
+    .select({ live: count(), repeatId: sql<string | null>`(${repeat})` })
+    .from(notes)
+    .where(liveNotes);
+  const candidate = repeatId ? await ownRow(db, userId, repeatId) : undefined;
   const same = candidate && decrypt(cipher, candidate);
   if (same && same.title === content.title && same.body === content.body) return same;
-  const [{ live } = { live: 0 }] = await db.select({ live: count() }).from(notes).where(liveNotes);
   if (live >= noteLimits.perUser) {
     throw new Conflict(`You have ${noteLimits.perUser.toLocaleString("en-IN")} notes, the most we keep. Delete notes you no longer need to add new ones.`);
   }
@@ -326,7 +356,7 @@ export async function updateNote(
   input: { title: string; body: string },
   now = new Date(),
 ): Promise<Note> {
-  await throttle(db, userId, "write");
+  await throttleWrite(db, userId);
   const row = await ownRow(db, userId, noteId);
   if (row.deletedAt) throw notFound();
   const content = cleanContent(input);
@@ -340,7 +370,7 @@ export async function updateNote(
 
 /** Moves a note to the bin, restorable for a day. Deleting it again changes nothing. */
 export async function deleteNote(db: Db, userId: string, noteId: string, now = new Date()): Promise<void> {
-  await throttle(db, userId, "write");
+  await throttleWrite(db, userId);
   const row = await ownRow(db, userId, noteId);
   if (row.deletedAt) return;
   await db
@@ -351,7 +381,7 @@ export async function deleteNote(db: Db, userId: string, noteId: string, now = n
 
 /** Brings a deleted note back; restoring a live note changes nothing. A purged note is gone. */
 export async function restoreNote(db: Db, userId: string, noteId: string): Promise<void> {
-  await throttle(db, userId, "write");
+  await throttleWrite(db, userId);
   const row = await ownRow(db, userId, noteId);
   if (!row.deletedAt) return;
   await db
@@ -362,8 +392,11 @@ export async function restoreNote(db: Db, userId: string, noteId: string): Promi
 
 /**
  * Every note we hold for the learner, the deleted ones not yet purged too, oldest first, decrypted
- * a slice at a time: for "Download my data", which streams them out as they come.
+ * a slice at a time in the bulk lane and passed through `shape` there (for "Download my data", which
+ * streams each slice out as its JSON text).
  */
-export async function* exportNotes(db: Db, cipher: FieldCipher, userId: string): AsyncGenerator<Note[]> {
-  yield* decryptInSlices(db, cipher, userId, await listIds(db, userId, undefined, [asc(notes.createdAt), asc(notes.id)]));
+export function exportNotes(db: Db, cipher: FieldCipher, userId: string): AsyncGenerator<Note[]>;
+export function exportNotes<T>(db: Db, cipher: FieldCipher, userId: string, shape: (notes: Note[]) => T): AsyncGenerator<T>;
+export async function* exportNotes(db: Db, cipher: FieldCipher, userId: string, shape: (notes: Note[]) => unknown = (found) => found): AsyncGenerator<unknown> {
+  yield* decryptInSlices(db, cipher, userId, await listIds(db, userId, undefined, [asc(notes.createdAt), asc(notes.id)]), shape, "bulk");
 }

@@ -38,9 +38,12 @@ export async function exportUserData(services: ExportServices, userId: string, n
     );
   }
   const sections = JSON.stringify(await readSections(services, userId, now), null, 2);
-  const notes = exportNotes(services.db, services.cipher, userId);
   const encoder = new TextEncoder();
   let written = 0;
+  // Each slice of notes becomes its JSON text in the bulk lane, where it was decrypted.
+  const notes = exportNotes(services.db, services.cipher, userId, (slice) =>
+    encoder.encode(slice.map((note) => `${written++ ? "," : ""}\n    ${JSON.stringify(note, null, 2).replaceAll("\n", "\n    ")}`).join("")),
+  );
   return new ReadableStream<Uint8Array>({
     start(controller) {
       // The sections' closing "\n}" makes way for the notes.
@@ -52,10 +55,9 @@ export async function exportUserData(services: ExportServices, userId: string, n
         if (next.done) {
           controller.enqueue(encoder.encode(`${written ? "\n  " : ""}]\n}\n`));
           controller.close();
-          return;
+        } else {
+          controller.enqueue(next.value);
         }
-        const items = next.value.map((note) => `${written++ ? "," : ""}\n    ${JSON.stringify(note, null, 2).replaceAll("\n", "\n    ")}`);
-        controller.enqueue(encoder.encode(items.join("")));
       } catch (error) {
         services.logger.error({ err: error }, "the data export stopped while reading notes");
         controller.error(error);
