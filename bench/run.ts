@@ -2,7 +2,8 @@
 // anonymous pages beside nginx, the fixed cost per request beside bare Hono, uncached rendering,
 // signed-in pages (throughput, and latency at 200 req/s), the public API with a key beside /healthz, the renewal-reminder job over 100,000 websites, a 60 s mixed load at 200 connections
 // with resident memory, on PGlite and on a throwaway PostgreSQL, and the same mixed load against 1, 2 and 3
-// server processes on PostgreSQL beside bare Hono at 1 and 2 (see each file). Every figure is
+// server processes on PostgreSQL beside bare Hono at 1 and 2, and one account at the cap with its 20 API keys
+// attacking while /healthz and another learner's page are measured (see each file). Every figure is
 // reported beside its target or its reference from the same run; nothing is asserted.
 // Optional, only when BENCH_ONLY names it: payments-fault (kill -9 during 200 sandbox purchases, see payments-fault.ts)
 // and notes (listing and searching 1,000 encrypted notes, see notes.ts).
@@ -15,6 +16,7 @@ import { measureFirstLoad } from "./first-load.ts";
 import { fixedCostBench, printFixedCost } from "./fixed-cost.ts";
 import { lighthouse } from "./lighthouse.ts";
 import { notesBench, printNotes } from "./notes.ts";
+import { notesAbuseBench, printNotesAbuse } from "./notes-abuse.ts";
 import { paymentsFault } from "./payments-fault.ts";
 import { root, startServer } from "./server.ts";
 import { mixedLoad, printMixed, type MixedResult } from "./mixed.ts";
@@ -26,7 +28,7 @@ import { printUncached, uncachedBench } from "./uncached.ts";
 import { compareWithNginx, rawBody, startNginx, type AnonymousRun } from "./throughput.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,fixed-cost,uncached,signed-in,api,reminders,mixed,scale").split(","));
+const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,fixed-cost,uncached,signed-in,api,reminders,mixed,scale,notes-abuse").split(","));
 const mixedSeconds = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 
 if (spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
@@ -162,6 +164,12 @@ try {
     }
   } finally {
     postgres?.stop();
+  }
+
+  if (only.has("notes-abuse")) {
+    const abuse = await notesAbuseBench(4410, seconds);
+    results.notesAbuse = abuse;
+    printNotesAbuse(abuse, seconds);
   }
 
   if (only.has("notes")) {

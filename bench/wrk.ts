@@ -16,13 +16,10 @@ export interface WrkResult {
 
 const toMs = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 } as Record<string, number>)[unit]!;
 
-/** wrk (one thread: the server has the other core) against `url`; headers as `name: value`, or a Lua `script` choosing each request. */
-export function wrk(
-  target: string,
-  url: string,
-  options: { seconds: number; connections: number; headers?: string[]; script?: string; timeoutSeconds?: number },
-): WrkResult {
-  const args = [
+type WrkOptions = { seconds: number; connections: number; headers?: string[]; script?: string; timeoutSeconds?: number };
+
+function wrkArgs(url: string, options: WrkOptions): string[] {
+  return [
     "-t1",
     `-c${options.connections}`,
     `-d${options.seconds}s`,
@@ -32,9 +29,9 @@ export function wrk(
     ...(options.headers ?? []).flatMap((h) => ["-H", h]),
     url,
   ];
-  const out = spawnSync("wrk", args, { encoding: "utf8", timeout: (options.seconds + 60) * 1000 });
-  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr}`);
-  const text = out.stdout;
+}
+
+function parseWrk(target: string, url: string, connections: number, text: string): WrkResult {
   const latency = (pct: string) => {
     const m = new RegExp(`^\\s+${pct}%\\s+([\\d.]+)(us|ms|s)`, "m").exec(text);
     return m ? Math.round(toMs(m[1]!, m[2]!) * 100) / 100 : Number.NaN;
@@ -44,12 +41,31 @@ export function wrk(
   return {
     target,
     path: new URL(url).pathname + new URL(url).search,
-    connections: options.connections,
+    connections,
     requestsPerSecond: Math.round(Number(/Requests\/sec:\s+([\d.]+)/.exec(text)?.[1] ?? 0)),
     p50Ms: latency("50"),
     p99Ms: latency("99"),
     errors: non2xx + (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
   };
+}
+
+/** wrk (one thread: the server has the other core) against `url`; headers as `name: value`, or a Lua `script` choosing each request. */
+export function wrk(target: string, url: string, options: WrkOptions): WrkResult {
+  const out = spawnSync("wrk", wrkArgs(url, options), { encoding: "utf8", timeout: (options.seconds + 60) * 1000 });
+  if (out.status !== 0) throw new Error(`wrk failed: ${out.stderr}`);
+  return parseWrk(target, url, options.connections, out.stdout);
+}
+
+/** The same, without blocking this process: for measuring while this process does something else (several wrk at once, or a load of its own). */
+export async function wrkAsync(target: string, url: string, options: WrkOptions): Promise<WrkResult> {
+  const child = spawn("wrk", wrkArgs(url, options), { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const [code] = (await once(child, "close")) as [number | null];
+  if (code !== 0) throw new Error(`wrk failed: ${stderr}`);
+  return parseWrk(target, url, options.connections, stdout);
 }
 
 /** The bare Hono reference, started for one measurement; `bodiesFile` lists what else it serves (see bare-hono.ts). */

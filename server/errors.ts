@@ -35,6 +35,16 @@ export class Conflict extends UserError {
   }
 }
 
+/** Too many requests of one kind from one person: says when to try again (the API sends it as Retry-After). */
+export class TooManyRequests extends UserError {
+  override name = "TooManyRequests";
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message, 429);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 export class ServiceUnavailable extends UserError {
   override name = "ServiceUnavailable";
   constructor(message: string) {

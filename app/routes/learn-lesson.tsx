@@ -31,7 +31,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   // Opening a lesson (there is no prefetching) is what "Continue where you left off" remembers; a
   // form posted here, refused or not, is not opening it.
   if (viewer && view.access === "enrolled" && !context.get(actionRan)) await rememberLesson(db, viewer.id, state.course.id, view.lesson.id);
-  const notes = !viewer || view.access === "locked" ? [] : await listLessonNotes(db, context.get(appServices).cipher, viewer.id, state.course.id, view.lesson.id);
+  const notes = !viewer || view.access === "locked" ? { notes: [], total: 0 } : await listLessonNotes(db, context.get(appServices).cipher, viewer.id, state.course.id, view.lesson.id);
   const summary = playerSummary(state);
   const { shop } = context.get(appServices);
   const page = {
@@ -49,7 +49,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     signedIn: viewer !== null,
     html: view.body ? htmlOnce(context, lessonBodyId, view.body.html) : null,
     headings: view.body?.headings.filter((h) => h.depth === 2) ?? [],
-    notes: notes.map((n) => ({ id: n.id, title: n.title, html: renderNoteMarkdown(n.body), updatedAt: n.updatedAt.toISOString() })),
+    notes: notes.notes.map((n) => ({ id: n.id, title: n.title, html: renderNoteMarkdown(n.body), updatedAt: n.updatedAt.toISOString() })),
+    notesTotal: notes.total,
     noteLimits: { title: noteLimits.title, body: noteLimits.body },
   };
   // Locked lessons are refused on the server: no body, and a 403 for anything that reads the status.
@@ -401,6 +402,7 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
               <LessonNotesPanel
                 lessonTitle={lesson.title}
                 notes={notes}
+                total={loaderData.notesTotal}
                 limits={loaderData.noteLimits}
                 fallback={actionData && "intent" in actionData && actionData.intent === "add-note" ? actionData : undefined}
               />

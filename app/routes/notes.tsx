@@ -45,7 +45,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { catalog, cipher, db } = context.get(appServices);
   const query = readQuery(new URL(request.url));
-  const list = await listNotes(db, cipher, viewer.id, { sort: query.sort, query: query.q, limit: query.all ? undefined : listLength });
+  const limit = query.all ? undefined : listLength;
+  // A search past the learner's limit for the minute still shows the list, with why it is not searched.
+  const searched = await attempt(() => listNotes(db, cipher, viewer.id, { sort: query.sort, query: query.q, limit }));
+  const list = searched.ok ? searched.value : await listNotes(db, cipher, viewer.id, { sort: query.sort, limit: listLength });
   const noteId = query.note;
   const found = noteId ? await attempt(() => getNote(db, cipher, viewer.id, noteId)) : null;
   if (found && !found.ok) throw data(null, { status: 404 });
@@ -54,6 +57,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     ...query,
     total: list.total,
     matching: list.matching,
+    searchProblem: searched.ok ? null : searched.message,
     limits: { title: noteLimits.title, body: noteLimits.body },
     deleted: query.deleted && (await isDeletedNote(db, viewer.id, query.deleted)) ? query.deleted : null,
     notes: list.notes.map((n) => ({
@@ -177,7 +181,7 @@ function SearchForm({ q, sort, note }: { q: string; sort: NoteSort; note: string
 }
 
 export default function NotesPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { notes, selected, total, matching, q, sort, view, deleted, limits, all } = loaderData;
+  const { notes, selected, total, matching, q, sort, view, deleted, limits, all, searchProblem } = loaderData;
   const navigation = useNavigation();
   const creating = navigation.formData?.get("intent") === "create";
   const problem = actionData && !actionData.ok && actionData.intent !== "save" ? actionData.message : null;
@@ -221,9 +225,15 @@ export default function NotesPage({ loaderData, actionData }: Route.ComponentPro
           {/* On phones the list and the open note take turns; on wide screens they sit side by side. */}
           <div className={selected ? "hidden lg:block" : ""}>
             <SearchForm q={q} sort={sort} note={selected?.id ?? null} />
-            <p role="status" className="mt-4 text-sm text-slate-600 dark:text-slate-400">
-              {q ? `${matching} of ${total} ${total === 1 ? "note matches" : "notes match"} “${q}”` : `${total} ${total === 1 ? "note" : "notes"}`}
-            </p>
+            {searchProblem ? (
+              <div className="mt-4">
+                <FormAlert>{searchProblem}</FormAlert>
+              </div>
+            ) : (
+              <p role="status" className="mt-4 text-sm text-slate-600 dark:text-slate-400">
+                {q ? `${matching} of ${total} ${total === 1 ? "note matches" : "notes match"} “${q}”` : `${total} ${total === 1 ? "note" : "notes"}`}
+              </p>
+            )}
             {notes.length === 0 ? (
               <p className="mt-3 rounded-xl border border-dashed border-slate-300 px-4 py-6 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
                 No notes match your search.{" "}

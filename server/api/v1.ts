@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { listOwnedCourses } from "../commerce/index.ts";
 import { session } from "../db/schema.ts";
-import { UserError, ValidationError } from "../errors.ts";
+import { TooManyRequests, UserError, ValidationError } from "../errors.ts";
 import { apiBodyProblem } from "../http/body-checks.ts";
 import { authorize } from "./credentials.ts";
 import { apiScopes, requires, type ApiCaller, type ApiScope } from "./scopes.ts";
@@ -104,6 +104,7 @@ export function createApi(deps: ApiDeps) {
   });
 
   api.onError((error, c) => {
+    if (error instanceof TooManyRequests) c.header("Retry-After", String(error.retryAfterSeconds));
     if (error instanceof UserError) return errorResponse(c, error.status, error.message);
     // Hono's validator refuses a body it cannot parse before zod sees it.
     if (error instanceof HTTPException && error.status === 400) return errorResponse(c, 400, "The body is not valid JSON. Send a JSON object with Content-Type: application/json.", { body: "not valid JSON" });

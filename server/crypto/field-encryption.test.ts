@@ -1,4 +1,4 @@
-import { createDecipheriv, randomBytes } from "node:crypto";
+import { createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { describe, expect, it, vi } from "vitest";
 import { createFieldCipher, decryptFields, encryptFields, EncryptionError } from "./field-encryption.ts";
 
@@ -47,7 +47,7 @@ describe("field encryption", () => {
   });
 
   it("decrypts a stored value once while it is kept, and keeps only the most recent ones", () => {
-    const small = createFieldCipher(randomBytes(32), 2);
+    const small = createFieldCipher(randomBytes(32), { entries: 2, bytes: 1024 * 1024, valueChars: 1024 });
     const [a, b, c] = ["first", "second", "third"].map((text) => small.encrypt(text)) as [string, string, string];
     vi.mocked(createDecipheriv).mockClear();
     expect([small.decrypt(a), small.decrypt(a), small.decrypt(b), small.decrypt(a)]).toEqual(["first", "first", "second", "first"]);
@@ -57,5 +57,34 @@ describe("field encryption", () => {
     expect(createDecipheriv).toHaveBeenCalledTimes(4);
     const tampered = a.slice(0, -4) + (a.endsWith("AAAA") ? "BBBB" : "AAAA");
     expect(() => small.decrypt(tampered)).toThrow(new EncryptionError("Failed to decrypt value"));
+  });
+
+  it("keeps decrypted values within a size in bytes, and never keeps a long one", () => {
+    // Each short value kept here takes 2 × (stored + plain) characters, about 105 bytes: two fit in 300.
+    const bounded = createFieldCipher(randomBytes(32), { entries: 1_000, bytes: 300, valueChars: 1_000 });
+    const short = ["one", "two", "three", "four"].map((text) => bounded.encrypt(text)) as [string, string, string, string];
+    const long = bounded.encrypt("x".repeat(20_000));
+    vi.mocked(createDecipheriv).mockClear();
+    for (const value of short) bounded.decrypt(value);
+    expect(createDecipheriv).toHaveBeenCalledTimes(4);
+    expect(bounded.decrypt(short[3])).toBe("four");
+    expect(bounded.decrypt(short[2])).toBe("three");
+    expect(createDecipheriv).toHaveBeenCalledTimes(4);
+    expect(bounded.decrypt(short[0])).toBe("one");
+    expect(createDecipheriv).toHaveBeenCalledTimes(5);
+    expect(bounded.decrypt(long)).toHaveLength(20_000);
+    expect(bounded.decrypt(long)).toHaveLength(20_000);
+    expect(createDecipheriv).toHaveBeenCalledTimes(7);
+  });
+
+  it("digests parts with a key of its own: equal parts alike, anything else apart, nothing a plain hash could confirm", () => {
+    const key = randomBytes(32);
+    const one = createFieldCipher(key);
+    expect(one.digest("Title", "Body", null)).toBe(createFieldCipher(key).digest("Title", "Body", null));
+    expect(one.digest("Title", "Body", null)).toMatch(/^[\w-]{43}$/);
+    expect(one.digest("ab", "c")).not.toBe(one.digest("a", "bc"));
+    expect(one.digest("Title", "Body", null)).not.toBe(one.digest("Title", "Body", ""));
+    expect(one.digest("Title", "Body", null)).not.toBe(createFieldCipher(randomBytes(32)).digest("Title", "Body", null));
+    expect(one.digest("Title")).not.toBe(createHmac("sha256", key).update(JSON.stringify(["Title"])).digest("base64url"));
   });
 });

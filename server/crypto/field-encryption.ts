@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, hkdfSync, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { appRoots } from "../db/schema.ts";
@@ -12,6 +12,11 @@ export interface FieldCipher {
   encrypt(value: string): string;
   /** Throws EncryptionError("Failed to decrypt value") when the value is not ours or was tampered with. */
   decrypt(value: string): string;
+  /**
+   * A keyed digest (HMAC-SHA256, base64url) of the parts, under a key derived from the encryption
+   * key: equal parts give equal digests, and without the key nobody can test a guess against one.
+   */
+  digest(...parts: (string | null)[]): string;
 }
 
 const keyDocumentId = "Encryption";
@@ -48,19 +53,40 @@ export async function loadEncryptionKey(
   return parseKey(stored);
 }
 
-/** How many decrypted values a cipher keeps: a few thousand short fields, a few megabytes at most. */
-const decryptedCacheSize = 4_096;
+/**
+ * What a cipher keeps of the values it decrypted: a few thousand short fields (names, titles, short
+ * notes). Long values are not kept: decrypting one (≈50 µs for 20,000 characters) costs less than the
+ * memory it would hold, and a learner's 1,000 full notes would otherwise push out everyone else's.
+ */
+export const decryptedCache = { entries: 4_096, bytes: 16 * 1024 * 1024, valueChars: 8_192 } as const;
+
+/** Memory a kept value takes, at two bytes a character (its stored text and its plain text). */
+const keptBytes = (stored: string, plain: string) => 2 * (stored.length + plain.length);
 
 /**
  * AES-256-GCM; text form `v1:<base64 iv>:<base64 ciphertext+tag>`. Decrypted values are kept by
  * their stored text (a random IV makes every write a new text, so a kept value is never stale):
  * a page lists the same notes and profile on every view, and each decryption costs 8–10 µs.
  */
-export function createFieldCipher(rawKey: Buffer, cacheSize = decryptedCacheSize): FieldCipher {
+export function createFieldCipher(rawKey: Buffer, cache: { entries: number; bytes: number; valueChars: number } = decryptedCache): FieldCipher {
   // A key object made once: handing the raw bytes to every cipher made Node prepare the key each
   // time, five times the cost of the decryption itself (a notes page decrypts hundreds of fields).
   const key = createSecretKey(rawKey);
+  // A separate key for digests, so a digest never reuses the encryption key itself.
+  const digestKey = createSecretKey(Buffer.from(hkdfSync("sha256", rawKey, "", "academy field digest v1", 32)));
   const decrypted = new Map<string, string>();
+  let decryptedBytes = 0;
+  const keep = (stored: string, plain: string) => {
+    if (stored.length > cache.valueChars) return;
+    decryptedBytes += keptBytes(stored, plain);
+    decrypted.set(stored, plain);
+    // The oldest kept values go first (a Map iterates in insertion order).
+    for (const [oldest, value] of decrypted) {
+      if (decrypted.size <= cache.entries && decryptedBytes <= cache.bytes) break;
+      decrypted.delete(oldest);
+      decryptedBytes -= keptBytes(oldest, value);
+    }
+  };
   return {
     encrypt(value) {
       try {
@@ -87,10 +113,12 @@ export function createFieldCipher(rawKey: Buffer, cacheSize = decryptedCacheSize
       } catch (cause) {
         throw new EncryptionError("Failed to decrypt value", { cause });
       }
-      // The oldest kept value goes first (a Map iterates in insertion order).
-      if (decrypted.size >= cacheSize) decrypted.delete(decrypted.keys().next().value as string);
-      decrypted.set(value, plain);
+      keep(value, plain);
       return plain;
+    },
+    digest(...parts) {
+      // JSON keeps the parts apart: ["ab", "c"] and ["a", "bc"] differ.
+      return createHmac("sha256", digestKey).update(JSON.stringify(parts)).digest("base64url");
     },
   };
 }

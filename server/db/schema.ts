@@ -395,6 +395,11 @@ export const notes = pgTable(
     body: text("body").notNull(),
     courseId: text("course_id"),
     lessonId: text("lesson_id"),
+    /**
+     * A keyed digest of the note as it stands (title, body, lesson), so a resubmitted note is found
+     * without decrypting any; null on notes written before it existed, until they are next saved.
+     */
+    contentDigest: text("content_digest"),
     createdAt: at("created_at").notNull().defaultNow(),
     updatedAt: at("updated_at").notNull().defaultNow(),
     deletedAt: at("deleted_at"),
@@ -402,6 +407,7 @@ export const notes = pgTable(
   (table) => [
     index("notes_user_updated_idx").on(table.userId, table.updatedAt),
     index("notes_user_lesson_idx").on(table.userId, table.courseId, table.lessonId),
+    index("notes_user_digest_idx").on(table.userId, table.contentDigest),
   ],
 );
 

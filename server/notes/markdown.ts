@@ -42,9 +42,13 @@ export function renderNoteMarkdown(source: string): string {
   return notes.parse(source) as string;
 }
 
-/** The start of a note as plain text, for lists: Markdown markers dropped, whitespace collapsed. */
+/**
+ * The start of a note as plain text, for lists: Markdown markers dropped, whitespace collapsed. Only
+ * the note's start is read: a list of fifty full notes would otherwise scan a megabyte.
+ */
 export function noteSnippet(source: string, length = 140): string {
   const text = source
+    .slice(0, length * 8)
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/^\s*>+/gm, "")
     .replace(/[#*_`~|]+/g, "")

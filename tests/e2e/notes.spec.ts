@@ -197,6 +197,34 @@ test("a long list shows its first fifty notes, with the rest one link or a searc
   await context.close();
 });
 
+test("a learner past their limits is told so on the notes page and keeps their list", async ({ browser }) => {
+  test.setTimeout(90_000);
+  // A learner of their own: the limits count per person.
+  const context = await browser.newContext();
+  await useOwnAddress(context);
+  const page = await context.newPage();
+  await signUpVerified(page, context.request, { name: "Hasty", email: uniqueEmail("limits"), password });
+  const title = word("Limits ");
+  await newNote(page, title, "kept");
+  const origin = new URL(page.url()).origin;
+  // Restoring a live note changes nothing, but it is a write all the same.
+  const noteId = new URL(page.url()).searchParams.get("note") ?? "";
+  const restore = () => page.request.post("/notes", { form: { intent: "restore", noteId }, headers: { origin }, maxRedirects: 0 });
+  for (let i = 0; i < 1_000; i += 10) await Promise.all(Array.from({ length: 10 }, restore));
+  await page.goto("/notes");
+  await page.getByRole("button", { name: "New note" }).click();
+  await expect(page.getByRole("alert")).toHaveText(/^You have changed your notes 1,000 times in the last 10 minutes, the most we accept\. Try again in (9|10) minutes\.$/);
+
+  // A small account's searches count as 1.5 MiB each, 96 MiB a minute.
+  for (let i = 0; i < 64; i++) expect((await page.request.get(`/notes?q=${encodeURIComponent(title)}`)).status()).toBe(200);
+  await page.goto(`/notes?q=${encodeURIComponent(title)}`);
+  await expect(page.getByRole("alert")).toHaveText(
+    /^Searching reads every one of your notes, and you have searched them as much as we can keep up with this minute\. Try again in \d+ seconds?\.$/,
+  );
+  await expect(page.getByRole("list", { name: "Notes, last updated first" }).getByRole("link", { name: new RegExp(title) })).toBeVisible();
+  await context.close();
+});
+
 // One test per page and theme: an axe scan of a long page takes seconds on a loaded machine.
 for (const scheme of ["light", "dark"] as const) {
   for (const view of ["editor", "preview", "lesson"] as const) {

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { certificates, lessonProgress, mailOutbox, notes, orders, payments, session, throttles, user, users, websites } from "../../server/db/schema.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
-import { createNote } from "../../server/notes/index.ts";
-import { exportUserData } from "../../server/users/data-export.ts";
+import { createNote, noteLimits } from "../../server/notes/index.ts";
+import { encryptFields } from "../../server/crypto/field-encryption.ts";
+import { exportsPerHour, type UserDataExport } from "../../server/users/data-export.ts";
 import { readUserDocument } from "../../server/users/user-document.ts";
 import { createLogger } from "../../server/logger.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
@@ -209,7 +210,7 @@ describe("download my data", () => {
     const response = await send("/settings/my-data.json", { cookie: person.cookie });
     expect(response.headers.get("content-disposition")).toBe('attachment; filename="academy-my-data.json"');
     const text = await response.text();
-    const exported = JSON.parse(text) as Awaited<ReturnType<typeof exportUserData>>;
+    const exported = JSON.parse(text) as UserDataExport;
     expect(exported.account).toMatchObject({ id: person.id, email: person.email, name: "Meera Pillai" });
     expect(exported.courses).toMatchObject([{ courseId: "react-fundamentals", status: "active" }]);
     expect(exported.lessonsCompleted).toMatchObject([{ courseId: "react-fundamentals", lessonId: "1-1" }]);
@@ -225,6 +226,53 @@ describe("download my data", () => {
     expect(exported.websites).toMatchObject([{ domain, plan: "Starter (Yearly)", status: "Active", periods: [{ plan: "Starter (Yearly)", orderNumber: hosting.number }] }]);
     expect(exported.mail.length).toBeGreaterThan(0);
     for (const theirs of [other.id, other.email, "Not Meera's", "other-"]) expect(text).not.toContain(theirs);
+  });
+
+  it("streams a learner's 1,000 full notes out in slices, the event loop free between them", async () => {
+    const person = await signedIn("Kavya Rao");
+    const start = Date.now() - 30 * 86_400_000;
+    const body = "Closures keep the variables of the function that made them. ".repeat(400).slice(0, noteLimits.body);
+    const rows = Array.from({ length: noteLimits.perUser }, (_, i) =>
+      encryptFields(t.identity.cipher, { userId: person.id, title: `Note ${i}`, body, createdAt: new Date(start + i * 60_000), updatedAt: new Date(start + i * 60_000) }, ["title", "body"]),
+    );
+    await t.database.db.insert(notes).values(rows);
+
+    let last = performance.now();
+    let longest = 0;
+    const tick = () => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    };
+    const timer = setInterval(tick, 1);
+    const started = performance.now();
+    const response = await send("/settings/my-data.json", { cookie: person.cookie });
+    const chunks: Buffer[] = [];
+    for await (const chunk of response.body ?? []) chunks.push(Buffer.from(chunk));
+    tick();
+    clearInterval(timer);
+    const totalMs = performance.now() - started;
+
+    expect(response.status).toBe(200);
+    expect(chunks.length).toBeGreaterThan(10);
+    const exported = JSON.parse(Buffer.concat(chunks).toString("utf8")) as UserDataExport;
+    expect(exported.account).toMatchObject({ id: person.id });
+    expect(exported.notes).toHaveLength(noteLimits.perUser);
+    expect(exported.notes[999]).toMatchObject({ title: "Note 999", body });
+    expect(longest).toBeLessThan(totalMs / 4);
+  });
+
+  it("refuses more downloads than a few an hour, saying when to try again, and another person's are their own", async () => {
+    const person = await signedIn("Farhan Ali");
+    const other = await signedIn("Someone Else");
+    for (let i = 0; i < exportsPerHour; i++) expect((await send("/settings/my-data.json", { cookie: person.cookie })).status).toBe(200);
+    const refused = await send("/settings/my-data.json", { cookie: person.cookie });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(60 * 55);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(60 * 60);
+    expect(refused.headers.get("content-disposition")).toBeNull();
+    expect(await refused.text()).toMatch(/^You have downloaded your data 5 times in the last hour, the most we allow\. Try again in \d+ minutes\.$/);
+    expect((await send("/settings/my-data.json", { cookie: other.cookie })).status).toBe(200);
   });
 });
 

@@ -28,11 +28,14 @@ const fieldClass =
 export function LessonNotesPanel({
   lessonTitle,
   notes,
+  total,
   limits,
   fallback,
 }: {
   lessonTitle: string;
   notes: LessonNote[];
+  /** How many notes the learner has on this lesson; the page shows the latest few. */
+  total: number;
   limits: { title: number; body: number };
   fallback: AddNoteResult | undefined;
 }) {
@@ -81,6 +84,11 @@ export function LessonNotesPanel({
             </li>
           ))}
         </ul>
+      )}
+      {total > notes.length && (
+        <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
+          These are the latest {notes.length} of your {total} notes on this lesson; <Link to="/notes" className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">All notes</Link> has every one.
+        </p>
       )}
 
       <fetcher.Form ref={form} method="post" className="mt-6 space-y-3" aria-labelledby={`${id}-add`}>
