@@ -22,7 +22,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     const token = /^Bearer ([\w.~+/-]+=*)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
     const authorized = token ? await services.authorizeApi(token) : null;
     if (!authorized) return json(401, "unauthorized", "Sign in first: run academy login, or send a token as Authorization: Bearer <token>.");
-    if (!authorized.limit.allowed) return json(429, "rate_limited", `Too many requests with this token. Try again in ${authorized.limit.retryAfterSeconds} seconds.`);
+    if (!authorized.limit.allowed) return json(429, "rate_limited", authorized.limit.refusal);
     if (!authorized.caller.scopes.includes("read")) return json(403, "forbidden", 'This key may not do that: it needs the "read" scope.');
     buyer = { id: authorized.caller.userId, name: authorized.caller.name, email: authorized.caller.email };
   }

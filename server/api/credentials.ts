@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { cliTokenPrefix } from "../auth/options.ts";
 import { throttleHit } from "../auth/throttle.ts";
 import type { Db } from "../db/client.ts";
@@ -9,10 +9,34 @@ import { apiScopes, type ApiCaller, type ApiScope } from "./scopes.ts";
 /** How stale an API key's "last used" may get before a request records it again. */
 const lastUsedPrecisionSeconds = 60;
 
+/** A rate-limit window as one request left it. */
+interface Window {
+  /** Whose window: the credential's own, or the person's across all their credentials. */
+  by: "credential" | "person";
+  max: number;
+  count: number;
+  retryAfterSeconds: number;
+}
+
 export interface Authorized {
   caller: ApiCaller;
-  /** This request's place in its credential's window. */
-  limit: { allowed: boolean; count: number; retryAfterSeconds: number };
+  /** This request's place in the tighter of its windows (the credential's and its person's), and whether both allow it. */
+  limit: { allowed: boolean; by: Window["by"]; max: number; remaining: number; retryAfterSeconds: number; /** What a refused request is told. */ refusal: string };
+}
+
+/** The window with less left is the one a client must heed; a request is allowed only when neither is over. */
+function tighterWindow(credential: Window, person: Window): Authorized["limit"] {
+  const over = [credential, person].find((w) => w.count > w.max);
+  const binding = over ?? (person.max - person.count < credential.max - credential.count ? person : credential);
+  const whose = binding.by === "person" ? "from your account's keys and signed-in CLIs together" : "with this token";
+  return {
+    allowed: !over,
+    by: binding.by,
+    max: binding.max,
+    remaining: Math.max(0, binding.max - binding.count),
+    retryAfterSeconds: binding.retryAfterSeconds,
+    refusal: `Too many requests ${whose}. Try again in ${binding.retryAfterSeconds} seconds.`,
+  };
 }
 
 interface Row {
@@ -24,13 +48,21 @@ interface Row {
   scopes: string[] | null;
   count: number;
   retry_after: number;
+  person_count: number;
+  person_retry_after: number;
 }
 
-/** One hit on the credential's rate-limit window, counted as consumeThrottle counts, for the CTE below. */
-function countHit(windowSeconds: number) {
+/**
+ * A person's credentials together may make this many times one credential's allowance: a person
+ * may hold twenty keys and several CLIs, and their requests are one person's load however they are spread.
+ */
+export const personAllowanceInCredentials = 2;
+
+/** One hit on a rate-limit window of the caller's, keyed by `key` (an expression over the caller's row), counted as consumeThrottle counts, for the CTE below. */
+function countHit(windowSeconds: number, key: SQL) {
   const hit = throttleHit(windowSeconds);
   return sql`insert into throttles (key, count, window_started_at)
-      select 'api:' || credential_id, 1, now() from caller
+      select ${key}, 1, now() from caller
       on conflict (key) do update set count = ${hit.count}, window_started_at = ${hit.windowStartedAt}
       returning count, ${hit.retryAfter} as retry_after`;
 }
@@ -63,21 +95,26 @@ export async function authorize(db: Db, token: string, now: Date, rule: { window
   const caller = callerQuery(token, at);
   if (!caller) return null;
   const result = await db.execute(sql`with caller as (${caller}),
-    hit as (${countHit(rule.windowSeconds)}),
+    hit as (${countHit(rule.windowSeconds, sql`'api:' || credential_id`)}),
+    person_hit as (${countHit(rule.windowSeconds, sql`'api-person:' || user_id`)}),
     touched as (
       update api_keys set last_used_at = ${at}::timestamptz
       where id = (select key_id from caller)
         and (last_used_at is null or last_used_at < ${at}::timestamptz - make_interval(secs => ${lastUsedPrecisionSeconds}))
       returning 1
     )
-    select caller.credential_id, caller.session_id, caller.user_id, caller.email, caller.name, caller.scopes, hit.count, hit.retry_after
-    from caller cross join hit`);
+    select caller.credential_id, caller.session_id, caller.user_id, caller.email, caller.name, caller.scopes, hit.count, hit.retry_after,
+      person_hit.count as person_count, person_hit.retry_after as person_retry_after
+    from caller cross join hit cross join person_hit`);
   const [row] = (result as unknown as { rows: Row[] }).rows;
   if (!row) return null;
   // A CLI session acts for its person in everything the API offers; a key, in what it was given.
   const scopes: readonly ApiScope[] = row.scopes ? apiScopes.filter((scope) => row.scopes?.includes(scope)) : apiScopes;
   return {
     caller: { userId: row.user_id, email: row.email, name: row.name, credentialId: row.credential_id, sessionId: row.session_id, scopes },
-    limit: { allowed: row.count <= rule.max, count: row.count, retryAfterSeconds: Math.max(0, row.retry_after) },
+    limit: tighterWindow(
+      { by: "credential", max: rule.max, count: row.count, retryAfterSeconds: Math.max(0, row.retry_after) },
+      { by: "person", max: rule.max * personAllowanceInCredentials, count: row.person_count, retryAfterSeconds: Math.max(0, row.person_retry_after) },
+    ),
   };
 }

@@ -134,12 +134,12 @@ export function createApi(deps: ApiDeps) {
       return errorResponse(c, 401, token ? "This token is not valid any more. Run academy login to sign in again." : "Sign in first: run academy login, or send a token as Authorization: Bearer <token>.");
     }
     const { caller, limit } = authorized;
-    c.header("RateLimit-Limit", String(rateLimit.max));
-    c.header("RateLimit-Remaining", String(Math.max(0, rateLimit.max - limit.count)));
+    c.header("RateLimit-Limit", String(limit.max));
+    c.header("RateLimit-Remaining", String(limit.remaining));
     c.header("RateLimit-Reset", String(limit.retryAfterSeconds));
     if (!limit.allowed) {
       c.header("Retry-After", String(limit.retryAfterSeconds));
-      return errorResponse(c, 429, `Too many requests with this token. Try again in ${limit.retryAfterSeconds} seconds.`);
+      return errorResponse(c, 429, limit.refusal);
     }
     const missing = operation.scopes.find((scope) => !caller.scopes.includes(scope));
     if (missing) return errorResponse(c, 403, `This key may not do that: it needs the "${missing}" scope. Create a key with it on /api-tools.`);

@@ -147,7 +147,8 @@ describe("every operation of /api/v1", () => {
 
   it("counts each credential's requests: the 121st in a minute is 429 with Retry-After, and another credential is unaffected", async () => {
     const { db } = t.database;
-    const busy = await createApiKey(db, owner.id, { name: "Busy", scopes: ["read"], lifetimeDays: 30 }, new Date());
+    const person = await personWithToken("Busy Person");
+    const busy = await createApiKey(db, person.id, { name: "Busy", scopes: ["read"], lifetimeDays: 30 }, new Date());
     for (let i = 1; i <= 120; i++) {
       const ok = await call("GET", "/api/v1/me", { token: busy.secret });
       expect(ok.status).toBe(200);
@@ -158,6 +159,25 @@ describe("every operation of /api/v1", () => {
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(limited.headers.get("ratelimit-remaining")).toBe("0");
     expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
+    expect((await call("GET", "/api/v1/me", { token: person.token })).status).toBe(200);
+  });
+
+  it("counts a person's credentials together: twice one credential's allowance a minute across all their keys and CLIs, whoever else is busy", async () => {
+    const { db } = t.database;
+    const person = await personWithToken("Many Keys");
+    const keys = await Promise.all([1, 2, 3].map((i) => createApiKey(db, person.id, { name: `Script ${i}`, scopes: ["read"], lifetimeDays: 30 }, new Date())));
+    for (let i = 0; i < 240; i++) {
+      const ok = await call("GET", "/api/v1/me", { token: (keys[i % 3] as { secret: string }).secret });
+      expect(ok.status, `request ${i + 1}`).toBe(200);
+      // The tighter of the two windows: this key's own, or the person's across the three.
+      expect(Number(ok.headers.get("ratelimit-remaining"))).toBe(Math.min(120 - (Math.floor(i / 3) + 1), 240 - (i + 1)));
+    }
+    for (const credential of [...keys.map((k) => k.secret), person.token]) {
+      const limited = await call("GET", "/api/v1/me", { token: credential });
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(((await limited.json()) as { error: { message: string } }).error.message).toMatch(/^Too many requests from your account's keys and signed-in CLIs together\. Try again in \d+ seconds\.$/);
+    }
     expect((await call("GET", "/api/v1/me", { token: owner.token })).status).toBe(200);
   });
 
