@@ -35,6 +35,14 @@ export class Conflict extends UserError {
   }
 }
 
+/** A page cursor a list did not give out: refused rather than ignored, so a client's bug is seen at once. */
+export class BadCursor extends ValidationError {
+  override name = "BadCursor";
+  constructor() {
+    super("That page cursor is not one we gave out. Start again without it, then pass each answer's nextCursor.");
+  }
+}
+
 /** Too many requests of one kind from one person: says when to try again (the API sends it as Retry-After). */
 export class TooManyRequests extends UserError {
   override name = "TooManyRequests";

@@ -5,7 +5,7 @@ import type { Catalog } from "../catalog/index.ts";
 import { getReceipt, listOrders, listOwnedCourses } from "../commerce/index.ts";
 import type { FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
-import { NotFound } from "../errors.ts";
+import { BadCursor, NotFound } from "../errors.ts";
 import { createNote, deleteNote, getNote, pageOfNotes, updateNote, type Note } from "../notes/index.ts";
 import { findWebsite, hostingPlan, listWebsites, stateLabels, websiteHistory, websiteState, type Website } from "../websites/index.ts";
 import { requires, type ApiCaller } from "./scopes.ts";
@@ -196,9 +196,10 @@ export function addResources(api: OpenAPIHono<Env>, deps: ResourceDeps) {
     createRoute({ method: "get", path: "/orders", summary: "Your orders, newest first", security: requires("read"), request: { query: Page }, responses: { 200: json(z.object({ orders: z.array(OrderOut), nextCursor: z.string().nullable() }), "A page of orders"), ...errorResponses(400, 401, 403, 429) } }),
     async (c) => {
       const { limit, cursor } = c.req.valid("query");
-      const before = cursor && /^\d+$/.test(cursor) ? Number(cursor) : Number.POSITIVE_INFINITY;
+      // Our cursors are order numbers.
+      if (cursor !== undefined && !/^[1-9]\d{0,14}$/.test(cursor)) throw new BadCursor();
       // One page read from the database, not the whole history: the cost stays the same however many orders the account has.
-      const all = await listOrders(db, c.get("caller").userId, { limit: limit + 1, before: Number.isFinite(before) ? before : undefined });
+      const all = await listOrders(db, c.get("caller").userId, { limit: limit + 1, before: cursor === undefined ? undefined : Number(cursor) });
       const page = all.slice(0, limit);
       return c.json(
         {

@@ -5,7 +5,7 @@ import type { Catalog } from "../catalog/index.ts";
 import { decryptFields, encryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
 import { notes } from "../db/schema.ts";
-import { Conflict, NotFound, TooManyRequests, ValidationError } from "../errors.ts";
+import { BadCursor, Conflict, NotFound, TooManyRequests, ValidationError } from "../errors.ts";
 import { accessibleLesson } from "./attachment.ts";
 import { inBulkLane } from "./bulk-lane.ts";
 
@@ -234,7 +234,7 @@ function readCursor(cursor: string): { at: Date; id: string } {
   const time = new Date(at);
   // Our cursors hold a note's time exactly as toISOString wrote it, and notes are never older than 1970.
   if (!uuidPattern.test(id) || Number.isNaN(time.getTime()) || time.getTime() < 0 || time.toISOString() !== at) {
-    throw new ValidationError("That page cursor is not one we gave out. Start again without it, then pass each answer's nextCursor.");
+    throw new BadCursor();
   }
   return { at: time, id };
 }

@@ -238,6 +238,16 @@ describe("every operation of /api/v1", () => {
     }
     expect(seen.toSorted()).toEqual(Array.from({ length: 7 }, (_, i) => `Note ${i}`));
   });
+
+  it("refuses a page cursor it did not give out with 400, on every paged list", async () => {
+    for (const path of ["/api/v1/notes", "/api/v1/orders"]) {
+      for (const cursor of ["not-a-cursor", "-1", "1e3", "99999999999999999999", Buffer.from("9999-99-99T00:00:00Z|x").toString("base64url")]) {
+        const response = await call("GET", `${path}?cursor=${encodeURIComponent(cursor)}`, { token: owner.token });
+        expect(response.status, `${path} ${cursor}`).toBe(400);
+        expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "invalid_input", message: expect.stringContaining("cursor") });
+      }
+    }
+  });
 });
 
 describe("API keys", () => {
