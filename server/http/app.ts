@@ -29,7 +29,7 @@ import { ProviderError } from "../payments/provider.ts";
 import type { FileStorage } from "../storage/index.ts";
 import { parseKey, uploadsPath } from "../storage/keys.ts";
 import { clientAddress, isLoopback } from "./client-address.ts";
-import { compressOnce, compressPerRequest, isCompressible } from "./compression.ts";
+import { acceptsGzip, compressOnce, compressPerRequest, compressStream, isCompressible } from "./compression.ts";
 import { hasSession, PageCache } from "./page-cache.ts";
 import { acceptedEncoding, headedResponse, prepareResponse, requestHeader, sendPrepared, type PreparedResponse } from "./prepared-response.ts";
 import { mountDevMailbox } from "./dev-mailbox.ts";
@@ -464,7 +464,10 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
 
     const encoding = acceptedEncoding(c);
     if (!encoding || !response.body || !isCompressible(contentType)) return response;
-    // Documents are rendered whole (entry.server) and nothing here streams, so the body is compressed in one piece.
+    if (response.headers.get("content-disposition")?.startsWith("attachment")) {
+      return acceptsGzip(requestHeader(c, "accept-encoding")) ? compressStream(response) : response;
+    }
+    // Documents are rendered whole (entry.server), so the body is compressed in one piece.
     const compressed = await compressPerRequest(Buffer.from(await response.arrayBuffer()), encoding);
     const headers = new Headers(response.headers);
     headers.set("Content-Encoding", encoding);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import { compressPerRequest, negotiateEncoding } from "./compression.ts";
+import { acceptsGzip, compressPerRequest, negotiateEncoding } from "./compression.ts";
 
 describe("negotiateEncoding", () => {
   it.each([
@@ -16,6 +16,18 @@ describe("negotiateEncoding", () => {
     ["GZIP", "gzip"],
   ])("Accept-Encoding %j → %s", (header, expected) => {
     expect(negotiateEncoding(header)).toBe(expected);
+  });
+});
+
+describe("acceptsGzip", () => {
+  it.each([
+    ["gzip, deflate, br, zstd", true],
+    ["br", false],
+    ["gzip;q=0, br", false],
+    ["*", true],
+    [undefined, false],
+  ])("Accept-Encoding %j → %s", (header, expected) => {
+    expect(acceptsGzip(header)).toBe(expected);
   });
 });
 

@@ -3,19 +3,28 @@ import { brotliCompress, brotliCompressSync, constants, gzip, gzipSync } from "n
 
 export type Encoding = "br" | "gzip";
 
-/** Picks brotli over gzip when the client accepts it; null means send identity. */
-export function negotiateEncoding(acceptEncoding: string | undefined | null): Encoding | null {
-  if (!acceptEncoding) return null;
+/** How much the client wants each encoding, from its Accept-Encoding header (0: not at all). */
+function encodingWeights(acceptEncoding: string | undefined | null): (name: Encoding) => number {
   const accepted = new Map<string, number>();
-  for (const part of acceptEncoding.split(",")) {
+  for (const part of (acceptEncoding ?? "").split(",")) {
     const [name, ...params] = part.trim().toLowerCase().split(";");
     const q = params.map((p) => /^\s*q=([\d.]+)/.exec(p)?.[1]).find(Boolean);
     if (name) accepted.set(name, q === undefined ? 1 : Number(q));
   }
-  const weight = (name: Encoding) => accepted.get(name) ?? accepted.get("*") ?? 0;
+  return (name) => accepted.get(name) ?? accepted.get("*") ?? 0;
+}
+
+/** Picks brotli over gzip when the client accepts it; null means send identity. */
+export function negotiateEncoding(acceptEncoding: string | undefined | null): Encoding | null {
+  const weight = encodingWeights(acceptEncoding);
   if (weight("br") > 0) return "br";
   if (weight("gzip") > 0) return "gzip";
   return null;
+}
+
+/** Whether gzip is acceptable: the one encoding the web's CompressionStream makes as a stream. */
+export function acceptsGzip(acceptEncoding: string | undefined | null): boolean {
+  return encodingWeights(acceptEncoding)("gzip") > 0;
 }
 
 /** Best compression, for bodies compressed once and served many times. */
@@ -39,6 +48,18 @@ export function compressPerRequest(body: Buffer, encoding: Encoding): Promise<Bu
   return encoding === "br"
     ? brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
     : gzipAsync(body, { level: 6 });
+}
+
+/**
+ * A download that streams (the data export, up to tens of megabytes) compressed as it goes, a chunk
+ * at a time off the main thread, instead of held whole in memory to be compressed in one piece.
+ */
+export function compressStream(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set("Content-Encoding", "gzip");
+  headers.delete("Content-Length");
+  headers.append("Vary", "Accept-Encoding");
+  return new Response(response.body?.pipeThrough(new CompressionStream("gzip")), { status: response.status, headers });
 }
 
 const compressible = /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/;
