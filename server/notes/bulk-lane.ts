@@ -1,8 +1,8 @@
 /**
- * How long the lane rests after each slice, as a multiple of the slice's own time: 3 means reads of
- * whole accounts take at most a quarter of the event loop, however many run at once.
+ * How long the lane rests after each slice, as a multiple of the slice's own time: 5 means reads of
+ * whole accounts take at most a sixth of the event loop, however many run at once.
  */
-const restPerWork = 3;
+const restPerWork = 5;
 
 // One lane per process, because the event loop it protects is one per process.
 let tail: Promise<void> = Promise.resolve();

@@ -15,8 +15,8 @@ import { readUserDocument } from "./user-document.ts";
 /** A sum of money as people read it: 1499 rupees, not 149900 paise. */
 const money = (minor: number, currency: string) => ({ value: minor / 100, currency });
 
-/** A person downloads their data now and then; five an hour leaves room for a download or two that failed. */
-export const exportsPerHour = 5;
+/** A person downloads their data now and then; three an hour leaves room for a download or two that failed. */
+export const exportsPerHour = 3;
 
 type ExportServices = { db: Db; cipher: FieldCipher; logger: Logger; catalog: Catalog };
 
