@@ -1,4 +1,4 @@
-import { useId, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
 import {
   lengthVerdict,
   loadPasswordCheck,
@@ -141,8 +141,13 @@ export function FormAlert({ tone = "error", children }: { tone?: "error" | "succ
     success: "border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950 dark:text-emerald-200",
     info: "border-brand-200 bg-brand-50 text-brand-900 dark:border-brand-800 dark:bg-slate-900 dark:text-brand-100",
   }[tone];
+  const box = useRef<HTMLDivElement>(null);
+  // A form refused at its foot on a phone says why at its head: bring the reason into view (below the sticky header).
+  useEffect(() => {
+    if (tone === "error") box.current?.scrollIntoView({ block: "nearest" });
+  }, [tone]);
   return (
-    <div role={tone === "error" ? "alert" : "status"} className={`rounded-lg border px-4 py-3 text-sm ${styles}`}>
+    <div ref={box} role={tone === "error" ? "alert" : "status"} className={`scroll-mt-24 rounded-lg border px-4 py-3 text-sm ${styles}`}>
       {children}
     </div>
   );

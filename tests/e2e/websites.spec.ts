@@ -132,6 +132,20 @@ test("another customer's website is not found, and a website cancelled before it
   expect((await page.goto(`${details}/renew`))?.status()).toBe(404);
 });
 
+test("on a phone, a sixth website waiting for payment is refused with a reason the customer can see", async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signUpVerified(page, request, { name: "Busy Owner", email: uniqueEmail("pending"), password });
+  for (let i = 1; i <= 6; i++) {
+    await page.goto("/account/services/websites/new?plan=starter-monthly");
+    await page.getByLabel("Your website's domain").fill(`pending-${i}-${Date.now().toString(36)}.example.in`);
+    await page.getByRole("button", { name: "Continue" }).click();
+    if (i < 6) await expect(page).toHaveURL(/\/renew\?plan=starter-monthly$/);
+  }
+  const refusal = page.getByRole("alert");
+  await expect(refusal).toHaveText("You already have 5 websites waiting for their first payment. Finish paying for one of them, or cancel one you no longer need on its page, before adding another.");
+  await expect(refusal).toBeInViewport();
+});
+
 test("a renewal paid from a checkout opened before the website was cancelled is refunded, not applied", async ({ page, request, context }) => {
   const domain = `late-${Date.now().toString(36)}.example.in`;
   const email = uniqueEmail("cancelled");
