@@ -104,8 +104,9 @@ try {
     }
   }
 
-  const postgres = ["signed-in", "api", "mixed", "reminders", "scale"].some((name) => only.has(name)) ? startBenchPostgres(55490) : null;
-  if (!postgres) console.log("\nPostgreSQL runs skipped: no PostgreSQL server binary and no BENCH_DATABASE_URL");
+  const wantsPostgres = ["signed-in", "api", "mixed", "reminders", "scale"].some((name) => only.has(name));
+  const postgres = wantsPostgres ? startBenchPostgres(55490) : null;
+  if (wantsPostgres && !postgres) console.log("\nPostgreSQL runs skipped: no PostgreSQL server binary and no BENCH_DATABASE_URL");
   try {
     if (only.has("signed-in") && learner) {
       const runs = [{ database: "PGlite", ...(await signedInBench(server, learner, seconds)) }];

@@ -205,7 +205,7 @@ const pageRequest = fc.record({
 });
 
 /** Percent-encodes anything, lone surrogates as U+FFFD, as a browser would. */
-const encoded = (value: string) => new URLSearchParams({ s: value }).toString().slice(2);
+const encoded = (text: string) => new URLSearchParams({ s: text }).toString().slice(2);
 
 /** A cursor of our shape (base64url of `time|id`) with a time that may not be one, and plain junk. */
 const cursors = fc.oneof(
