@@ -21,6 +21,7 @@ import {
   updateNote,
 } from "../../server/notes/index.ts";
 import { databaseKinds, identitySuite, startTestApp, testCatalog, testCourse, type TestApp } from "./helpers.ts";
+import { longestStall } from "../support/longest-stall.ts";
 
 const course = testCourse("demo", "Demo course", [[{ id: "1-1", title: "Getting started", preview: true }, { id: "1-2", title: "The box model" }]]);
 const catalog = testCatalog([course]);
@@ -43,29 +44,6 @@ function counting(cipher: FieldCipher): { cipher: FieldCipher; decrypted: () => 
     cipher: { ...cipher, decrypt: (value: string) => (count++, cipher.decrypt(value)) },
     decrypted: () => count,
   };
-}
-
-/**
- * How long `work` took, and the longest time the event loop went without running a timer meanwhile:
- * work done in slices leaves gaps far shorter than the whole, however busy the machine is.
- */
-async function longestStall<T>(work: () => Promise<T>): Promise<{ value: T; stallMs: number; totalMs: number }> {
-  const started = performance.now();
-  let last = started;
-  let longest = 0;
-  const tick = () => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  };
-  const timer = setInterval(tick, 1);
-  try {
-    const value = await work();
-    tick();
-    return { value, stallMs: longest, totalMs: performance.now() - started };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 describe.each(databaseKinds)("learner notes on $name", ({ open }) => {
