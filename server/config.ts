@@ -123,6 +123,41 @@ function missingNames(env: z.infer<typeof envSchema>, provider: "razorpay" | "sa
 
 const loopbackHosts = ["localhost", "127.0.0.1", "[::1]"];
 
+/** localhost (and its subdomains), 127.0.0.0/8 and [::1]: names that only ever reach this machine. */
+const isLoopbackHost = (hostname: string) =>
+  hostname === "localhost" || hostname.endsWith(".localhost") || hostname === "[::1]" || /^127(\.\d{1,3}){3}$/.test(hostname);
+
+/**
+ * Development mode serves a mailbox with everyone's sign-in links, a sandbox that pays for free and a
+ * Google stand-in that signs anyone in: a configuration that reaches the public must be production.
+ */
+function developmentRefusal(env: z.infer<typeof envSchema>): string | null {
+  const mode = `NODE_ENV=${env.NODE_ENV}`;
+  if (env.PUBLIC_URL && !isLoopbackHost(new URL(env.PUBLIC_URL).hostname)) {
+    return `PUBLIC_URL=${env.PUBLIC_URL} is not this machine, and ${mode}: ${env.NODE_ENV} mode serves a mailbox that shows everyone's sign-in links, a payment sandbox that takes no money and a Google stand-in that signs anyone in. Set NODE_ENV=production to serve the public (start from .env.production.example), or set PUBLIC_URL to a loopback address such as http://localhost:3000.`;
+  }
+  if (env.SMTP_URL) {
+    return `SMTP_URL is set, and ${mode}: outside production, mail stays in the development mailbox so a test run never writes to real people. Set NODE_ENV=production to send mail, or unset SMTP_URL.`;
+  }
+  if (env.RAZORPAY_KEY_ID?.startsWith("rzp_live_")) {
+    return `RAZORPAY_KEY_ID is a live key (rzp_live_…), and ${mode}: outside production payments go to the sandbox or Razorpay's test mode. Set NODE_ENV=production to take real money, or use a test key (rzp_test_…).`;
+  }
+  return null;
+}
+
+/** Production's address is the origin browsers use, over https so its Secure cookies are sent back. */
+function productionRefusal(env: z.infer<typeof envSchema>): string | null {
+  const given = env.PUBLIC_URL ?? "";
+  const url = new URL(given);
+  if (url.protocol !== "https:") {
+    return `PUBLIC_URL=${given} must start with https:// in production: browsers send sign-in cookies only over https (they are Secure). Put a TLS-terminating proxy in front (see docs/operations.md) and give its https address.`;
+  }
+  if (url.pathname !== "/" || url.search || url.hash) {
+    return `PUBLIC_URL=${given} has a path: Academy is served from the root of its own host name. Give the origin only, such as ${url.origin}.`;
+  }
+  return null;
+}
+
 /** DESIGN.md "Modes": development treats localhost, 127.0.0.1 and [::1] as one origin. */
 function siteOriginsOf(publicUrl: string, isProduction: boolean): string[] {
   const url = new URL(publicUrl);
@@ -166,6 +201,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       "RAZORPAY_KEY_ID must be a live key (rzp_live_…) in production; set PAYMENT_ALLOW_TEST_KEYS=true to use a test key",
     );
   }
+  const refusal = isProduction ? productionRefusal(env) : developmentRefusal(env);
+  if (refusal) throw new ConfigError(refusal);
   if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL) {
     throw new ConfigError(
       `WEB_CONCURRENCY=${env.WEB_CONCURRENCY} needs DATABASE_URL: the embedded database (PGlite) can be opened by one process only. Set DATABASE_URL to a PostgreSQL server, or leave WEB_CONCURRENCY at 1.`,

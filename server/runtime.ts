@@ -6,6 +6,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Catalog, ContentError, loadCatalog } from "./catalog/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Database, openDatabase, SchemaTooNew } from "./db/client.ts";
+import { connectionFailure } from "./db/connection-failure.ts";
 import { loadGeneratedSecrets } from "./db/generated-secrets.ts";
 import type { HttpDeps } from "./http/app.ts";
 import { collectWhenIdle } from "./idle-collection.ts";
@@ -60,8 +61,9 @@ export async function startServices(environment: Record<string, string | undefin
   try {
     await database.migrate();
   } catch (error) {
-    if (!(error instanceof SchemaTooNew)) throw error;
-    process.stderr.write(`${error.message}\n`);
+    const failure = error instanceof SchemaTooNew ? error.message : connectionFailure(error, config.databaseUrl);
+    if (!failure) throw error;
+    process.stderr.write(`${failure}\n`);
     await database.close();
     process.exit(1);
   }
@@ -201,7 +203,9 @@ export function listen(
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;
       logger.info({ port, host: config.host }, "listening");
-      process.stdout.write(`\nAcademy is running at http://localhost:${port}\n\n`);
+      // PUBLIC_URL's default names the configured port, which for PORT=0 the system chose only now.
+      const site = config.publicUrl === `http://localhost:${config.port}` ? `http://localhost:${port}` : config.publicUrl;
+      process.stdout.write(`\nAcademy is running at ${site} (listening on ${config.host}:${port})\n\n`);
       resolve(server);
     });
   });

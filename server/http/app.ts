@@ -178,8 +178,13 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     c.set("routine", true);
     return headedResponse(c, status, { ...headersFor(null, c.req.path), "content-type": "application/json" }, JSON.stringify(body));
   };
+  // A proxy on this machine connects from loopback: what it forwards is local only when every address it names is.
   const loopbackOnly: MiddlewareHandler<Env> = async (c, next) => {
-    if (!isLoopback(requestAddress(c, deps.proxyHops))) {
+    const fromLoopback = isLoopback(c.env?.incoming?.socket.remoteAddress ?? "");
+    const otherForwarding = requestHeader(c, "forwarded") !== undefined || requestHeader(c, "x-real-ip") !== undefined;
+    const forwardedFor = requestHeader(c, "x-forwarded-for");
+    const forwardedLocally = forwardedFor === undefined || (deps.proxyHops > 0 && forwardedFor.split(",").every((hop) => isLoopback(hop.trim())));
+    if (!fromLoopback || otherForwarding || !forwardedLocally) {
       return c.text("This development page is only served to the machine the server runs on.", 403);
     }
     await next();

@@ -82,10 +82,44 @@ describe("configuration", () => {
       "http://127.0.0.1:4000",
       "http://[::1]:4000",
     ]);
-    expect(loadConfig({ DATA_DIR: await tempDir(), PUBLIC_URL: "https://staging.academy.example/" }).siteOrigins).toEqual([
-      "https://staging.academy.example",
-    ]);
     expect(loadConfig({ ...productionEnv, PUBLIC_URL: "https://localhost:8443" }).siteOrigins).toEqual(["https://localhost:8443"]);
+  });
+
+  it("refuses to run development mode anywhere but this machine, or with production's mail and money", async () => {
+    const DATA_DIR = await tempDir();
+    const refusal = (env: Record<string, string>) => {
+      try {
+        loadConfig({ DATA_DIR, ...env });
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return null;
+    };
+    for (const NODE_ENV of ["development", "test"]) {
+      expect(refusal({ NODE_ENV, PUBLIC_URL: "https://academy.example" })).toBe(
+        `PUBLIC_URL=https://academy.example is not this machine, and NODE_ENV=${NODE_ENV}: ${NODE_ENV} mode serves a mailbox that shows everyone's sign-in links, a payment sandbox that takes no money and a Google stand-in that signs anyone in. Set NODE_ENV=production to serve the public (start from .env.production.example), or set PUBLIC_URL to a loopback address such as http://localhost:3000.`,
+      );
+      expect(refusal({ NODE_ENV, PUBLIC_URL: "http://192.168.1.20:3000" })).toMatch(/^PUBLIC_URL=http:\/\/192\.168\.1\.20:3000 is not this machine/);
+      expect(refusal({ NODE_ENV, SMTP_URL: "smtp://mail.example:587" })).toBe(
+        `SMTP_URL is set, and NODE_ENV=${NODE_ENV}: outside production, mail stays in the development mailbox so a test run never writes to real people. Set NODE_ENV=production to send mail, or unset SMTP_URL.`,
+      );
+      expect(refusal({ NODE_ENV, RAZORPAY_KEY_ID: "rzp_live_abc", RAZORPAY_KEY_SECRET: "s", RAZORPAY_WEBHOOK_SECRET: "w" })).toBe(
+        `RAZORPAY_KEY_ID is a live key (rzp_live_…), and NODE_ENV=${NODE_ENV}: outside production payments go to the sandbox or Razorpay's test mode. Set NODE_ENV=production to take real money, or use a test key (rzp_test_…).`,
+      );
+    }
+    for (const PUBLIC_URL of ["http://localhost:4000", "http://127.0.0.1:4000", "http://[::1]:4000", "http://127.8.0.1"]) {
+      expect(refusal({ PUBLIC_URL }), PUBLIC_URL).toBeNull();
+    }
+  });
+
+  it("refuses a production PUBLIC_URL that is not https or has a path", () => {
+    expect(() => loadConfig({ ...productionEnv, PUBLIC_URL: "http://academy.example" })).toThrow(
+      "PUBLIC_URL=http://academy.example must start with https:// in production: browsers send sign-in cookies only over https (they are Secure). Put a TLS-terminating proxy in front (see docs/operations.md) and give its https address.",
+    );
+    expect(() => loadConfig({ ...productionEnv, PUBLIC_URL: "https://example.com/academy" })).toThrow(
+      "PUBLIC_URL=https://example.com/academy has a path: Academy is served from the root of its own host name. Give the origin only, such as https://example.com.",
+    );
+    expect(loadConfig({ ...productionEnv, PUBLIC_URL: "https://academy.example/" }).publicUrl).toBe("https://academy.example");
   });
 
   it("counts trusted proxy hops: off by default, true is one, a number is that many", async () => {

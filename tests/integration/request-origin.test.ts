@@ -158,6 +158,10 @@ describe("per-address limits reach the forms", () => {
 
 const getDirect = (path: string, remoteAddress: string) => t.app.fetch(new Request(`${internalOrigin}${path}`), socket(remoteAddress));
 
+/** A request that nginx on this machine forwarded to a development server: it connects from loopback. */
+const viaProxy = (path: string, header: [string, string], proxyHops = 0) =>
+  createHttpApp({ ...t.deps, production: false, proxyHops }).fetch(new Request(`${internalOrigin}${path}`, { headers: [header] }), socket("127.0.0.1"));
+
 describe("development pages", () => {
   it("serves the mailbox, the sandbox and the Google stand-in only to this machine", async () => {
     expect((await getDirect("/dev/mailbox", "127.0.0.1")).status).toBe(200);
@@ -166,5 +170,16 @@ describe("development pages", () => {
       const response = await getDirect(path, "192.168.1.20");
       expect(response.status, path).toBe(403);
     }
+  });
+
+  it("does not count a request a proxy forwarded as this machine's, though the proxy runs on it", async () => {
+    for (const path of ["/dev/mailbox", "/sandbox/checkout/order_anything", "/dev/google/authorize"]) {
+      expect((await viaProxy(path, ["x-forwarded-for", "203.0.113.9"])).status, path).toBe(403);
+      expect((await viaProxy(path, ["forwarded", "for=203.0.113.9;proto=https"])).status, path).toBe(403);
+      expect((await viaProxy(path, ["x-real-ip", "203.0.113.9"])).status, path).toBe(403);
+      // A trusted proxy's own entry is the client; one it appended to a loopback claim still is.
+      expect((await viaProxy(path, ["x-forwarded-for", "127.0.0.1, 203.0.113.9"], 1)).status, path).toBe(403);
+    }
+    expect((await viaProxy("/dev/mailbox", ["x-forwarded-for", "127.0.0.5"], 1)).status).toBe(200);
   });
 });

@@ -1,0 +1,52 @@
+import { spawn } from "node:child_process";
+import { copyFile, mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { sourceHash, stampFile } from "../../scripts/source-hash.ts";
+import { projectRoot } from "./helpers.ts";
+
+const tempDir = () => mkdtemp(path.join(tmpdir(), "academy-start-"));
+
+/** Runs an npm script of the project from `cwd`, as an operator in that folder would; its exit code and output. */
+function npm(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  const { NODE_ENV: _mode, ...inherited } = process.env;
+  const child = spawn("npm", args, { cwd, env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, output })));
+}
+
+describe("npm run build and npm start", () => {
+  it("records the sources a build was made from, so the first npm start after npm run build serves it as built", async () => {
+    // npm test builds before the integration tests run.
+    expect(await readFile(stampFile(), "utf8")).toBe(await sourceHash());
+  });
+
+  it("counts a change to the server's code as a change to the build's sources", async () => {
+    const root = await tempDir();
+    await mkdir(path.join(root, "server"));
+    await mkdir(path.join(root, "app"));
+    await writeFile(path.join(root, "app/root.tsx"), "export default 1;\n");
+    await writeFile(path.join(root, "server/rules.ts"), "export const days = 7;\n");
+    const before = await sourceHash(root);
+    await writeFile(path.join(root, "server/rules.ts"), "export const days = 8;\n");
+    expect(await sourceHash(root)).not.toBe(before);
+  });
+
+  it("reads the settings in .env of the folder it is started from, and refuses development mode on a public address", async () => {
+    // An operator's checkout: the project's package.json and programs, and their own .env.
+    const checkout = await tempDir();
+    await copyFile(path.join(projectRoot, "package.json"), path.join(checkout, "package.json"));
+    for (const linked of ["scripts", "node_modules"]) await symlink(path.join(projectRoot, linked), path.join(checkout, linked));
+    await writeFile(
+      path.join(checkout, ".env"),
+      `NODE_ENV=development\nPUBLIC_URL=https://academy.example\nDATA_DIR=${await tempDir()}\nAUTH_SECRET=${"s".repeat(40)}\n`,
+    );
+    const started = await npm(["start"], checkout, { PORT: "0" });
+    expect(started.output).not.toContain("building");
+    expect(started.output).toContain("PUBLIC_URL=https://academy.example is not this machine, and NODE_ENV=development:");
+    expect(started.code).toBe(1);
+  }, 60_000);
+});
