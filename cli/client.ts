@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { release } from "node:os";
 import { readToken } from "./credentials.ts";
 
@@ -14,7 +15,8 @@ export class CliError extends Error {
 }
 
 const platformName: Record<string, string> = { linux: "Linux", darwin: "macOS", win32: "Windows" };
-export const cliVersion = "0.1.0";
+/** The release it ships with (package.json): `academy --version` and the server's /healthz agree. */
+export const cliVersion = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
 export const userAgent = `academy-cli/${cliVersion} (${platformName[process.platform] ?? process.platform} ${release()}; Node ${process.versions.node})`;
 
 /** The server every command talks to: --server, else ACADEMY_URL, else the local one `npm start` serves. */

@@ -12,6 +12,7 @@ import type { HttpDeps } from "./http/app.ts";
 import { collectWhenIdle } from "./idle-collection.ts";
 import { startJobs } from "./jobs/index.ts";
 import { startIdentity, type Identity } from "./identity.ts";
+import { version } from "./version.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createPayments, type Payments } from "./payments/index.ts";
 import { createStorage, type FileStorage } from "./storage/index.ts";
@@ -202,7 +203,7 @@ export function listen(
     server.listen(config.port, config.host, () => {
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;
-      logger.info({ port, host: config.host }, "listening");
+      logger.info({ port, host: config.host, version }, "listening");
       // PUBLIC_URL's default names the configured port, which for PORT=0 the system chose only now.
       const site = config.publicUrl === `http://localhost:${config.port}` ? `http://localhost:${port}` : config.publicUrl;
       process.stdout.write(`\nAcademy is running at ${site} (listening on ${config.host}:${port})\n\n`);

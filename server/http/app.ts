@@ -31,6 +31,7 @@ import { parseKey, uploadsPath } from "../storage/keys.ts";
 import { clientAddress, isLoopback } from "./client-address.ts";
 import { acceptsGzip, compressOnce, compressPerRequest, compressStream, isCompressible } from "./compression.ts";
 import { hasSession, PageCache } from "./page-cache.ts";
+import { version } from "../version.ts";
 import { acceptedEncoding, headedResponse, prepareResponse, requestHeader, sendPrepared, type PreparedResponse } from "./prepared-response.ts";
 import { mountDevMailbox } from "./dev-mailbox.ts";
 import type { HttpEnv } from "./env.ts";
@@ -269,7 +270,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     });
   }
 
-  app.get("/healthz", (c) => routineJson(c, 200, { status: "ok" }));
+  app.get("/healthz", (c) => routineJson(c, 200, { status: "ok", version }));
   app.get("/readyz", async (c) => {
     if (deps.draining?.()) return routineJson(c, 503, { status: "shutting down" });
     return (await deps.database.ready()) ? routineJson(c, 200, { status: "ready" }) : routineJson(c, 503, { status: "not ready" });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRoots } from "../../server/db/schema.ts";
 import { createHttpApp } from "../../server/http/app.ts";
+import { version } from "../../server/version.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
 
 let testApp: TestApp;
@@ -106,7 +107,7 @@ describe("not found", () => {
 
 describe("health", () => {
   it("reports the process up and the database ready", async () => {
-    expect(await (await get("/healthz")).json()).toEqual({ status: "ok" });
+    expect(await (await get("/healthz")).json()).toEqual({ status: "ok", version });
     const ready = await get("/readyz");
     expect(ready.status).toBe(200);
     expect(await ready.json()).toEqual({ status: "ready" });
