@@ -1,8 +1,11 @@
 // `npm run backup -- [FILE]`: the configured database (embedded or PostgreSQL) into one file; see docs/backup.md.
+import { loadEnvFile } from "../server/env-file.ts";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../server/config.ts";
 import { BackupError, backupDatabase, backupNotes, defaultBackupFile } from "../server/db/backup/index.ts";
+
+loadEnvFile();
 
 const usage = `Usage: npm run backup -- [FILE]
 

@@ -1,8 +1,11 @@
 // `npm run restore -- FILE [--force]`: a file made by `npm run backup` into the configured database; see docs/backup.md.
+import { loadEnvFile } from "../server/env-file.ts";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../server/config.ts";
 import { BackupError, restoreDatabase, restoreNotes } from "../server/db/backup/index.ts";
+
+loadEnvFile();
 
 const usage = `Usage: npm run restore -- FILE [--force]
 

@@ -1,8 +1,11 @@
 // `npm start`: builds when the build is missing or older than its sources, then serves it.
+import { loadEnvFile } from "../server/env-file.ts";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { projectRoot, sourceHash, stampFile } from "./source-hash.ts";
+
+loadEnvFile();
 
 const current = await sourceHash();
 const built = existsSync(stampFile()) ? readFileSync(stampFile(), "utf8") : "";

@@ -1,3 +1,4 @@
+import { loadEnvFile } from "./env-file.ts";
 import { watch } from "node:fs";
 import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
@@ -5,6 +6,8 @@ import { createServer as createViteServer } from "vite";
 import { loadCatalog } from "./catalog/index.ts";
 import { createHttpApp } from "./http/app.ts";
 import { httpDepsOf, listen, startServices } from "./runtime.ts";
+
+loadEnvFile();
 
 const services = await startServices();
 const vite = await createViteServer({ server: { middlewareMode: true }, appType: "custom" });
