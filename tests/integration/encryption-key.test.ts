@@ -1,17 +1,23 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
-import type { Database, Db } from "../../server/db/client.ts";
-import { appRoots, certificates } from "../../server/db/schema.ts";
+import { createFieldCipher, encryptFields } from "../../server/crypto/field-encryption.ts";
+import { nameKey, openKeyring } from "../../server/crypto/keyring.ts";
+import { rotateEncryptionKey } from "../../server/crypto/rotation.ts";
+import { type Database, type Db, fromPostgres, openDatabase } from "../../server/db/client.ts";
+import { loadGeneratedSecrets } from "../../server/db/generated-secrets.ts";
+import { appRoots, certificates, notes } from "../../server/db/schema.ts";
 import { startIdentity, type Identity } from "../../server/identity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createNote, listNotes } from "../../server/notes/index.ts";
+import { readUserDocument } from "../../server/users/user-document.ts";
 import { createDiskStorage } from "../../server/storage/disk.ts";
-import { databaseKinds, migratedDatabaseEach, testCatalog, testCourse } from "./helpers.ts";
+import { databaseKinds, migratedDatabaseEach, newPostgresDatabase, projectRoot, testCatalog, testCourse } from "./helpers.ts";
 
 const catalog = testCatalog([testCourse("demo", "Demo course", [[{ id: "1-1", title: "Getting started", preview: true }]])]);
 const newKey = () => randomBytes(32).toString("base64");
@@ -58,7 +64,15 @@ async function someData(db: Db, identity: Identity): Promise<string> {
     headers: new Headers({ [clientIpHeader]: `10.${randomBytes(3).join(".")}` }),
   });
   await createNote(db, identity.cipher, catalog, user.id, { title: "Closures", body: "A function keeps its scope." });
-  await db.insert(certificates).values({ id: `ACAD-${randomBytes(4).toString("hex")}`, userId: user.id, courseId: "demo", courseTitle: "Demo course", learnerName: identity.cipher.encrypt("Asha Verma") });
+  await db.insert(certificates).values({
+    id: `ACAD-${randomBytes(4).toString("hex")}`,
+    userId: user.id,
+    courseId: "demo",
+    courseTitle: "Demo course",
+    learnerName: identity.cipher.encrypt("Asha Verma"),
+    originalLearnerName: identity.cipher.encrypt("Asha V."),
+    nameCorrectedAt: new Date(),
+  });
   return user.id;
 }
 
@@ -133,4 +147,283 @@ describe.each(databaseKinds)("the encryption key check on $name", ({ open }) => 
     );
     expect(await written(db)).toEqual(withoutDocument);
   });
+});
+
+/** Every encrypted column of every row, as stored. */
+async function encryptedValues(db: Db): Promise<string[]> {
+  const found = await rows<{ value: string | null }>(
+    db,
+    `select name as value from users union all select email from users union all select profile_pic_url from users
+     union all select title from notes union all select body from notes
+     union all select learner_name from certificates union all select original_learner_name from certificates`,
+  );
+  return found.map((row) => row.value).filter((value): value is string => value !== null && value.startsWith("v1:"));
+}
+
+/** Every encrypted value in plain text, decrypted with the given key alone (throws when one is not under it), in a stable order. */
+async function plainUnder(db: Db, key: string): Promise<string[]> {
+  const cipher = createFieldCipher(Buffer.from(key, "base64"));
+  return (await encryptedValues(db)).map((value) => cipher.decrypt(value)).sort();
+}
+
+const notRotated = /^This database still holds values under key id [0-9a-f]{8}, and this process was given only [0-9a-f]{8}: set ENCRYPTION_KEY_PREVIOUS to that key until `npm run rotate-key` says it finished; see docs\/operations\.md 'Encryption keys'\.$/;
+
+describe.each(databaseKinds)("rotating the encryption key on $name", ({ open }) => {
+  const database: () => Database = migratedDatabaseEach(open);
+
+  it("moves every encrypted field to the new key while a server with both keys reads and writes, keeps notes deduplicating, and then refuses the old key alone", async () => {
+    const { db } = database();
+    const [oldKey, newKeyText] = [newKey(), newKey()];
+    const first = await start(db, oldKey);
+    const people = [await someData(db, first), await someData(db, first), await someData(db, first)];
+    const person = people[0] as string;
+    for (const [i, userId] of people.entries()) {
+      for (let n = 0; n < 4; n++) await createNote(db, first.cipher, catalog, userId, { title: `Note ${i}.${n}`, body: `Body ${i}.${n}` });
+    }
+    const before = await createNote(db, first.cipher, catalog, person, { title: "Written before", body: "Resubmitted after the rotation." });
+    const plainBefore = await plainUnder(db, oldKey);
+    await first.mailWorker.stop();
+
+    // A server restarted with both keys: it writes under the old key until the rotation makes the new one current.
+    const server = await openKeyring(db, { envKey: newKeyText, previousKey: oldKey, createIfMissing: false, refreshMs: 20 });
+    const oldId = server.currentId();
+    const seen: string[] = [];
+    let batches = 0;
+    const result = await rotateEncryptionKey(db, {
+      to: newKeyText,
+      from: oldKey,
+      settleMs: 200,
+      batchSize: 2,
+      afterBatch: async () => {
+        batches++;
+        for (const userId of people) {
+          const listed = await listNotes(db, server, userId);
+          seen.push(...listed.notes.flatMap((note) => [note.title, note.body]));
+          seen.push((await readUserDocument(db, server, createLogger("silent"), userId))?.name ?? "(no profile)");
+        }
+        if (batches % 3 === 0) await createNote(db, server, catalog, person, { title: `During ${batches}`, body: "Written while the rotation ran." });
+      },
+    });
+    server.stop();
+    expect(batches).toBeGreaterThan(10);
+    expect(server.currentId()).not.toBe(oldId);
+    expect(seen.filter((text) => text.startsWith("v1:") || text === "(no profile)")).toEqual([]);
+    expect(result).toMatchObject({ alreadyDone: false, unreadable: 0, removedKeptKey: false });
+    expect(result.rewritten).toBe(plainBefore.length);
+
+    const plainAfter = await plainUnder(db, newKeyText);
+    const written = (await listNotes(db, createFieldCipher(Buffer.from(newKeyText, "base64")), person)).notes.filter((note) => note.title.startsWith("During"));
+    expect(written.length).toBeGreaterThan(2);
+    expect(plainAfter).toEqual([...plainBefore, ...written.flatMap((note) => [note.title, note.body])].sort());
+
+    // The new key alone reads everything, and a resubmitted note is still found by its digest.
+    const after = await start(db, newKeyText);
+    const again = await createNote(db, after.cipher, catalog, person, { title: "Written before", body: "Resubmitted after the rotation." });
+    expect(again.id).toBe(before.id);
+    const during = written[0] as (typeof written)[number];
+    expect((await createNote(db, after.cipher, catalog, person, { title: during.title, body: during.body })).id).toBe(during.id);
+    await after.mailWorker.stop();
+    await expect(start(db, oldKey)).rejects.toThrow(wrongKey);
+    expect(await rows(db, "select id, current from encryption_keys")).toEqual([{ id: nameKey(Buffer.from(newKeyText, "base64")).id, current: true }]);
+  });
+
+  it("loses nothing when stopped midway, refuses the new key alone until it finishes, and finishes when run again", async () => {
+    const { db } = database();
+    const [oldKey, newKeyText] = [newKey(), newKey()];
+    const first = await start(db, oldKey);
+    const userId = await someData(db, first);
+    await db.insert(notes).values(
+      Array.from({ length: 40 }, (_, i) => encryptFields(first.cipher, { userId, title: `Bulk ${i}`, body: `Body ${i}` }, ["title", "body"])),
+    );
+    await first.mailWorker.stop();
+    const plainBefore = await plainUnder(db, oldKey);
+
+    let batches = 0;
+    const killed = rotateEncryptionKey(db, {
+      to: newKeyText,
+      from: oldKey,
+      settleMs: 0,
+      batchSize: 5,
+      afterBatch: async () => {
+        if (++batches === 3) throw new Error("killed");
+      },
+    });
+    await expect(killed).rejects.toThrow("killed");
+    // Some values are under each key now: a process needs both.
+    await expect(plainUnder(db, oldKey)).rejects.toThrow("Failed to decrypt value");
+    await expect(plainUnder(db, newKeyText)).rejects.toThrow("Failed to decrypt value");
+    await expect(start(db, newKeyText)).rejects.toThrow(notRotated);
+    await expect(start(db, oldKey)).rejects.toThrow(notRotated);
+    const both = await openKeyring(db, { envKey: newKeyText, previousKey: oldKey, createIfMissing: false });
+    both.stop();
+    expect((await listNotes(db, both, userId)).notes.filter((note) => note.title.startsWith("v1:"))).toEqual([]);
+
+    const finished = await rotateEncryptionKey(db, { to: newKeyText, from: oldKey, settleMs: 0, batchSize: 5 });
+    expect(finished.alreadyDone).toBe(false);
+    expect(await plainUnder(db, newKeyText)).toEqual(plainBefore);
+    await startAndStop(db, newKeyText);
+    const rerun = await rotateEncryptionKey(db, { to: newKeyText, from: oldKey, settleMs: 0 });
+    expect(rerun.alreadyDone).toBe(true);
+  });
+
+  it("moves the key generated into the database to ENCRYPTION_KEY and deletes the kept one", async () => {
+    const { db } = database();
+    const first = await start(db, undefined);
+    await someData(db, first);
+    await first.mailWorker.stop();
+    const kept = (await rows<{ key: string }>(db, "select key from app_roots where id = 'Encryption'"))[0]?.key as string;
+    const plainBefore = await plainUnder(db, kept);
+    const target = newKey();
+    const result = await rotateEncryptionKey(db, { to: target, from: undefined, settleMs: 0 });
+    expect(result.removedKeptKey).toBe(true);
+    expect(await plainUnder(db, target)).toEqual(plainBefore);
+    expect(await rows(db, "select key from app_roots where id = 'Encryption'")).toEqual([]);
+    await startAndStop(db, target);
+    await expect(start(db, undefined)).rejects.toThrow(/^ENCRYPTION_KEY is not set and this database does not keep the key its data was encrypted with/);
+  });
+});
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The environment of a child process: only what a test names, never the caller's database or keys. */
+function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _url, DATA_DIR: _dir, ENCRYPTION_KEY: _key, ENCRYPTION_KEY_PREVIOUS: _previous, NODE_ENV: _mode, ...inherited } = process.env;
+  return { ...inherited, LOG_LEVEL: "warn", ...env };
+}
+
+/** A process as an operator starts it, on the same Node; `stop` sends it a signal once its output matches. */
+function run(args: string[], env: Record<string, string>, stop?: { when: RegExp; signal: NodeJS.Signals }): Promise<Ran> {
+  const child = spawn(process.execPath, args, { cwd: projectRoot, env: processEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  const watch = () => {
+    if (stop?.when.test(stdout + stderr)) child.kill(stop.signal);
+  };
+  child.stdout.on("data", (chunk: Buffer) => ((stdout += chunk.toString()), watch()));
+  child.stderr.on("data", (chunk: Buffer) => ((stderr += chunk.toString()), watch()));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+const rotateKey = (env: Record<string, string>, stop?: { when: RegExp; signal: NodeJS.Signals }) => run([path.join(projectRoot, "scripts", "rotate-key.ts")], env, stop);
+
+/** Where a process finds its database: a data folder for PGlite, a new database on the test server for PostgreSQL. */
+const places: { name: string; make(): Promise<{ env: Record<string, string>; open(): Promise<Database>; drop(): Promise<void> }> }[] = [
+  {
+    name: "PGlite",
+    async make() {
+      const dataDir = await mkdtemp(path.join(tmpdir(), "academy-keys-"));
+      return { env: { DATA_DIR: dataDir }, open: () => openDatabase({ databaseUrl: undefined, dataDir, databasePoolSize: 2 }), drop: () => rm(dataDir, { recursive: true, force: true }) };
+    },
+  },
+  ...(process.env.TEST_DATABASE_URL
+    ? [
+        {
+          name: "PostgreSQL",
+          async make() {
+            const created = await newPostgresDatabase(process.env.TEST_DATABASE_URL as string);
+            return { env: { DATABASE_URL: created.url }, open: async () => fromPostgres(created.url), drop: created.drop };
+          },
+        },
+      ]
+    : []),
+];
+
+/** A place with a learner's data under the key, written and closed again so a child process can open it. */
+async function placeWithData(place: (typeof places)[number], key: string, notesToAdd = 0) {
+  const made = await place.make();
+  const database = await made.open();
+  await database.migrate();
+  // As the server leaves it: the secrets it generates are written before the key is checked.
+  await loadGeneratedSecrets(database.db, path.join(tmpdir(), "no-such-secrets.json"));
+  const identity = await start(database.db, key);
+  const userId = await someData(database.db, identity);
+  for (let i = 0; i < notesToAdd; i += 500) {
+    const count = Math.min(500, notesToAdd - i);
+    await database.db.insert(notes).values(Array.from({ length: count }, (_, n) => encryptFields(identity.cipher, { userId, title: `Bulk ${i + n}`, body: `Body ${i + n}` }, ["title", "body"])));
+  }
+  await identity.mailWorker.stop();
+  const before = await written(database.db);
+  const plain = await plainUnder(database.db, key);
+  await database.close();
+  return { ...made, before, plain };
+}
+
+async function inspect<T>(place: { open(): Promise<Database> }, look: (db: Db) => Promise<T>): Promise<T> {
+  const database = await place.open();
+  try {
+    return await look(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+describe.each(places)("npm run rotate-key on $name", (place) => {
+  it("says in a sentence what is wrong with the keys it is given, and changes nothing", async () => {
+    const [key, other] = [newKey(), newKey()];
+    const made = await placeWithData(place, key);
+    try {
+      const cases: [Record<string, string>, RegExp][] = [
+        [{}, /^Give the new key as ENCRYPTION_KEY \(32 random bytes in base64, as `openssl rand -base64 32` prints\) and the key the data is under now as ENCRYPTION_KEY_PREVIOUS; nothing was changed\.\n$/],
+        [{ ENCRYPTION_KEY: other }, /^Give the key the data is under now as ENCRYPTION_KEY_PREVIOUS, and the new key as ENCRYPTION_KEY; nothing was changed\.\n$/],
+        [{ ENCRYPTION_KEY: key, ENCRYPTION_KEY_PREVIOUS: key }, /^ENCRYPTION_KEY and ENCRYPTION_KEY_PREVIOUS are the same key \(key id [0-9a-f]{8}\): give a new key as ENCRYPTION_KEY; nothing was changed\.\n$/],
+        [{ ENCRYPTION_KEY: "not-a-key", ENCRYPTION_KEY_PREVIOUS: key }, /^Invalid environment variables:\n {2}ENCRYPTION_KEY: must be 32 bytes in base64\n$/],
+        [{ ENCRYPTION_KEY: other, ENCRYPTION_KEY_PREVIOUS: key.slice(0, 20) }, /^Invalid environment variables:\n {2}ENCRYPTION_KEY_PREVIOUS: must be 32 bytes in base64\n$/],
+        [
+          { ENCRYPTION_KEY: other, ENCRYPTION_KEY_PREVIOUS: newKey() },
+          /^ENCRYPTION_KEY_PREVIOUS is not the key this database is encrypted with \(the database expects key id [0-9a-f]{8}, it is [0-9a-f]{8}\); nothing was changed\. Give the key the data was written with; see docs\/operations\.md 'Encryption keys'\.\n$/,
+        ],
+      ];
+      for (const [env, message] of cases) {
+        const ran = await rotateKey({ ...made.env, ...env });
+        expect({ code: ran.code, stderr: ran.stderr, stdout: ran.stdout }).toEqual({ code: 1, stderr: expect.stringMatching(message), stdout: "" });
+      }
+      expect(await inspect(made, written)).toEqual(made.before);
+    } finally {
+      await made.drop();
+    }
+  }, 180_000);
+
+  it(`moves every value to the new key${place.name === "PostgreSQL" ? ", and a run killed midway finishes when run again" : ""}`, async () => {
+    const [oldKey, target] = [newKey(), newKey()];
+    const made = await placeWithData(place, oldKey, 3_000);
+    try {
+      const env = { ...made.env, ENCRYPTION_KEY: target, ENCRYPTION_KEY_PREVIOUS: oldKey };
+      if (place.name === "PostgreSQL") {
+        // Killed between the users and the notes, while servers may be writing: values are under both keys.
+        const killed = await rotateKey(env, { when: /^users: /m, signal: "SIGKILL" });
+        expect(killed.code).toBeNull();
+        await inspect(made, async (db) => {
+          await expect(start(db, target)).rejects.toThrow(notRotated);
+          await expect(plainUnder(db, target)).rejects.toThrow("Failed to decrypt value");
+        });
+      }
+      const finished = await rotateKey(env);
+      expect(finished.stderr).toBe("");
+      expect(finished.code).toBe(0);
+      expect(finished.stdout).toMatch(/^Done: every encrypted value is under key id [0-9a-f]{8} \([\d,]+ values moved\), and key id [0-9a-f]{8} is no longer listed\.$/m);
+      await inspect(made, async (db) => {
+        expect(await plainUnder(db, target)).toEqual(made.plain);
+        await expect(start(db, oldKey)).rejects.toThrow(wrongKey);
+        await startAndStop(db, target);
+      });
+    } finally {
+      await made.drop();
+    }
+  }, 120_000);
+
+  it("stops a server started with a key that is not the database's, with the sentence and nothing else", async () => {
+    const made = await placeWithData(place, newKey());
+    try {
+      const refused = await run(["server/main.ts"], { ...made.env, HOST: "127.0.0.1", PORT: "0", ENCRYPTION_KEY: newKey() }, { when: /running at/, signal: "SIGTERM" });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim().split("\n").at(-1)).toMatch(wrongKey);
+      expect(await inspect(made, written)).toEqual(made.before);
+    } finally {
+      await made.drop();
+    }
+  }, 60_000);
 });
