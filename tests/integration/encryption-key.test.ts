@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
+import { jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { createFieldCipher, encryptFields } from "../../server/crypto/field-encryption.ts";
@@ -11,7 +12,10 @@ import { nameKey, openKeyring } from "../../server/crypto/keyring.ts";
 import { rotateEncryptionKey } from "../../server/crypto/rotation.ts";
 import { type Database, type Db, fromPostgres, openDatabase } from "../../server/db/client.ts";
 import { loadGeneratedSecrets } from "../../server/db/generated-secrets.ts";
-import { appRoots, certificates, notes } from "../../server/db/schema.ts";
+import { appRoots, certificates, notes, session, user } from "../../server/db/schema.ts";
+import { authorize } from "../../server/api/credentials.ts";
+import { createApiKey } from "../../server/api/keys.ts";
+import { listMailbox } from "../../server/mail/outbox.ts";
 import { startIdentity, type Identity } from "../../server/identity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createNote, listNotes } from "../../server/notes/index.ts";
@@ -38,14 +42,14 @@ async function written(db: Db): Promise<string[]> {
 }
 
 /** Identity as the server starts it: the key from the environment (or, without one, the key kept in the database). */
-async function start(db: Db, encryptionKey: string | undefined, previousEncryptionKey?: string): Promise<Identity> {
+async function start(db: Db, encryptionKey: string | undefined, previousEncryptionKey?: string, authSecret = "test-secret-that-is-long-enough-to-use-0123456789"): Promise<Identity> {
   const options = {
     db,
     logger: createLogger("silent"),
     catalog: () => catalog,
     production: false,
     publicUrl: "http://academy.test",
-    authSecret: "test-secret-that-is-long-enough-to-use-0123456789",
+    authSecret,
     encryptionKey,
     previousEncryptionKey,
     smtpUrl: undefined,
@@ -163,7 +167,7 @@ async function encryptedValues(db: Db): Promise<string[]> {
 /** Every encrypted value in plain text, decrypted with the given key alone (throws when one is not under it), in a stable order. */
 async function plainUnder(db: Db, key: string): Promise<string[]> {
   const cipher = createFieldCipher(Buffer.from(key, "base64"));
-  return (await encryptedValues(db)).map((value) => cipher.decrypt(value)).sort();
+  return (await encryptedValues(db)).map((value) => cipher.decrypt(value)).toSorted();
 }
 
 const notRotated = /^This database still holds values under key id [0-9a-f]{8}, and this process was given only [0-9a-f]{8}: set ENCRYPTION_KEY_PREVIOUS to that key until `npm run rotate-key` says it finished; see docs\/operations\.md 'Encryption keys'\.$/;
@@ -212,15 +216,15 @@ describe.each(databaseKinds)("rotating the encryption key on $name", ({ open }) 
     expect(result.rewritten).toBe(plainBefore.length);
 
     const plainAfter = await plainUnder(db, newKeyText);
-    const written = (await listNotes(db, createFieldCipher(Buffer.from(newKeyText, "base64")), person)).notes.filter((note) => note.title.startsWith("During"));
-    expect(written.length).toBeGreaterThan(2);
-    expect(plainAfter).toEqual([...plainBefore, ...written.flatMap((note) => [note.title, note.body])].sort());
+    const writtenDuring = (await listNotes(db, createFieldCipher(Buffer.from(newKeyText, "base64")), person)).notes.filter((note) => note.title.startsWith("During"));
+    expect(writtenDuring.length).toBeGreaterThan(2);
+    expect(plainAfter).toEqual([...plainBefore, ...writtenDuring.flatMap((note) => [note.title, note.body])].toSorted());
 
     // The new key alone reads everything, and a resubmitted note is still found by its digest.
     const after = await start(db, newKeyText);
     const again = await createNote(db, after.cipher, catalog, person, { title: "Written before", body: "Resubmitted after the rotation." });
     expect(again.id).toBe(before.id);
-    const during = written[0] as (typeof written)[number];
+    const during = writtenDuring[0] as (typeof writtenDuring)[number];
     expect((await createNote(db, after.cipher, catalog, person, { title: during.title, body: during.body })).id).toBe(during.id);
     await after.mailWorker.stop();
     await expect(start(db, oldKey)).rejects.toThrow(wrongKey);
@@ -425,5 +429,46 @@ describe.each(places)("npm run rotate-key on $name", (place) => {
     } finally {
       await made.drop();
     }
+  }, 60_000);
+});
+
+describe.each(databaseKinds)("rotating AUTH_SECRET on $name, as docs/operations.md says", ({ open }) => {
+  const database: () => Database = migratedDatabaseEach(open);
+
+  it("signs browsers out and refuses earlier verification links; CLI sessions, API keys and password-reset links keep working", async () => {
+    const { db } = database();
+    const key = newKey();
+    const before = await start(db, key, undefined, "the-secret-before-the-rotation-0123456789");
+    const signUp = async (name: string) => {
+      const email = `secret-${randomBytes(4).toString("hex")}@example.com`;
+      const response = await before.auth.api.signUpEmail({ body: { name, email, password: "a good long password" }, asResponse: true });
+      const cookie = response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+      const { user: created } = (await response.json()) as { user: { id: string } };
+      return { id: created.id, email, cookie };
+    };
+    const verified = await signUp("Ravi Kumar");
+    await db.update(user).set({ emailVerified: true }).where(sql`${user.id} = ${verified.id}`);
+    const unverified = await signUp("Meena Iyer");
+    const linkToken = (mail: { links: string[] } | undefined) => new URL(mail?.links[0] ?? "").searchParams.get("token") ?? new URL(mail?.links[0] ?? "").pathname.split("/").at(-1) ?? "";
+    const verification = linkToken((await listMailbox(db, unverified.email))[0]);
+    await before.auth.api.requestPasswordReset({ body: { email: verified.email, redirectTo: "http://academy.test/reset-password" } });
+    const reset = (await listMailbox(db, verified.email)).find((mail) => mail.subject.toLowerCase().includes("password"));
+    const apiKey = await createApiKey(db, verified.id, { name: "Script", scopes: ["read"], lifetimeDays: null }, new Date());
+    const cliToken = `acli_${randomBytes(16).toString("hex")}`;
+    await db.insert(session).values({ id: randomBytes(8).toString("hex"), token: cliToken, userId: verified.id, expiresAt: new Date(Date.now() + 86_400_000), createdAt: new Date(), updatedAt: new Date() });
+    expect(await before.auth.api.getSession({ headers: new Headers({ cookie: verified.cookie }) })).not.toBeNull();
+    await before.mailWorker.stop();
+
+    const after = await start(db, key, undefined, "the-secret-after-the-rotation-9876543210");
+    expect(await after.auth.api.getSession({ headers: new Headers({ cookie: verified.cookie }) })).toBeNull();
+    // The link's token is genuine (it verifies under the old secret); only the new secret refuses it.
+    await expect(jwtVerify(verification, new TextEncoder().encode("the-secret-before-the-rotation-0123456789"))).resolves.toBeTruthy();
+    await expect(after.auth.api.verifyEmail({ query: { token: verification } })).rejects.toThrow(/invalid token/i);
+    const rule = { windowSeconds: 60, max: 100 };
+    expect((await authorize(db, apiKey.secret, new Date(), rule))?.caller.userId).toBe(verified.id);
+    expect((await authorize(db, cliToken, new Date(), rule))?.caller.userId).toBe(verified.id);
+    const resetToken = new URL(reset?.links[0] ?? "").pathname.split("/").at(-1) ?? "";
+    await after.auth.api.resetPassword({ body: { token: resetToken, newPassword: "another good long password 42" } });
+    await after.mailWorker.stop();
   }, 60_000);
 });
