@@ -17,6 +17,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// URL").optional(),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   ENCRYPTION_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "must be 32 bytes in base64").optional(),
+  ENCRYPTION_KEY_PREVIOUS: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "must be 32 bytes in base64").optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   MAIL_FROM: z.string().min(3).optional(),
   PAYMENT_PROVIDER: z.enum(["razorpay", "sandbox"]).optional(),
@@ -71,6 +72,8 @@ export interface Config {
   /** AUTH_SECRET; unset outside production, one is generated into the database (server/db/generated-secrets.ts). */
   authSecret: string | undefined;
   encryptionKey: string | undefined;
+  /** The key a rotation moves values off (docs/operations.md "Encryption keys"). */
+  encryptionKeyPrevious: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   /** The sandbox's signing secrets are generated into the database, as Razorpay's are kept by Razorpay. */
@@ -238,6 +241,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     webConcurrency: env.WEB_CONCURRENCY,
     authSecret: env.AUTH_SECRET,
     encryptionKey: env.ENCRYPTION_KEY,
+    encryptionKeyPrevious: env.ENCRYPTION_KEY_PREVIOUS,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM ?? "Academy <no-reply@academy.example>",
     payments,

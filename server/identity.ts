@@ -2,7 +2,8 @@ import { createGoogleStandIn, type GoogleStandIn } from "./auth/google-stand-in.
 import { createCliLogin, type CliLogin } from "./auth/cli-login.ts";
 import { createAuth, type Auth } from "./auth/index.ts";
 import type { Catalog } from "./catalog/index.ts";
-import { createFieldCipher, loadEncryptionKey, type FieldCipher } from "./crypto/field-encryption.ts";
+import type { FieldCipher } from "./crypto/field-encryption.ts";
+import { openKeyring } from "./crypto/keyring.ts";
 import type { GoogleSettings } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { Logger } from "./logger.ts";
@@ -32,6 +33,8 @@ export interface IdentityOptions {
   trustedOrigins?: string[];
   authSecret: string;
   encryptionKey: string | undefined;
+  /** ENCRYPTION_KEY_PREVIOUS: read with it too while `npm run rotate-key` moves values off it. */
+  previousEncryptionKey?: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   mailIntervalMs?: number;
@@ -42,8 +45,7 @@ export interface IdentityOptions {
 /** Encryption key → field cipher → mail transport and worker → Better Auth. */
 export async function startIdentity(options: IdentityOptions): Promise<Identity> {
   const { db, logger } = options;
-  const key = await loadEncryptionKey(db, { envKey: options.encryptionKey, createIfMissing: !options.production });
-  const cipher = createFieldCipher(key);
+  const cipher = await openKeyring(db, { envKey: options.encryptionKey, previousKey: options.previousEncryptionKey, createIfMissing: !options.production });
   const mailTransport = createMailTransport({ smtpUrl: options.smtpUrl, from: options.mailFrom });
   const mailWorker = startMailWorker({ db, transport: mailTransport, logger, intervalMs: options.mailIntervalMs });
   const google = options.google;

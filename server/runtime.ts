@@ -82,6 +82,7 @@ export async function startServices(environment: Record<string, string | undefin
       trustedOrigins: config.siteOrigins,
       authSecret: config.authSecret ?? generated.authSecret,
       encryptionKey: config.encryptionKey,
+      previousEncryptionKey: config.encryptionKeyPrevious,
       smtpUrl: config.smtpUrl,
       mailFrom: config.mailFrom,
       storage,

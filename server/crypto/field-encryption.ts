@@ -19,10 +19,11 @@ export interface FieldCipher {
   digest(...parts: (string | null)[]): string;
 }
 
-const keyDocumentId = "Encryption";
+/** The generated key's row in app_roots, kept when no ENCRYPTION_KEY is set. */
+export const keyDocumentId = "Encryption";
 const version = "v1";
 
-function parseKey(base64: string): Buffer {
+export function parseKey(base64: string): Buffer {
   const key = Buffer.from(base64, "base64");
   if (key.length !== 32) throw new EncryptionError("Failed to fetch encryption key");
   return key;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { type AnyPgColumn, bigint, bigserial, check, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { type AnyPgColumn, bigint, bigserial, boolean, check, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { user } from "./auth-schema.ts";
 
 export * from "./auth-schema.ts";
@@ -10,6 +10,24 @@ export const appRoots = pgTable("app_roots", {
   key: text("key"),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The encryption keys stored values may be under, each by a fingerprint derived from it (never the
+ * key itself). New values are written under the current one; another is listed only while
+ * `npm run rotate-key` moves values off it, and a process that lacks any listed key refuses to start.
+ */
+export const encryptionKeys = pgTable(
+  "encryption_keys",
+  {
+    /** The short key id operators see in messages: the first 8 hex digits of the check value. */
+    id: text("id").primaryKey(),
+    /** A value only this key derives (HKDF), compared in full so two keys never pass for one. */
+    checkValue: text("check_value").notNull(),
+    current: boolean("current").notNull().default(false),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex("encryption_keys_one_current_idx").on(table.current).where(sql`${table.current}`)],
+);
 
 /** The user document (spec §3): every field but the timestamps is stored encrypted. */
 export const users = pgTable("users", {
