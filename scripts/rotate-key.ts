@@ -4,6 +4,9 @@ import { ConfigError, loadConfig } from "../server/config.ts";
 import { EncryptionError } from "../server/crypto/field-encryption.ts";
 import { RotationError, rotateEncryptionKey } from "../server/crypto/rotation.ts";
 import { openDatabase, SchemaTooNew } from "../server/db/client.ts";
+import { loadEnvFile } from "../server/env-file.ts";
+
+loadEnvFile();
 
 const usage = `Usage: ENCRYPTION_KEY=NEW ENCRYPTION_KEY_PREVIOUS=OLD npm run rotate-key
 
