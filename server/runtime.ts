@@ -7,6 +7,7 @@ import { type Catalog, ContentError, loadCatalog } from "./catalog/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Database, openDatabase, SchemaTooNew } from "./db/client.ts";
 import { loadGeneratedSecrets } from "./db/generated-secrets.ts";
+import { DatabaseInUse } from "./db/pglite-lock.ts";
 import type { HttpDeps } from "./http/app.ts";
 import { collectWhenIdle } from "./idle-collection.ts";
 import { startJobs } from "./jobs/index.ts";
@@ -56,7 +57,11 @@ export async function startServices(environment: Record<string, string | undefin
     process.exit(1);
   });
   logger.info({ storage: storage.kind }, "storage ready");
-  const database = await openDatabase(config);
+  const database = await openDatabase(config).catch((error: unknown) => {
+    if (!(error instanceof DatabaseInUse)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
   try {
     await database.migrate();
   } catch (error) {
