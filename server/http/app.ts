@@ -23,7 +23,7 @@ import type { Metrics } from "../metrics/registry.ts";
 import { completeCheckout, type CheckoutResult } from "../commerce/checkout.ts";
 import { orderPagePath } from "../commerce/orders.ts";
 import { handleWebhook } from "../commerce/webhooks.ts";
-import { UserError } from "../errors.ts";
+import { ServiceUnavailable, UserError } from "../errors.ts";
 import { callbackPath, webhookPath, type Payments } from "../payments/index.ts";
 import { ProviderError } from "../payments/provider.ts";
 import type { FileStorage } from "../storage/index.ts";
@@ -217,6 +217,12 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   });
 
   app.onError(async (error, c) => {
+    // A service we rely on failed (the file store): an outage the visitor can wait out, logged with its cause.
+    if (error instanceof ServiceUnavailable) {
+      deps.logger.warn({ requestId: c.get("requestId"), err: error.cause ?? error }, error.message);
+      c.header("Retry-After", "60");
+      return errorPage(c, 503, error.message).catch(() => c.text(error.message, 503));
+    }
     deps.logger.error({ requestId: c.get("requestId"), err: error }, "request failed");
     const message = "Something went wrong on our side. Please try again.";
     // The page itself may be what failed: then the sentence alone.
