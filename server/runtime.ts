@@ -8,6 +8,7 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { type Database, openDatabase, SchemaTooNew } from "./db/client.ts";
 import { connectionFailure } from "./db/connection-failure.ts";
 import { loadGeneratedSecrets } from "./db/generated-secrets.ts";
+import { DatabaseInUse } from "./db/pglite-lock.ts";
 import type { HttpDeps } from "./http/app.ts";
 import { collectWhenIdle } from "./idle-collection.ts";
 import { startJobs } from "./jobs/index.ts";
@@ -58,7 +59,11 @@ export async function startServices(environment: Record<string, string | undefin
     process.exit(1);
   });
   logger.info({ storage: storage.kind }, "storage ready");
-  const database = await openDatabase(config);
+  const database = await openDatabase(config).catch((error: unknown) => {
+    if (!(error instanceof DatabaseInUse)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
+  });
   try {
     await database.migrate();
   } catch (error) {
@@ -130,7 +135,8 @@ export function httpDepsOf(services: Services) {
 }
 
 /**
- * Listens on HOST:PORT and shuts down gracefully on SIGTERM/SIGINT: not ready at once, then after
+ * Listens on HOST:PORT and shuts down gracefully on SIGTERM/SIGINT: not ready at once, idle
+ * connections closed and every later response sent with `Connection: close`; then after
  * SHUTDOWN_DELAY_MS stop accepting, let in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS) and
  * close the database.
  */
@@ -146,7 +152,13 @@ export function listen(
   const serve = collector?.handler ?? handler;
   // Handlers still running, also for a client that has gone: the database stays open until they end.
   const handling = new Set<Promise<void>>();
+  // Responses not yet sent in full: after SIGTERM each tells its client to close the connection, and any still here when time is up were cut.
+  const unfinished = new Set<ServerResponse>();
+  let stopping = false;
   const server = createServer((req, res) => {
+    unfinished.add(res);
+    res.once("close", () => unfinished.delete(res));
+    if (stopping) lastOnConnection(res);
     const handled = serve(req, res);
     if (!handled) return;
     handling.add(handled);
@@ -163,19 +175,26 @@ export function listen(
     mailQueued: services.identity.mailWorker.nudge,
   });
   server.keepAliveTimeout = 65_000;
-  let stopping = false;
+  /** The connection closes once this response is sent, so a keep-alive client sends its next request elsewhere. */
+  const lastOnConnection = (res: ServerResponse) => {
+    if (!res.headersSent) res.setHeader("Connection", "close");
+    else res.once("finish", () => server.closeIdleConnections());
+  };
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     services.health.draining = true;
     collector?.stop();
     logger.info({ signal, delayMs: config.shutdownDelayMs }, "shutting down");
+    for (const res of unfinished) lastOnConnection(res);
+    server.closeIdleConnections();
     setTimeout(drain, config.shutdownDelayMs);
   };
   /** Stop accepting, let in-flight requests finish (up to SHUTDOWN_TIMEOUT_MS) and their handlers end, stop the workers, close the database. */
   const drain = () => {
     const force = setTimeout(() => {
-      logger.warn("in-flight requests did not finish in time; closing them");
+      // Connections still open with no request in flight (a client that never finished sending one) close without a warning.
+      if (unfinished.size > 0) logger.warn({ requests: unfinished.size }, "in-flight requests did not finish in time; closing them");
       server.closeAllConnections();
     }, config.shutdownTimeoutMs);
     force.unref();

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Hono } from "hono";
@@ -23,7 +24,7 @@ import type { Metrics } from "../metrics/registry.ts";
 import { completeCheckout, type CheckoutResult } from "../commerce/checkout.ts";
 import { orderPagePath } from "../commerce/orders.ts";
 import { handleWebhook } from "../commerce/webhooks.ts";
-import { UserError } from "../errors.ts";
+import { ServiceUnavailable, UserError } from "../errors.ts";
 import { callbackPath, webhookPath, type Payments } from "../payments/index.ts";
 import { ProviderError } from "../payments/provider.ts";
 import type { FileStorage } from "../storage/index.ts";
@@ -223,6 +224,12 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   });
 
   app.onError(async (error, c) => {
+    // A service we rely on failed (the file store): an outage the visitor can wait out, logged with its cause.
+    if (error instanceof ServiceUnavailable) {
+      deps.logger.warn({ requestId: c.get("requestId"), err: error.cause ?? error }, error.message);
+      c.header("Retry-After", "60");
+      return errorPage(c, 503, error.message).catch(() => c.text(error.message, 503));
+    }
     deps.logger.error({ requestId: c.get("requestId"), err: error }, "request failed");
     const message = "Something went wrong on our side. Please try again.";
     // The page itself may be what failed: then the sentence alone.
@@ -414,18 +421,41 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
    * its header, stylesheet and CSP nonce, rendered by the catch-all route at a path no route has;
    * scripts and the API get the sentence alone.
    */
-  async function errorPage(c: Context<Env>, status: ContentfulStatusCode, message: string): Promise<Response> {
+  async function errorPage(c: Context<Env>, status: ContentfulStatusCode, message: string, options: { signedOut?: boolean } = {}): Promise<Response> {
     if (c.req.path === apiBase || c.req.path.startsWith(`${apiBase}/`)) return c.json(apiErrorBody(status, message), status);
     const wantsPage = !c.req.path.startsWith("/api/") && !c.req.path.endsWith(".data") && (c.req.header("accept") ?? "").includes("text/html");
     if (!wantsPage) return c.text(message, status);
     const headers = new Headers({ [clientIpHeader]: requestAddress(c, deps.proxyHops) });
-    for (const name of ["cookie", "accept-language", "user-agent"]) {
+    for (const name of options.signedOut ? ["accept-language", "user-agent"] : ["cookie", "accept-language", "user-agent"]) {
       const value = c.req.header(name);
       if (value !== undefined) headers.set(name, value);
     }
     const page = await renderApp(c, new Request(publicOrigin + errorPagePath, { headers }), { status, message });
     // Anything but the error itself (an unverified account is sent to /verify-email first) gets the sentence.
     if (page.status !== status) return c.text(message, status);
+    return page;
+  }
+
+  /** Whether the database answers within a second: a page that failed is told apart from a database that is down (a restart, a failover). */
+  const databaseAnswers = () => Promise.race([deps.database.ready(), sleep(1_000, false, { ref: false })]);
+
+  /**
+   * A page could not be rendered because the database is down: an anonymous page the cache holds,
+   * however old (its Age header says how old), else a 503 page rendered as for a signed-out visitor,
+   * which needs no database.
+   */
+  async function databaseDown(c: Context<Env>, cacheKey: string | null): Promise<Response> {
+    const stale = cacheKey === null ? undefined : pageCache.stale(cacheKey);
+    if (stale) {
+      deps.logger.warn({ requestId: c.get("requestId"), ageSeconds: stale.ageSeconds }, "the database is not answering; the page was served from the cache");
+      const response = sendPrepared(c, stale.page);
+      response.headers.set("Age", String(stale.ageSeconds));
+      return response;
+    }
+    deps.logger.warn({ requestId: c.get("requestId") }, "the database is not answering; the page was answered with 503");
+    const message = "Our database cannot be reached just now, so this page cannot be shown. Please try again in a minute.";
+    const page = await errorPage(c, 503, message, { signedOut: true }).catch(() => c.text(message, 503));
+    page.headers.set("Retry-After", "60");
     return page;
   }
 
@@ -452,6 +482,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     if (!(request instanceof Request)) return errorPage(c, request.status, request.message);
     const nonce = requestNonce(c);
     const response = await renderApp(c, request);
+    if (response.status >= 500 && !(await databaseAnswers())) return databaseDown(c, cacheable ? cacheKey : null);
     const contentType = response.headers.get("content-type");
     const storable =
       cacheable &&

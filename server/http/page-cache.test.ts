@@ -15,6 +15,21 @@ describe("PageCache", () => {
     expect(cache.get("/a")).toBeUndefined();
   });
 
+  it("keeps an expired entry, with its age, for when the page cannot be rendered again", () => {
+    let now = 1_000;
+    const cache = new PageCache({ ttlSeconds: 60, now: () => now });
+    expect(cache.stale("/a")).toBeUndefined();
+    cache.set("/a", page("a"));
+    now += 3_600_500;
+    expect(cache.get("/a")).toBeUndefined();
+    const stale = cache.stale("/a");
+    expect(stale?.page.identity.body.toString()).toBe("a");
+    expect(stale?.ageSeconds).toBe(3_600);
+    cache.set("/a", page("a2"));
+    expect(cache.get("/a")?.identity.body.toString()).toBe("a2");
+    expect(cache.stale("/a")?.ageSeconds).toBe(0);
+  });
+
   it("drops the oldest entry when full", () => {
     const cache = new PageCache({ ttlSeconds: 60, maxEntries: 2 });
     cache.set("/a", page("a"));

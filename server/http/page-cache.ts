@@ -2,13 +2,15 @@ import type { PreparedResponse } from "./prepared-response.ts";
 
 interface CachedPage {
   page: PreparedResponse;
-  expiresAt: number;
+  storedAt: number;
 }
 
 /**
  * A short-lived in-memory cache of anonymous HTML. It lives in the process, so a deploy or a
  * content change (content is read at start-up) starts empty. Each entry keeps the CSP nonce it was
- * rendered with in its headers, unguessable before the entry existed. Bounded: the oldest entry goes first.
+ * rendered with in its headers, unguessable before the entry existed. An expired entry is not
+ * served as fresh but is kept, for when the page cannot be rendered again (the database is down).
+ * Bounded: the oldest entry goes first.
  */
 export class PageCache {
   readonly #entries = new Map<string, CachedPage>();
@@ -26,14 +28,16 @@ export class PageCache {
     return this.#ttlMs > 0;
   }
 
+  /** The page if it was stored less than the TTL ago. */
   get(key: string): PreparedResponse | undefined {
     const entry = this.#entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.#now()) {
-      this.#entries.delete(key);
-      return undefined;
-    }
-    return entry.page;
+    return entry && this.#now() - entry.storedAt < this.#ttlMs ? entry.page : undefined;
+  }
+
+  /** The page however long ago it was stored, and how long ago that was in whole seconds. */
+  stale(key: string): { page: PreparedResponse; ageSeconds: number } | undefined {
+    const entry = this.#entries.get(key);
+    return entry && { page: entry.page, ageSeconds: Math.floor((this.#now() - entry.storedAt) / 1000) };
   }
 
   set(key: string, page: PreparedResponse): void {
@@ -43,7 +47,7 @@ export class PageCache {
       const oldest = this.#entries.keys().next().value;
       if (oldest !== undefined) this.#entries.delete(oldest);
     }
-    this.#entries.set(key, { page, expiresAt: this.#now() + this.#ttlMs });
+    this.#entries.set(key, { page, storedAt: this.#now() });
   }
 
   clear(): void {

@@ -3,7 +3,12 @@ import { createDiskStorage } from "./disk.ts";
 import { openS3Storage } from "./s3.ts";
 import type { UploadExtension } from "./keys.ts";
 
-/** Where uploaded files live: the disk by default, an S3-compatible bucket when S3_* is set (DESIGN.md, file storage). */
+export { isStorageUnavailable, StorageUnavailable } from "./s3.ts";
+
+/**
+ * Where uploaded files live: the disk by default, an S3-compatible bucket when S3_* is set (DESIGN.md,
+ * file storage). Each operation throws StorageUnavailable when the bucket fails or does not answer.
+ */
 export interface FileStorage {
   readonly kind: "disk" | "s3";
   /**

@@ -1,5 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, NoSuchKey, PutObjectCommand, S3Client, S3ServiceException } from "@aws-sdk/client-s3";
 import type { S3Settings } from "../config.ts";
+import { ServiceUnavailable } from "../errors.ts";
 import type { FileStorage } from "./index.ts";
 import { keyOfUrl, newKey, parseKey, uploadsPath } from "./keys.ts";
 
@@ -7,6 +8,24 @@ import { keyOfUrl, newKey, parseKey, uploadsPath } from "./keys.ts";
 export class StorageError extends Error {
   override name = "StorageError";
 }
+
+const unavailableMessages = {
+  put: "Your photo could not be stored: our file storage is not answering. Nothing was changed; try again in a few minutes.",
+  get: "This file cannot be shown just now: our file storage is not answering. Try again in a few minutes.",
+  remove: "A photo could not be deleted: our file storage is not answering. Try again in a few minutes.",
+};
+
+/** The bucket failed or did not answer (an outage, not our mistake): 503, with what could not be done. The SDK's error is its cause. */
+export class StorageUnavailable extends ServiceUnavailable {
+  override name = "StorageUnavailable";
+  constructor(operation: keyof typeof unavailableMessages, cause: unknown) {
+    super(unavailableMessages[operation]);
+    this.cause = cause;
+  }
+}
+
+/** Told by name: the React Router build carries its own copy of this module, so a route may hold another StorageUnavailable class than the storage threw. */
+export const isStorageUnavailable = (error: unknown): error is StorageUnavailable => error instanceof Error && error.name === "StorageUnavailable";
 
 /**
  * Objects in an S3-compatible bucket, one per key, checked with a HeadBucket first so a missing
@@ -32,7 +51,9 @@ export async function openS3Storage(settings: S3Settings): Promise<FileStorage> 
     kind: "s3",
     async put(prefix, body, extension) {
       const key = newKey(prefix, extension);
-      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: parseKey(key)?.contentType }));
+      await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType: parseKey(key)?.contentType })).catch((error: unknown) => {
+        throw new StorageUnavailable("put", error);
+      });
       return uploadsPath + key;
     },
     async get(key) {
@@ -43,13 +64,16 @@ export async function openS3Storage(settings: S3Settings): Promise<FileStorage> 
         return bytes ? Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) : null;
       } catch (error) {
         if (error instanceof NoSuchKey) return null;
-        throw error;
+        throw new StorageUnavailable("get", error);
       }
     },
     async remove(url) {
       const key = keyOfUrl(url);
       // S3 answers a delete of a missing object with success, so an unknown key needs no check.
-      if (key) await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      if (!key) return;
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key })).catch((error: unknown) => {
+        throw new StorageUnavailable("remove", error);
+      });
     },
   };
 }

@@ -60,7 +60,7 @@ describe("the HTTP layer's error pages", () => {
     await expectSitePage(response, 415, "We could not read that request", "Forms are accepted only as a web form");
   });
 
-  it("500: a page whose database has failed gets the site's page saying the fault is ours", async () => {
+  it("503: a page whose database cannot be reached gets the site's page saying the fault is ours and when to try again", async () => {
     const created = await t.identity.auth.api.signUpEmail({
       body: { name: "Unlucky Learner", email: `unlucky-${randomBytes(4).toString("hex")}@example.com`, password: "velvet quarry lantern biscuit" },
       asResponse: true,
@@ -68,6 +68,6 @@ describe("the HTTP layer's error pages", () => {
     const cookie = created.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
     await t.database.close();
     const response = await send("/account", { headers: { ...browser, cookie } });
-    await expectSitePage(response, 500, "Something went wrong on our side", "Please try again in a moment");
+    await expectSitePage(response, 503, "Something went wrong on our side", "Our database cannot be reached just now, so this page cannot be shown. Please try again in a minute.");
   });
 });

@@ -254,6 +254,13 @@ function freePort(): Promise<number> {
   });
 }
 
+/** The /healthz requests a scrape counts, in the counter and in the histogram. */
+const healthzCounts = (samples: Sample[]) => ({
+  requests: total(samples, "academy_http_requests_total", { method: "GET", route: "/healthz", status: "200" }),
+  durations: total(samples, "academy_http_request_duration_seconds_count", { method: "GET", route: "/healthz" }),
+  slowest: total(samples, "academy_http_request_duration_seconds_bucket", { method: "GET", route: "/healthz", le: "+Inf" }),
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)("/metrics with several server processes", { timeout: 180_000 }, () => {
   const serverUrl = process.env.TEST_DATABASE_URL as string;
   const databaseName = `academy_test_${randomBytes(6).toString("hex")}`;
@@ -350,5 +357,34 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("/metrics with several server pr
     // The stopped worker, running again, answers the next collection.
     expect((await httpGet(`${base}/metrics`, { authorization: `Bearer ${token}` }, answering)).status).toBe(200);
     answering.destroy();
+  });
+
+  const scrape = async () => {
+    const scraped = await httpGet(`${base}/metrics`, { authorization: `Bearer ${token}` });
+    expect(scraped.status).toBe(200);
+    return parseExposition(scraped.body).samples;
+  };
+
+  it("keeps a killed worker's counts, so totals only rise, and drops its gauges", async () => {
+    // New connections, handed to the workers in turn: both count some.
+    for (let i = 0; i < 10; i++) expect((await httpGet(`${base}/healthz`, {})).status).toBe(200);
+    const before = await scrape();
+    expect(healthzCounts(before)).toEqual({ requests: 10, durations: 10, slowest: 10 });
+    const cpuBefore = total(before, "academy_process_cpu_seconds_total");
+
+    const [victim] = [...connections.keys()];
+    const replacedBefore = output.split("a server process died; starting another").length;
+    process.kill(victim as number, "SIGKILL");
+    await expect.poll(() => output.split("a server process died; starting another").length, { timeout: 30_000 }).toBe(replacedBefore + 1);
+    await expect.poll(() => output.split("Academy is running at").length - 1, { timeout: 120_000, interval: 200 }).toBe(3);
+
+    const after = await scrape();
+    expect(healthzCounts(after)).toEqual({ requests: 10, durations: 10, slowest: 10 });
+    expect(total(after, "academy_process_cpu_seconds_total")).toBeGreaterThanOrEqual(cpuBefore);
+    // Gauges are the live processes' only: two pools of three, not the dead worker's as well.
+    expect(total(after, "academy_db_pool_max_connections")).toBe(6);
+
+    for (let i = 0; i < 4; i++) expect((await httpGet(`${base}/healthz`, {})).status).toBe(200);
+    expect(healthzCounts(await scrape())).toEqual({ requests: 14, durations: 14, slowest: 14 });
   });
 });

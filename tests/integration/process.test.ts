@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -6,41 +5,9 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { contentCopy, projectRoot } from "./helpers.ts";
 import { freePort } from "../support/free-port.ts";
+import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
 
-interface Started {
-  child: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(env: Record<string, string>): Started {
-  const { NODE_ENV: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["server/main.ts"], {
-    cwd: projectRoot,
-    env: { ...inherited, HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function listeningUrl(server: Started): Promise<string> {
-  // A cold start imports the whole server (Better Auth, Drizzle, Shiki, PGlite): seconds on a quiet
-  // machine, and several times that on one core shared with other test files.
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const port = /running at http:\/\/localhost:(\d+)/.exec(server.output())?.[1];
-    if (port) return `http://127.0.0.1:${port}`;
-    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${server.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-const running: Started[] = [];
+const running: ServerProcess[] = [];
 afterEach(() => {
   for (const server of running.splice(0)) server.child.kill("SIGKILL");
 });
@@ -62,7 +29,7 @@ const unescapeHtml = (text: string) => text.replace(/&#(\d+);/g, (_, code: strin
 
 describe("start-up failures", { timeout: 60_000 }, () => {
   it("refuses to start in production and names every missing variable", async () => {
-    const server = start({ NODE_ENV: "production", DATA_DIR: await tempDir() });
+    const server = startProcess({ NODE_ENV: "production", DATA_DIR: await tempDir() });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain(
       "Missing required environment variables: PUBLIC_URL, AUTH_SECRET, ENCRYPTION_KEY, SMTP_URL, RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET, RAZORPAY_WEBHOOK_SECRET",
@@ -70,7 +37,7 @@ describe("start-up failures", { timeout: 60_000 }, () => {
   });
 
   it("refuses several processes on the embedded database, before starting any", async () => {
-    const server = start({ WEB_CONCURRENCY: "2", DATA_DIR: await tempDir() });
+    const server = startProcess({ WEB_CONCURRENCY: "2", DATA_DIR: await tempDir() });
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain("WEB_CONCURRENCY=2 needs DATABASE_URL: the embedded database (PGlite) can be opened by one process only.");
     expect(server.output()).not.toContain("starting server processes");
@@ -80,7 +47,7 @@ describe("start-up failures", { timeout: 60_000 }, () => {
     const content = await contentCopy();
     const file = path.join(content, "courses/ui-ux-design/course.md");
     await writeFile(file, (await readFile(file, "utf8")).replace(/^level: .*$/m, "level: soon"));
-    const server = start({ CONTENT_DIR: content, DATA_DIR: await tempDir() });
+    const server = startProcess({ CONTENT_DIR: content, DATA_DIR: await tempDir() });
     expect(await server.exited).toBe(1);
     expect(server.output()).toMatch(/courses\/ui-ux-design\/course\.md: level: /);
   });
@@ -89,8 +56,8 @@ describe("start-up failures", { timeout: 60_000 }, () => {
 describe("a running server", { timeout: 180_000 }, () => {
   it("runs side by side with another on its own port and data directory", async () => {
     const [dirA, dirB] = [await tempDir(), await tempDir()];
-    const a = start({ PORT: "0", DATA_DIR: dirA });
-    const b = start({ PORT: "0", DATA_DIR: dirB });
+    const a = startProcess({ PORT: "0", DATA_DIR: dirA });
+    const b = startProcess({ PORT: "0", DATA_DIR: dirB });
     running.push(a, b);
     const [urlA, urlB] = await Promise.all([listeningUrl(a), listeningUrl(b)]);
     expect(urlA).not.toBe(urlB);
@@ -100,7 +67,7 @@ describe("a running server", { timeout: 180_000 }, () => {
   });
 
   it("listens on loopback only when HOST is not set", async () => {
-    const server = start({ PORT: "0", HOST: "", DATA_DIR: await tempDir() });
+    const server = startProcess({ PORT: "0", HOST: "", DATA_DIR: await tempDir() });
     running.push(server);
     await listeningUrl(server);
     const listening = server.output().split("\n").find((l) => l.includes('"msg":"listening"')) ?? "{}";
@@ -109,7 +76,7 @@ describe("a running server", { timeout: 180_000 }, () => {
 
   it("creates DATA_DIR on a production first start", async () => {
     const dataDir = path.join(await tempDir(), "not", "made", "yet");
-    const server = start({
+    const server = startProcess({
       PORT: "0",
       DATA_DIR: dataDir,
       NODE_ENV: "production",
@@ -126,7 +93,7 @@ describe("a running server", { timeout: 180_000 }, () => {
   });
 
   it("logs JSON lines with a request id", async () => {
-    const server = start({ PORT: "0", DATA_DIR: await tempDir() });
+    const server = startProcess({ PORT: "0", DATA_DIR: await tempDir() });
     running.push(server);
     const url = await listeningUrl(server);
     await fetch(`${url}/courses`, { headers: { "x-request-id": "test-request-0001" } });
@@ -144,7 +111,7 @@ describe("a running server", { timeout: 180_000 }, () => {
 
   it("renders with React's production build, also when started without NODE_ENV (as npm start is)", async () => {
     const loaded = path.join(await tempDir(), "modules.json");
-    const server = start({
+    const server = startProcess({
       PORT: "0",
       DATA_DIR: await tempDir(),
       NODE_OPTIONS: `--import=${path.join(projectRoot, "tests/support/loaded-modules.ts")}`,
@@ -163,7 +130,7 @@ describe("a running server", { timeout: 180_000 }, () => {
 
   it("finishes in-flight requests on SIGTERM, closes the database and exits cleanly", async () => {
     const dataDir = await tempDir();
-    const server = start({ PORT: "0", DATA_DIR: dataDir, PAGE_CACHE_SECONDS: "0" });
+    const server = startProcess({ PORT: "0", DATA_DIR: dataDir, PAGE_CACHE_SECONDS: "0" });
     const url = await listeningUrl(server);
     const inFlight = Array.from({ length: 40 }, (_, i) => fetch(`${url}/course/webdevfrontendcourse?n=${i}`));
     await new Promise((resolve) => setTimeout(resolve, 5));
@@ -178,14 +145,14 @@ describe("a running server", { timeout: 180_000 }, () => {
     await expect(fetch(`${url}/healthz`)).rejects.toThrow();
 
     // The database was closed cleanly: a new server opens the same data directory.
-    const again = start({ PORT: "0", DATA_DIR: dataDir });
+    const again = startProcess({ PORT: "0", DATA_DIR: dataDir });
     running.push(again);
     expect((await fetch(`${await listeningUrl(again)}/readyz`)).status).toBe(200);
   });
 
   it("offers Continue with Google on a fresh start through its development stand-in, which signs a person in", async () => {
     const port = await freePort();
-    const server = start({ PORT: String(port), DATA_DIR: await tempDir() });
+    const server = startProcess({ PORT: String(port), DATA_DIR: await tempDir() });
     running.push(server);
     await listeningUrl(server);
     const site = `http://localhost:${port}`;

@@ -368,3 +368,57 @@ describe("profile photos in S3, served by the app", () => {
     expect((await send(earlier)).status).toBe(404);
   });
 });
+
+/** The profile form with a small PNG chosen. */
+async function photoForm(): Promise<FormData> {
+  const body = new FormData();
+  body.set("intent", "photo");
+  const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: "#3366ff" } }).png().toBuffer();
+  body.set("photo", new File([new Uint8Array(png)], "me.png", { type: "image/png" }));
+  return body;
+}
+
+describe("profile photos when the bucket stops answering", () => {
+  let outage: S3rver;
+  let t: TestApp;
+  beforeAll(async () => {
+    outage = new S3rver({ address: "127.0.0.1", port: 0, silent: true, directory: await mkdtemp(path.join(tmpdir(), "academy-s3rver-")), configureBuckets: [{ name: bucket }] });
+    const { port } = await outage.run();
+    const storage = await createStorage({ s3: { ...s3Settings(), endpoint: `http://127.0.0.1:${port}` }, diskRoot: path.join(tmpdir(), "academy-never-written") });
+    t = await startTestApp({ storage });
+  });
+  afterAll(() => t?.close());
+
+  const origin = "http://academy.test";
+  const send = (url: string, init: RequestInit & { cookie?: string } = {}) => {
+    const headers = new Headers(init.headers);
+    headers.set(clientIpHeader, `10.12.${randomBytes(2).join(".")}`);
+    headers.set("origin", origin);
+    if (init.cookie) headers.set("cookie", init.cookie);
+    return t.app.fetch(new Request(`${origin}${url}`, { ...init, headers, redirect: "manual" }));
+  };
+
+  it("answers 503 with a sentence, for the photo and for a new upload, and changes nothing", async () => {
+    const email = `outage-${randomBytes(4).toString("hex")}@example.com`;
+    const signUp = await t.identity.auth.api.signUpEmail({ body: { name: "Outage Olu", email, password: "a good long password" }, asResponse: true });
+    const cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const { user: created } = (await signUp.json()) as { user: { id: string } };
+    await t.database.db.update(user).set({ emailVerified: true }).where(eq(user.id, created.id));
+    expect((await send("/profile", { method: "POST", body: await photoForm(), cookie })).status).toBe(200);
+    const [{ image } = { image: null }] = await t.database.db.select({ image: user.image }).from(user).where(eq(user.id, created.id));
+    expect((await send(image ?? "")).status).toBe(200);
+
+    await outage.close();
+
+    const served = await send(image ?? "", { headers: { accept: "image/avif,image/webp,*/*" } });
+    expect(served.status).toBe(503);
+    expect(served.headers.get("retry-after")).toBe("60");
+    expect(await served.text()).toBe("This file cannot be shown just now: our file storage is not answering. Try again in a few minutes.");
+
+    const uploaded = await send("/profile", { method: "POST", body: await photoForm(), cookie, headers: { accept: "text/html" } });
+    expect(uploaded.status).toBe(503);
+    expect(await uploaded.text()).toContain("Your photo could not be stored: our file storage is not answering. Nothing was changed; try again in a few minutes.");
+    const [after] = await t.database.db.select({ image: user.image }).from(user).where(eq(user.id, created.id));
+    expect(after?.image).toBe(image);
+  });
+});

@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+
+const projectRoot = path.resolve(import.meta.dirname, "../..");
+
+export interface ServerProcess {
+  child: ChildProcess;
+  /** Everything it has written so far, stdout and stderr together. */
+  output: () => string;
+  /** Its exit code, once it has exited. */
+  exited: Promise<number | null>;
+}
+
+/** `node <script>` in the project (server/main.ts by default), as `npm start` runs it, with NODE_ENV unset unless given. */
+export function startProcess(env: Record<string, string>, args: string[] = ["server/main.ts"]): ServerProcess {
+  const { NODE_ENV: _ignored, ...inherited } = process.env;
+  const child = spawn(process.execPath, args, {
+    cwd: projectRoot,
+    env: { ...inherited, HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/** The address the server says it is running at, once it listens; throws with its output when it exits or takes too long. */
+export async function listeningUrl(server: ServerProcess): Promise<string> {
+  // A cold start imports the whole server (Better Auth, Drizzle, Shiki, PGlite): seconds on a quiet
+  // machine, and several times that on one core shared with other test files.
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const port = /running at http:\/\/localhost:(\d+)/.exec(server.output())?.[1];
+    if (port) return `http://127.0.0.1:${port}`;
+    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** The JSON log lines it has written whose message is `msg`. */
+export function logLines(server: ServerProcess, msg: string): Record<string, unknown>[] {
+  return server
+    .output()
+    .split("\n")
+    .filter((line) => line.startsWith("{") && line.includes(`"msg":${JSON.stringify(msg)}`))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
