@@ -28,6 +28,8 @@ export interface RequestScope {
   userId?: string;
   /** The first error the request failed with, which its one request line reports. */
   error?: unknown;
+  /** Set once the request's line is written: work it started that outlives it logs its own errors. */
+  closed?: boolean;
 }
 
 const requestScope = new AsyncLocalStorage<RequestScope>();
@@ -35,6 +37,11 @@ const requestScope = new AsyncLocalStorage<RequestScope>();
 /** Runs `handle` (a request's handling) with `scope` on every line logged meanwhile. */
 export function inRequestScope<T>(scope: RequestScope, handle: () => Promise<T>): Promise<T> {
   return requestScope.run(scope, handle);
+}
+
+/** Runs `work` as no request's: background work a request only woke up (the mail worker) is not that request's. */
+export function outsideRequest<T>(work: () => T): T {
+  return requestScope.exit(work);
 }
 
 /** Records who the request being handled is signed in as, for its log lines. */
@@ -61,7 +68,7 @@ function wraps(error: unknown, earlier: unknown): boolean {
  */
 export function reportError(logger: Logger, error: unknown, message: string): void {
   const scope = requestScope.getStore();
-  if (scope && scope.error === undefined) {
+  if (scope && !scope.closed && scope.error === undefined) {
     scope.error = error;
     return;
   }

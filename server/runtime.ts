@@ -201,7 +201,8 @@ export function listen(
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;
       logger.info({ port, host: config.host }, "listening");
-      process.stdout.write(`\nAcademy is running at http://localhost:${port}\n\n`);
+      // For the person who started it; stdout carries only JSON log lines, as start-up failures' sentences go to stderr too.
+      process.stderr.write(`\nAcademy is running at http://localhost:${port}\n\n`);
       resolve(server);
     });
   });

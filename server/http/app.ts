@@ -195,7 +195,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
     c.set("requestId", requestId);
     // Every line logged while the request is handled names it; the request's own line below also says who and how it ended.
     const scope: RequestScope = { requestId };
-    await inRequestScope(scope, next);
+    await inRequestScope(scope, next).finally(() => (scope.closed = true));
     if (!c.get("headed")) {
       const headers = headersFor(c.get("nonce") ?? null, c.req.path);
       for (const name in headers) c.res.headers.set(name, headers[name]!);

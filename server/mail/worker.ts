@@ -1,5 +1,5 @@
 import type { Db } from "../db/client.ts";
-import type { Logger } from "../logger.ts";
+import { outsideRequest, type Logger } from "../logger.ts";
 import { deliverDueMail, type MailTransport } from "./outbox.ts";
 
 const address = /[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g;
@@ -28,7 +28,8 @@ export function startMailWorker(options: { db: Db; transport: MailTransport; log
       again = true;
       return;
     }
-    running = (async () => {
+    // Nudged from a request, it is still not that request's work: its lines name no request.
+    running = outsideRequest(async () => {
       for (;;) {
         again = false;
         try {
@@ -47,7 +48,7 @@ export function startMailWorker(options: { db: Db; transport: MailTransport; log
         }
         if (!again || stopped) break;
       }
-    })().finally(() => {
+    }).finally(() => {
       running = undefined;
     });
   };

@@ -1,4 +1,8 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
 import { PGlite } from "@electric-sql/pglite";
 import { eq, sql } from "drizzle-orm";
@@ -7,7 +11,7 @@ import { fromPglite, type Database } from "../../server/db/client.ts";
 import { user } from "../../server/db/schema.ts";
 import { createLogger } from "../../server/logger.ts";
 import { listMailbox } from "../../server/mail/outbox.ts";
-import { startTestApp, type TestApp } from "./helpers.ts";
+import { projectRoot, startTestApp, type TestApp } from "./helpers.ts";
 
 let database: Database;
 beforeAll(async () => {
@@ -188,6 +192,14 @@ describe("request lines", () => {
     expect(logged.raw()).not.toContain(person.email);
   });
 
+  it("leave out background work a request only woke up: the sign-up's verification mail is the mail worker's line", async () => {
+    await signUp(logged.send);
+    await expect.poll(async () => (await logged.lines()).find((l) => l.msg === "mail delivered")).toBeDefined();
+    const delivered = (await logged.lines()).find((l) => l.msg === "mail delivered");
+    expect(delivered).not.toHaveProperty("requestId");
+    expect(delivered).not.toHaveProperty("userId");
+  });
+
   it("give Better Auth's own messages as JSON lines of the request, without colours", async () => {
     const response = await logged.send("/api/auth/sign-in/email", {
       method: "POST",
@@ -231,5 +243,37 @@ describe("request lines", () => {
     expect(line("verify-link-0001")).toMatchObject({ path: "/api/auth/verify-email" });
     expect(line("cli-approval-0001")).toMatchObject({ path: "/login" });
     for (const secret of [resetToken, verifyToken, "WXYZ-2345"]) expect(logged.raw()).not.toContain(secret);
+  });
+});
+
+describe("a running server's output", { timeout: 120_000 }, () => {
+  it("is JSON lines on stdout, Better Auth's included; stderr has only the sentence for the person who started it", async () => {
+    const { NODE_ENV: _ignored, ...inherited } = process.env;
+    const child = spawn(process.execPath, ["server/main.ts"], {
+      cwd: projectRoot,
+      env: { ...inherited, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATA_DIR: await mkdtemp(path.join(tmpdir(), "academy-logs-")) },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    try {
+      await expect.poll(() => /running at http:\/\/localhost:(\d+)/.exec(stderr)?.[1], { timeout: 90_000, interval: 100 }).toBeDefined();
+      const base = `http://127.0.0.1:${/running at http:\/\/localhost:(\d+)/.exec(stderr)?.[1]}`;
+      const response = await fetch(`${base}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: base, "x-request-id": "process-output-0001" },
+        body: JSON.stringify({ email: "nobody-here@example.com", password }),
+      });
+      expect(response.status).toBe(401);
+      await expect.poll(() => stdout.includes('"requestId":"process-output-0001","method"'), { timeout: 10_000 }).toBe(true);
+    } finally {
+      child.kill("SIGKILL");
+    }
+    const lines = stdout.split("\n").filter(Boolean);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((l) => l.source === "better-auth")).toMatchObject({ requestId: "process-output-0001", msg: "User not found" });
+    expect(stderr.trim()).toMatch(/^Academy is running at http:\/\/localhost:\d+$/);
   });
 });
