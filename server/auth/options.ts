@@ -62,22 +62,28 @@ const passwordPolicy = {
   },
 } satisfies BetterAuthPlugin;
 
-/** The signed-in person of whatever Better Auth endpoint ran (a sign-in's new session, a session looked up), for the request's log lines. */
-const requestUser = {
-  id: "academy-request-user",
-  hooks: {
-    after: [
-      {
-        matcher: () => true,
-        handler: createAuthMiddleware(async (ctx) => {
-          const returned = ctx.context.returned as { user?: { id?: unknown } } | null | undefined;
-          const userId = ctx.context.newSession?.user.id ?? ctx.context.session?.user.id ?? returned?.user?.id;
-          if (typeof userId === "string") noteRequestUser(userId);
-        }),
-      },
-    ],
-  },
-} satisfies BetterAuthPlugin;
+/**
+ * The signed-in person of whatever Better Auth endpoint ran (a sign-in's new session, a session
+ * looked up), for the request's log lines. A function, so the React Router build, which imports this
+ * file for its constants, carries no copy of it.
+ */
+export function requestUserPlugin() {
+  return {
+    id: "academy-request-user",
+    hooks: {
+      after: [
+        {
+          matcher: () => true,
+          handler: createAuthMiddleware(async (ctx) => {
+            const returned = ctx.context.returned as { user?: { id?: unknown } } | null | undefined;
+            const userId = ctx.context.newSession?.user.id ?? ctx.context.session?.user.id ?? returned?.user?.id;
+            if (typeof userId === "string") noteRequestUser(userId);
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
+}
 
 const authLevels = { trace: "debug", debug: "debug", info: "info", warn: "warn" } as const;
 
@@ -137,6 +143,5 @@ export const authOptions = {
       validateClient: (clientId) => clientId === cliClientId,
     }),
     passwordPolicy,
-    requestUser,
   ],
 } satisfies BetterAuthOptions;

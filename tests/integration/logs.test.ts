@@ -7,6 +7,7 @@ import { Writable } from "node:stream";
 import { PGlite } from "@electric-sql/pglite";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { createApiKey } from "../../server/api/keys.ts";
 import { fromPglite, type Database } from "../../server/db/client.ts";
 import { user } from "../../server/db/schema.ts";
 import { createLogger } from "../../server/logger.ts";
@@ -190,6 +191,16 @@ describe("request lines", () => {
     expect(line("course-page-0002")).not.toHaveProperty("userId");
     expect(lines.find((l) => l.path === "/api/auth/sign-up/email")).toMatchObject({ userId: person.id, client: clientAddress });
     expect(logged.raw()).not.toContain(person.email);
+  });
+
+  it("name the person an API key belongs to", async () => {
+    const person = await signUp(logged.send);
+    const made = await createApiKey(logged.app().database.db, person.id, { name: "Logs", scopes: ["read"], lifetimeDays: 30 }, new Date());
+    const response = await logged.send("/api/v1/me", { headers: { authorization: `Bearer ${made.secret}` }, requestId: "api-call-0001" });
+    expect(response.status).toBe(200);
+    const lines = await logged.lines();
+    expect(lines.find((l) => l.requestId === "api-call-0001")).toMatchObject({ route: "/api/v1/me", status: 200, userId: person.id, client: clientAddress });
+    expect(logged.raw()).not.toContain(made.secret);
   });
 
   it("leave out background work a request only woke up: the sign-up's verification mail is the mail worker's line", async () => {
