@@ -173,6 +173,29 @@ describe("a database error during a sign-in", () => {
   });
 });
 
+describe("a database error after the session is known", () => {
+  const logged = loggedApp();
+
+  it("names the signed-in person by id on the request's one error line", async () => {
+    const person = await signUp(logged.send);
+    await logged.app().database.db.update(user).set({ emailVerified: true }).where(eq(user.id, person.id));
+    await logged.app().database.db.execute(sql`alter table notes rename to notes_away`);
+    let response: Response;
+    try {
+      response = await logged.send("/notes", { cookie: person.cookie, requestId: "notes-failure-0001" });
+    } finally {
+      await logged.app().database.db.execute(sql`alter table notes_away rename to notes`);
+    }
+    expect(response.status).toBe(500);
+    const lines = await logged.lines();
+    expect(logged.printed()).toEqual([]);
+    const ofRequest = lines.filter((line) => line.requestId === "notes-failure-0001");
+    expect(ofRequest).toHaveLength(1);
+    expect(ofRequest[0]).toMatchObject({ level: 50, msg: "request failed", route: "/notes", status: 500, userId: person.id, client: clientAddress });
+    expect(logged.raw()).not.toContain(person.email);
+  });
+});
+
 describe("request lines", () => {
   const logged = loggedApp();
 
