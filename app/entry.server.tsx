@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
-import type { EntryContext, RouterContextProvider } from "react-router";
-import { ServerRouter } from "react-router";
-import { documentRequest } from "../server/context.ts";
+import type { EntryContext, HandleErrorFunction, RouterContextProvider } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
+import { appServices, documentRequest } from "../server/context.ts";
 import { DocumentContext } from "./lib/document-context.ts";
 
 // The server process must set values on the bundle's own context keys, not on a second copy of them.
@@ -29,6 +29,17 @@ function lowPriorityPreloads(html: Buffer): Buffer<ArrayBuffer> {
   parts.push(html.subarray(from));
   return Buffer.concat(parts);
 }
+
+/**
+ * A loader's, action's or render's error goes to the request's log line (JSON, with its request id,
+ * route and user), not to the console, where React Router would print it whole, query values and all.
+ * A thrown Response (a redirect, a 404) is how a route answers, not a failure.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  const failure: unknown = isRouteErrorResponse(error) ? (error as { error?: unknown }).error : error;
+  if (request.signal.aborted || failure === undefined) return;
+  (context as RouterContextProvider).get(appServices).reportError(failure);
+};
 
 /**
  * Renders the whole document before answering: no page suspends on deferred data, so the shell is
@@ -84,7 +95,7 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           // Errors before the shell reject and are logged by React Router; later ones only surface here.
-          if (shellRendered) console.error(error);
+          if (shellRendered) loadContext.get(appServices).reportError(error);
         },
       },
     );

@@ -26,6 +26,8 @@ export interface AppServices {
   /** The caller a bearer token (CLI session or API key) stands for, counted against its API rate limit. */
   authorizeApi: (token: string) => Promise<Authorized | null>;
   logger: Logger;
+  /** Reports an error the request failed with on the request's own log line (server/logger.ts, reportError). */
+  reportError: (error: unknown) => void;
   googleEnabled: boolean;
   /** GA4 measurement id, or null when analytics is off. */
   analyticsId: string | null;

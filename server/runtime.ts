@@ -224,9 +224,10 @@ export function listen(
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;
       logger.info({ port, host: config.host, version }, "listening");
+      // For the person who started it; stdout carries only JSON log lines, as start-up failures' sentences go to stderr too.
       // PUBLIC_URL's default names the configured port, which for PORT=0 the system chose only now.
       const site = config.publicUrl === `http://localhost:${config.port}` ? `http://localhost:${port}` : config.publicUrl;
-      process.stdout.write(`\nAcademy is running at ${site} (listening on ${config.host}:${port})\n\n`);
+      process.stderr.write(`\nAcademy is running at ${site} (listening on ${config.host}:${port})\n\n`);
       resolve(server);
     });
   });

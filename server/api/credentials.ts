@@ -5,6 +5,7 @@ import { throttleHit } from "../auth/throttle.ts";
 import type { Db } from "../db/client.ts";
 import { apiKeyPrefix } from "./keys.ts";
 import { apiScopes, type ApiCaller, type ApiScope } from "./scopes.ts";
+import { noteRequestUser } from "../logger.ts";
 
 /** How stale an API key's "last used" may get before a request records it again. */
 const lastUsedPrecisionSeconds = 60;
@@ -108,6 +109,7 @@ export async function authorize(db: Db, token: string, now: Date, rule: { window
     from caller cross join hit cross join person_hit`);
   const [row] = (result as unknown as { rows: Row[] }).rows;
   if (!row) return null;
+  noteRequestUser(row.user_id);
   // A CLI session acts for its person in everything the API offers; a key, in what it was given.
   const scopes: readonly ApiScope[] = row.scopes ? apiScopes.filter((scope) => row.scopes?.includes(scope)) : apiScopes;
   return {

@@ -16,7 +16,7 @@ import { eraseAccountData } from "../users/delete-account.ts";
 import { parseAccountUpdate, photoOnlyByUpload, profileName } from "../users/profile.ts";
 import { createUserDocument, recordSignIn, updateUserDocument } from "../users/user-document.ts";
 import type { GoogleStandIn } from "./google-stand-in.ts";
-import { authOptions, clientIpHeader, cliTokenPrefix } from "./options.ts";
+import { authLogging, authOptions, clientIpHeader, cliTokenPrefix, requestUserPlugin, withLoggedFailures } from "./options.ts";
 import { cliAuthMessages, devicePollRefusal, recordCliLoginRequest } from "./cli-login.ts";
 import { consumeThrottle } from "./throttle.ts";
 
@@ -116,12 +116,13 @@ function googlePlugin(google: NonNullable<AuthDeps["google"]>) {
 
 export function createAuth(deps: AuthDeps) {
   const { db, cipher, logger } = deps;
-  return betterAuth({
+  const auth = betterAuth({
     ...authOptions,
+    ...authLogging(logger),
     baseURL: deps.publicUrl,
     secret: deps.secret,
     trustedOrigins: deps.trustedOrigins,
-    plugins: [...authOptions.plugins, ...(deps.google ? [googlePlugin(deps.google)] : [])],
+    plugins: [...authOptions.plugins, requestUserPlugin(), ...(deps.google ? [googlePlugin(deps.google)] : [])],
     database: drizzleAdapter(db, { provider: "pg", schema }),
     emailAndPassword: {
       enabled: true,
@@ -247,6 +248,7 @@ export function createAuth(deps: AuthDeps) {
       }),
     },
   });
+  return withLoggedFailures(auth, logger);
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -2,6 +2,7 @@ import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { deviceAuthorization } from "better-auth/plugins/device-authorization";
 import { loadPasswordCheck, type PasswordOwner } from "../../app/lib/password-policy.ts";
+import { noteRequestUser, reportError, type Logger } from "../logger.ts";
 
 /** The request header the HTTP layer fills with the client's address; anything a client sends in it is replaced. */
 export const clientIpHeader = "x-academy-client-ip";
@@ -60,6 +61,74 @@ const passwordPolicy = {
     ],
   },
 } satisfies BetterAuthPlugin;
+
+/**
+ * The signed-in person of whatever Better Auth endpoint ran (a sign-in's new session, a session
+ * looked up), for the request's log lines. A function, so the React Router build, which imports this
+ * file for its constants, carries no copy of it.
+ */
+export function requestUserPlugin() {
+  return {
+    id: "academy-request-user",
+    hooks: {
+      after: [
+        {
+          matcher: () => true,
+          handler: createAuthMiddleware(async (ctx) => {
+            const returned = ctx.context.returned as { user?: { id?: unknown } } | null | undefined;
+            const userId = ctx.context.newSession?.user.id ?? ctx.context.session?.user.id ?? returned?.user?.id;
+            if (typeof userId === "string") noteRequestUser(userId);
+          }),
+        },
+      ],
+    },
+  } satisfies BetterAuthPlugin;
+}
+
+const authLevels = { trace: "debug", debug: "debug", info: "info", warn: "warn" } as const;
+
+/**
+ * Better Auth's own log lines as ours: JSON through the process's logger, no colours, errors under
+ * `err` (so a failed query's values are dropped as everywhere else). An error it logs while a
+ * request is handled goes on that request's line, the one place a failed request is reported. An
+ * error no endpoint handles is thrown rather than printed by the library (`onAPIError.throw`), and
+ * `withLoggedFailures` reports it.
+ */
+export function authLogging(logger: Logger) {
+  return {
+    logger: {
+      disableColors: true,
+      level: authLevels[logger.level as keyof typeof authLevels] ?? "error",
+      log: (level: "debug" | "info" | "warn" | "error", message: string, ...args: unknown[]) => {
+        const err = args.find((arg) => arg instanceof Error);
+        if (level === "error" && err) return reportError(logger, err, message);
+        const details = args.filter((arg) => arg !== err);
+        logger[level]({ source: "better-auth", ...(err && { err }), ...(details.length > 0 && { details }) }, message);
+      },
+    },
+    onAPIError: { throw: true },
+  } satisfies Pick<BetterAuthOptions, "logger" | "onAPIError">;
+}
+
+/** The words a client gets when Better Auth fails on our side (a database error): the details are in the log. */
+export const authFailureMessage = "Something went wrong on our side. Please try again.";
+
+/**
+ * Better Auth's HTTP handler, answering an error no endpoint handled with a JSON 500 and reporting
+ * it once through our logger (on the request's own line), where the library would print the error
+ * and its query's values over many plain lines.
+ */
+export function withLoggedFailures<A extends { handler: (request: Request) => Promise<Response> }>(auth: A, logger: Logger): A {
+  const { handler } = auth;
+  return {
+    ...auth,
+    handler: (request: Request) =>
+      handler(request).catch((error: unknown) => {
+        reportError(logger, error, "sign-in service failed");
+        return Response.json({ code: "SERVER_ERROR", message: authFailureMessage }, { status: 500 });
+      }),
+  };
+}
 
 /** Options that shape the database schema; shared by the app and the schema generator. */
 export const authOptions = {

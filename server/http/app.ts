@@ -18,7 +18,7 @@ import type { Catalog } from "../catalog/index.ts";
 import type { ContextKeys, ServerError } from "../context.ts";
 import type { Database } from "../db/client.ts";
 import type { Identity } from "../identity.ts";
-import type { Logger } from "../logger.ts";
+import { inRequestScope, pathForLog, reportError, type Logger, type RequestScope } from "../logger.ts";
 import { bearerTokenMatches, methodLabel, metricsPath, requestRoutes } from "../metrics/http.ts";
 import type { Metrics } from "../metrics/registry.ts";
 import { completeCheckout, type CheckoutResult } from "../commerce/checkout.ts";
@@ -193,44 +193,51 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   };
 
   const metrics = deps.metrics?.collector;
-  const routeOf = metrics && requestRoutes({ build: deps.build, staticFiles: assets });
+  const routeOf = requestRoutes({ build: deps.build, staticFiles: assets });
 
   app.use("*", async (c, next) => {
     const started = performance.now();
     const incoming = requestHeader(c, "x-request-id");
     const requestId = incoming && requestIdPattern.test(incoming) ? incoming : randomUUID();
     c.set("requestId", requestId);
-    await next();
+    // Every line logged while the request is handled names it; the request's own line below also says who and how it ended.
+    const scope: RequestScope = { requestId };
+    await inRequestScope(scope, next).finally(() => (scope.closed = true));
     if (!c.get("headed")) {
       const headers = headersFor(c.get("nonce") ?? null, c.req.path);
       for (const name in headers) c.res.headers.set(name, headers[name]!);
       c.res.headers.set("X-Request-Id", requestId);
     }
     const ms = performance.now() - started;
-    if (routeOf) {
-      const route = await routeOf(c);
-      // A scrape counted in what it reports would change the figures by being read.
-      if (route !== metricsPath) metrics.observeRequest(methodLabel(c.req.method), route, c.res.status, ms / 1000);
-    }
+    const failed = scope.error !== undefined;
     // Health probes, static files and cached pages are most of the requests and say nothing while they succeed.
-    if (c.get("routine") && c.res.status < 400) return;
-    deps.logger.info({
+    const logged = failed || !c.get("routine") || c.res.status >= 400;
+    const route = metrics || logged ? await routeOf(c) : undefined;
+    // A scrape counted in what it reports would change the figures by being read.
+    if (metrics && route !== undefined && route !== metricsPath) metrics.observeRequest(methodLabel(c.req.method), route, c.res.status, ms / 1000);
+    if (!logged) return;
+    const line = {
       requestId,
       method: c.req.method,
-      path: c.req.path,
+      path: pathForLog(c.req.path),
+      route,
       status: c.res.status,
       ms: Math.round(ms * 10) / 10,
-    });
+      ...(scope.userId !== undefined && { userId: scope.userId }),
+      client: requestAddress(c, deps.proxyHops),
+    };
+    if (failed) deps.logger.error({ ...line, err: scope.error }, "request failed");
+    else deps.logger.info(line);
   });
 
   app.onError(async (error, c) => {
     // A service we rely on failed (the file store): an outage the visitor can wait out, logged with its cause.
     if (error instanceof ServiceUnavailable) {
-      deps.logger.warn({ requestId: c.get("requestId"), err: error.cause ?? error }, error.message);
+      deps.logger.warn({ err: error.cause ?? error }, error.message);
       c.header("Retry-After", "60");
       return errorPage(c, 503, error.message).catch(() => c.text(error.message, 503));
     }
-    deps.logger.error({ requestId: c.get("requestId"), err: error }, "request failed");
+    reportError(deps.logger, error, "request failed");
     const message = "Something went wrong on our side. Please try again.";
     // The page itself may be what failed: then the sentence alone.
     return errorPage(c, 500, message).catch(() => c.text(message, 500));
@@ -395,6 +402,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       apiDocument: publicApi.document,
       authorizeApi: (token: string) => authorize(deps.database.db, token, now(), { windowSeconds: 60, max: deps.apiRateLimit }),
       logger: deps.logger,
+      reportError: (error: unknown) => reportError(deps.logger, error, "page failed"),
       googleEnabled: deps.googleEnabled,
       analyticsId: deps.analyticsId,
       storage: deps.storage,

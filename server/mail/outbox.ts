@@ -36,14 +36,39 @@ export function retryDelaySeconds(attempts: number): number {
 export const mailLeaseSeconds = 60;
 const sendWindowSeconds = 15;
 
+/** A mail the transport refused or could not reach its server for. */
+export interface MailFailure {
+  mailId: string;
+  attempts: number;
+  /** True when that was the last attempt: the mail is marked failed and not tried again. */
+  gaveUp: boolean;
+  /** Seconds until the next attempt, when there is one. */
+  retryInSeconds: number | null;
+  /** The transport's reason (an SMTP reply, a refused connection). */
+  reason: string;
+}
+
+/**
+ * What is kept of a mail once it has left: who it went to, its subject and when, for support. The
+ * body goes: its links sign people in, reset passwords and verify addresses until they expire, and
+ * the table is in every backup for the 90 days sent mail is kept. The outbox transport keeps it,
+ * since there the table is the development mailbox people read their mail in.
+ */
+const sentBody = { text: "", html: "", links: [] as string[] };
+
 /**
  * Sends up to `batch` due mails. They are claimed first, in one statement with SKIP LOCKED, by
  * pushing their next attempt past a lease, so several processes never send one mail at once and no
  * transaction stays open while SMTP answers. Each mail's outcome is written as soon as it is known:
  * a process that dies mid-batch leaves the mails it sent marked sent, and the rest due again when
- * the lease ends. Returns how many were handled (sent or failed; a mail handed back is neither).
+ * the lease ends. Returns how many were handled (sent or failed; a mail handed back is neither),
+ * and tells `failed` of each failure as it happens.
  */
-export async function deliverDueMail(db: Db, transport: MailTransport, options: { batch?: number; clock?: () => number } = {}): Promise<{ sent: number; failed: number }> {
+export async function deliverDueMail(
+  db: Db,
+  transport: MailTransport,
+  options: { batch?: number; clock?: () => number; failed?: (failure: MailFailure) => void } = {},
+): Promise<{ sent: number; failed: number }> {
   const { batch = 10, clock = Date.now } = options;
   const claimed = await db
     .update(mailOutbox)
@@ -63,6 +88,7 @@ export async function deliverDueMail(db: Db, transport: MailTransport, options: 
     .returning();
   let sent = 0;
   let failed = 0;
+  const forgetBody = transport.kind === "outbox" ? {} : sentBody;
   const claimedAt = clock();
   const queue = claimed.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   for (const [index, mail] of queue.entries()) {
@@ -75,21 +101,26 @@ export async function deliverDueMail(db: Db, transport: MailTransport, options: 
       await transport.send(mail);
       await db
         .update(mailOutbox)
-        .set({ status: "sent", sentAt: sql`now()`, attempts: mail.attempts + 1, lastError: null })
+        .set({ status: "sent", sentAt: sql`now()`, attempts: mail.attempts + 1, lastError: null, ...forgetBody })
         .where(eq(mailOutbox.id, mail.id));
       sent += 1;
     } catch (error) {
       const attempts = mail.attempts + 1;
+      const gaveUp = attempts >= maxAttempts;
+      const reason = (error as Error).message.slice(0, 500);
       await db
         .update(mailOutbox)
         .set({
           attempts,
-          lastError: (error as Error).message.slice(0, 500),
-          status: attempts >= maxAttempts ? "failed" : "pending",
+          lastError: reason,
+          status: gaveUp ? "failed" : "pending",
           nextAttemptAt: sql`now() + make_interval(secs => ${retryDelaySeconds(attempts)})`,
+          // A mail given up on is never sent: its links are of no use to anyone but a reader of the backups.
+          ...(gaveUp ? forgetBody : {}),
         })
         .where(eq(mailOutbox.id, mail.id));
       failed += 1;
+      options.failed?.({ mailId: mail.id, attempts, gaveUp, retryInSeconds: gaveUp ? null : retryDelaySeconds(attempts), reason });
     }
   }
   return { sent, failed };

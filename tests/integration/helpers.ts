@@ -19,7 +19,7 @@ import { createDiskStorage } from "../../server/storage/disk.ts";
 import type { FileStorage } from "../../server/storage/index.ts";
 import { createHttpApp, type HttpDeps } from "../../server/http/app.ts";
 import { loadStaticAssets } from "../../server/http/static-assets.ts";
-import { createLogger } from "../../server/logger.ts";
+import { createLogger, type Logger } from "../../server/logger.ts";
 import { createPayments, type Payments } from "../../server/payments/index.ts";
 
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
@@ -87,10 +87,10 @@ async function freshPostgres(serverUrl: string): Promise<Database> {
 }
 
 /** Identity (key, mail outbox, Better Auth) over a test database, mail kept in the outbox, uploads in a temporary folder. */
-async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://academy.test", storage?: FileStorage): Promise<Identity> {
+async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://academy.test", storage?: FileStorage, logger = createLogger("silent")): Promise<Identity> {
   return startIdentity({
     db,
-    logger: createLogger("silent"),
+    logger,
     catalog: () => catalog,
     production: false,
     publicUrl,
@@ -264,8 +264,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** The whole HTTP app over the production build and an in-memory database, as the server runs it; uploads on disk unless a storage is given. */
-export async function startTestApp({ publicUrl = "http://academy.test", storage: given }: { publicUrl?: string; storage?: FileStorage } = {}): Promise<TestApp> {
+/** The whole HTTP app over the production build and an in-memory database, as the server runs it; uploads on disk unless a storage is given; silent unless a logger is given. */
+export async function startTestApp({
+  publicUrl = "http://academy.test",
+  storage: given,
+  logger = createLogger("silent"),
+}: { publicUrl?: string; storage?: FileStorage; logger?: Logger } = {}): Promise<TestApp> {
   const buildDir = path.join(projectRoot, "build");
   if (!existsSync(path.join(buildDir, "server/index.js"))) {
     throw new Error("No build: run `npm run build` before the HTTP integration tests (npm test does).");
@@ -274,7 +278,7 @@ export async function startTestApp({ publicUrl = "http://academy.test", storage:
   await database.migrate();
   const catalog = await loadCatalog(contentDir);
   const storage = given ?? createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-")));
-  const identity = await startTestIdentity(database.db, catalog, publicUrl, storage);
+  const identity = await startTestIdentity(database.db, catalog, publicUrl, storage, logger);
   const payments = startTestPayments(database.db, catalog, identity);
   const deps = {
     dev: false,
@@ -288,7 +292,7 @@ export async function startTestApp({ publicUrl = "http://academy.test", storage:
     storage,
     googleEnabled: false,
     analyticsId: null,
-    logger: createLogger("silent"),
+    logger,
     catalog: () => catalog,
     database,
     build: (await import(path.join(buildDir, "server/index.js"))) as ServerBuild,

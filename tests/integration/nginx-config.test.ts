@@ -100,6 +100,18 @@ describe("the shipped nginx site (deploy/nginx-site.conf) on this machine's ngin
     expect((await get("/", { "content-length": String(6 * 1024 * 1024) })).status).toBe(413);
   });
 
+  it("logs one JSON line a request, without the query or a password-reset link's token", async () => {
+    await get("/api/auth/reset-password/reset-token-123?callbackURL=%2Freset");
+    await get("/api/auth/verify-email?token=verify-token-456");
+    // nginx writes a request's line once it has answered; the next read may come a moment before.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const lines = readFileSync(path.join(dir, "logs/access.log"), "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line.path)).toEqual(expect.arrayContaining(["/api/auth/reset-password/[token]", "/api/auth/verify-email"]));
+    const text = JSON.stringify(lines);
+    expect(text).not.toContain("reset-token-123");
+    expect(text).not.toContain("verify-token-456");
+  });
+
   it("sends plain http to https, but answers Let's Encrypt's challenge itself", async () => {
     expect(await getPlain("/courses?page=2")).toMatchObject({ status: 301, location: "https://academy.test/courses?page=2" });
     expect(await getPlain("/.well-known/acme-challenge/token-1")).toMatchObject({ status: 200, body: "token-1.thumbprint" });
@@ -121,7 +133,8 @@ describe("the Docker deployment's nginx (deploy/nginx.conf)", () => {
       .replaceAll(/\/var\/log\/nginx\//g, `${dir}/logs/`)
       .replace("/etc/nginx/tls/fullchain.pem", path.join(dir, "cert.pem"))
       .replace("/etc/nginx/tls/privkey.pem", path.join(dir, "key.pem"))
-      .replace("include /etc/nginx/academy.conf;", `include ${path.join(projectRoot, "deploy/nginx-academy.conf")};`);
+      .replace("include /etc/nginx/academy.conf;", `include ${path.join(projectRoot, "deploy/nginx-academy.conf")};`)
+      .replace("include /etc/nginx/academy-log.conf;", `include ${path.join(projectRoot, "deploy/nginx-log.conf")};`);
     writeFileSync(path.join(dir, "docker-nginx.conf"), conf);
     const checked = spawnSync("nginx", ["-t", "-p", dir, "-c", path.join(dir, "docker-nginx.conf")], { encoding: "utf8" });
     expect(checked.stderr).toContain("test is successful");

@@ -1,6 +1,7 @@
 // An SMTP server that keeps what it receives, for tests of the production configuration (where
 // there is no development mailbox): the app sends real SMTP to it, and tests read the messages as
-// JSON at GET /mail.json?to=ADDRESS, newest first, in the development mailbox's shape.
+// JSON at GET /mail.json?to=ADDRESS, newest first, in the development mailbox's shape. A recipient
+// whose address starts with "refused" is refused (550), as a real server refuses an unknown mailbox.
 import { createServer } from "node:http";
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
@@ -20,6 +21,10 @@ const received: Received[] = [];
 const smtp = new SMTPServer({
   authOptional: true,
   disabledCommands: ["STARTTLS"],
+  onRcptTo(address, _session, callback) {
+    if (!address.address.toLowerCase().startsWith("refused")) return callback();
+    callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: mailbox unavailable`), { responseCode: 550 }));
+  },
   onData(stream, session, callback) {
     simpleParser(stream)
       .then((mail) => {

@@ -31,10 +31,13 @@ export function renderSite({ dir, listenPort, serverName, upstreams }: SiteSetti
     ["/etc/letsencrypt/live/academy.example.in/privkey.pem", path.join(dir, "key.pem")],
     ["root /var/www/letsencrypt;", `root ${dir}/acme;`],
     ["include /etc/nginx/snippets/academy.conf;", `include ${path.join(deployDir, "nginx-academy.conf")};`],
+    ["include /etc/nginx/snippets/academy-log.conf;", `include ${path.join(deployDir, "nginx-log.conf")};`],
   ];
   let site = readFileSync(path.join(deployDir, "nginx-site.conf"), "utf8");
   for (const [from, to] of replacements) site = replaceOnce(site, from, to);
-  return site.replaceAll("server_name academy.example.in;", `server_name ${serverName};`);
+  return site
+    .replaceAll("server_name academy.example.in;", `server_name ${serverName};`)
+    .replaceAll("/var/log/nginx/academy.access.log", path.join(dir, "logs/access.log"));
 }
 
 /** A whole nginx.conf around the site, as Debian's /etc/nginx/nginx.conf includes it, with every path under `dir`. */
