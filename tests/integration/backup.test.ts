@@ -325,6 +325,18 @@ describe.each(kinds)("backup and restore on $name", { timeout: 240_000 }, (kind)
     expect(backedUp.stdout).toContain("are not in a backup: back them up separately.");
   });
 
+  it("refuses a file name with the other database's extension, names the right one, and writes nothing", async () => {
+    const wrong = kind === pgliteKind ? ".postgres.dump" : ".pglite.tar.gz";
+    const dir = await temporary("academy-backup-names-");
+    const file = path.join(dir, `nightly${wrong}`);
+    const refused = await run("backup", [file], source.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `${file} ends ${wrong}, the name of a backup of ${kind === pgliteKind ? "a PostgreSQL database" : "the embedded database"}, but DATABASE_URL is ${kind === pgliteKind ? "unset" : "set"}, so this is a backup of ${kind === pgliteKind ? "the embedded database" : "a PostgreSQL database"}: give it a name ending ${kind.extension}. Nothing was written.\n`,
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it("restores into an empty database, and every table, sequence, index and trigger matches the source", async () => {
     const restored = await run("restore", [backupFile], target.env);
     expect(restored.stderr).toBe("");
@@ -398,7 +410,9 @@ describe.each(kinds)("backup and restore on $name", { timeout: 240_000 }, (kind)
     const broken = await run("restore", [gzipped, "--force"], target.env);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain(
-      kind === pgliteKind ? `${gzipped} is not a backup of Academy's embedded database: PGlite cannot open it as a data folder.` : `${gzipped} starts like a pg_dump archive, but pg_restore cannot read it`,
+      kind === pgliteKind
+        ? `${gzipped} is not a backup of Academy's embedded database: PGlite cannot open it as a data folder.`
+        : `${gzipped} is damaged or incomplete (an interrupted copy, or a disk error?): pg_restore cannot read all of it. Nothing was changed.`,
     );
     const missing = await run("restore", [path.join(backups, "no-such-file")], target.env);
     expect(missing.stderr).toContain("no-such-file does not exist.");

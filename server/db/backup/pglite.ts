@@ -1,9 +1,10 @@
-import { createWriteStream, existsSync, openAsBlob } from "node:fs";
+import { createReadStream, createWriteStream, existsSync, openAsBlob } from "node:fs";
 import { mkdir, readdir, readFile, readlink, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { createGunzip } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { fromPglite } from "../client.ts";
 import { BackupError, capitalised, contentsOf, describeContents, levelSentence, migrationLevel, utcStamp, type RestoreOutcome } from "./contents.ts";
@@ -70,6 +71,38 @@ export async function backupPglite(dataDir: string, partialFile: string): Promis
 }
 
 /**
+ * Reads the whole tarball before anything is touched: gzip's checksum and length at its end catch a cut or
+ * corrupted file here. (PGlite's own unpacking would crash the process on one, with a bare TypeError.)
+ */
+async function checkTarball(file: string): Promise<void> {
+  try {
+    await pipeline(createReadStream(file), createGunzip(), new Writable({ write: (_chunk, _encoding, done) => done() }));
+  } catch (error) {
+    throw new BackupError(
+      `${file} is damaged or incomplete (an interrupted copy, or a disk error?): its compressed data ${(error as NodeJS.ErrnoException).code === "Z_BUF_ERROR" ? "ends early" : "does not check out"} (${(error as Error).message}). Nothing was changed. Copy the backup again, or restore another one.`,
+      { cause: error },
+    );
+  }
+}
+
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Folders that restores killed while unpacking left beside DATA_DIR/db: their process is gone, so nothing else will remove them. */
+async function removeAbandoned(dataDir: string): Promise<void> {
+  for (const name of await readdir(dataDir).catch(() => [])) {
+    const pid = /^db\.restoring-(\d+)$/.exec(name)?.[1];
+    if (pid && !running(Number(pid))) await rm(path.join(dataDir, name), { recursive: true, force: true });
+  }
+}
+
+/**
  * Unpacks the tarball beside DATA_DIR/db, checks it is Academy's, then swaps the folders: the
  * database in place is untouched until the new one has opened, and a replaced one is kept aside.
  */
@@ -77,6 +110,8 @@ export async function restorePglite(dataDir: string, file: string, force: boolea
   const dir = pgliteDir(dataDir);
   const target = `the embedded database in ${dir}`;
   await refuseWhileOpen(dir);
+  await checkTarball(file);
+  await removeAbandoned(dataDir);
   let replaced: string | null = null;
   if (holdsDatabase(dir)) {
     const existing = await PGlite.create(dir);
