@@ -9,6 +9,7 @@ import { type Database, openDatabase, SchemaTooNew } from "./db/client.ts";
 import { connectionFailure } from "./db/connection-failure.ts";
 import { loadGeneratedSecrets } from "./db/generated-secrets.ts";
 import { DatabaseInUse } from "./db/pglite-lock.ts";
+import { checkSchema, SchemaMismatch } from "./db/schema-check.ts";
 import type { HttpDeps } from "./http/app.ts";
 import { collectWhenIdle } from "./idle-collection.ts";
 import { startJobs } from "./jobs/index.ts";
@@ -66,8 +67,9 @@ export async function startServices(environment: Record<string, string | undefin
   });
   try {
     await database.migrate();
+    await checkSchema(database.db);
   } catch (error) {
-    const failure = error instanceof SchemaTooNew ? error.message : connectionFailure(error, config.databaseUrl);
+    const failure = error instanceof SchemaTooNew || error instanceof SchemaMismatch ? error.message : connectionFailure(error, config.databaseUrl);
     if (!failure) throw error;
     process.stderr.write(`${failure}\n`);
     await database.close();

@@ -301,8 +301,7 @@ describe.each(kinds)("backup and restore on $name", { timeout: 240_000 }, (kind)
       try {
         const refused = await run("backup", [path.join(backups, "held.pglite.tar.gz")], source.env);
         expect(refused.code).toBe(1);
-        expect(refused.stderr).toContain(`is in use by process ${server.child.pid} (`);
-        expect(refused.stderr).toContain("Stop the Academy server that uses it, then run this again.");
+        expect(refused.stderr).toContain(`is in use by another Academy process (pid ${server.child.pid}). Stop it first`);
         expect(await readdir(backups)).toEqual([]);
       } finally {
         await server.stop();
@@ -323,6 +322,18 @@ describe.each(kinds)("backup and restore on $name", { timeout: 240_000 }, (kind)
     expect(backedUp.stdout).toMatch(/\(\d+ tables, 2 user accounts, migrated up to 0\d{3}_\w+\)/);
     expect(backedUp.stdout).toContain("The encryption key is kept in the database (app_roots), so it is in this backup");
     expect(backedUp.stdout).toContain("are not in a backup: back them up separately.");
+  });
+
+  it("refuses a file name with the other database's extension, names the right one, and writes nothing", async () => {
+    const wrong = kind === pgliteKind ? ".postgres.dump" : ".pglite.tar.gz";
+    const dir = await temporary("academy-backup-names-");
+    const file = path.join(dir, `nightly${wrong}`);
+    const refused = await run("backup", [file], source.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(
+      `${file} ends ${wrong}, the name of a backup of ${kind === pgliteKind ? "a PostgreSQL database" : "the embedded database"}, but DATABASE_URL is ${kind === pgliteKind ? "unset" : "set"}, so this is a backup of ${kind === pgliteKind ? "the embedded database" : "a PostgreSQL database"}: give it a name ending ${kind.extension}. Nothing was written.\n`,
+    );
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it("restores into an empty database, and every table, sequence, index and trigger matches the source", async () => {
@@ -398,7 +409,9 @@ describe.each(kinds)("backup and restore on $name", { timeout: 240_000 }, (kind)
     const broken = await run("restore", [gzipped, "--force"], target.env);
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain(
-      kind === pgliteKind ? `${gzipped} is not a backup of Academy's embedded database: PGlite cannot open it as a data folder.` : `${gzipped} starts like a pg_dump archive, but pg_restore cannot read it`,
+      kind === pgliteKind
+        ? `${gzipped} is not a backup of Academy's embedded database: PGlite cannot open it as a data folder.`
+        : `${gzipped} is damaged or incomplete (an interrupted copy, or a disk error?): pg_restore cannot read all of it. Nothing was changed.`,
     );
     const missing = await run("restore", [path.join(backups, "no-such-file")], target.env);
     expect(missing.stderr).toContain("no-such-file does not exist.");

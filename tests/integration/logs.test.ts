@@ -88,12 +88,12 @@ function loggedApp() {
   const app = () => t as TestApp;
   return {
     app,
-    send(path: string, init: RequestInit & { cookie?: string; requestId?: string } = {}) {
+    send(urlPath: string, init: RequestInit & { cookie?: string; requestId?: string } = {}) {
       const headers = new Headers(init.headers);
       if (!headers.has("origin")) headers.set("origin", origin);
       if (init.cookie) headers.set("cookie", init.cookie);
       if (init.requestId) headers.set("x-request-id", init.requestId);
-      return app().app.fetch(new Request(`${origin}${path}`, { ...init, headers, redirect: "manual" }), { incoming: { socket: { remoteAddress: clientAddress } } });
+      return app().app.fetch(new Request(`${origin}${urlPath}`, { ...init, headers, redirect: "manual" }), { incoming: { socket: { remoteAddress: clientAddress } } });
     },
     /** Every line logged so far, each parsed (a line that is not JSON fails the test), once the logger has written them. */
     async lines(): Promise<Record<string, unknown>[]> {

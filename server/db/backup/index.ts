@@ -18,6 +18,18 @@ export const backupExtensions: Record<Kind, string> = { pglite: ".pglite.tar.gz"
 
 const kindOfSettings = (settings: BackupSettings): Kind => (settings.databaseUrl ? "postgres" : "pglite");
 
+const kindNames: Record<Kind, string> = { pglite: "the embedded database", postgres: "a PostgreSQL database" };
+
+/** A file named for the other database's format would be refused, or misread, by whoever restores it. */
+function refuseOtherKindsName(settings: BackupSettings, file: string): void {
+  const kind = kindOfSettings(settings);
+  const other: Kind = kind === "postgres" ? "pglite" : "postgres";
+  if (!file.endsWith(backupExtensions[other])) return;
+  throw new BackupError(
+    `${file} ends ${backupExtensions[other]}, the name of a backup of ${kindNames[other]}, but DATABASE_URL is ${kind === "postgres" ? "set" : "unset"}, so this is a backup of ${kindNames[kind]}: give it a name ending ${backupExtensions[kind]}. Nothing was written.`,
+  );
+}
+
 /** ./backups/academy-20261124T101500Z.postgres.dump */
 export function defaultBackupFile(settings: BackupSettings, now = new Date()): string {
   return path.resolve("backups", `academy-${utcStamp(now)}${backupExtensions[kindOfSettings(settings)]}`);
@@ -25,6 +37,7 @@ export function defaultBackupFile(settings: BackupSettings, now = new Date()): s
 
 /** Writes the configured database to FILE, through FILE.partial so a failed backup never leaves a file that looks whole. */
 export async function backupDatabase(settings: BackupSettings, file: string): Promise<{ source: string; bytes: number }> {
+  refuseOtherKindsName(settings, file);
   if (existsSync(file)) throw new BackupError(`${file} already exists: give another file name, or move that file away first.`);
   const partial = `${file}.partial`;
   try {

@@ -1,11 +1,13 @@
-import { createWriteStream, existsSync, openAsBlob } from "node:fs";
-import { mkdir, readdir, readFile, readlink, rename, rm } from "node:fs/promises";
+import { createReadStream, createWriteStream, existsSync, openAsBlob } from "node:fs";
+import { mkdir, readdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
-import { Readable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
+import { createGunzip } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { fromPglite } from "../client.ts";
+import { DatabaseInUse, lockPgliteData, type PgliteLock } from "../pglite-lock.ts";
 import { BackupError, capitalised, contentsOf, describeContents, levelSentence, migrationLevel, utcStamp, type RestoreOutcome } from "./contents.ts";
 
 /** Where the server keeps the embedded database: server/db/client.ts openDatabase. */
@@ -13,47 +15,30 @@ export const pgliteDir = (dataDir: string) => path.join(dataDir, "db");
 
 const holdsDatabase = (dir: string) => existsSync(path.join(dir, "PG_VERSION"));
 
-/**
- * PGlite takes no lock: a second process opening the same folder would corrupt it. It writes a
- * postmaster.pid (with a made-up pid) while open and removes it on close, and it keeps the write-ahead
- * log open, so on Linux the process holding the folder is the one with a file in it open.
- */
-async function refuseWhileOpen(dir: string): Promise<void> {
-  if (!existsSync(path.join(dir, "postmaster.pid"))) return;
-  const stop = "Stop the Academy server that uses it, then run this again";
-  if (!existsSync("/proc/self/fd")) {
-    throw new BackupError(
-      `The embedded database in ${dir} is open (its postmaster.pid exists). ${stop}. If no server runs, the last one stopped without closing it: start the server and stop it once.`,
-    );
+/** Work on the folder under the lock the server takes too (server/db/pglite-lock.ts): nothing opens it while another process has it. */
+async function holdingFolder<T>(dataDir: string, work: () => Promise<T>): Promise<T> {
+  let lock: PgliteLock;
+  try {
+    lock = lockPgliteData(dataDir);
+  } catch (error) {
+    if (error instanceof DatabaseInUse) throw new BackupError(error.message, { cause: error });
+    throw error;
   }
-  const holders: string[] = [];
-  let unreadable = false;
-  for (const pid of (await readdir("/proc")).filter((name) => /^\d+$/.test(name) && Number(name) !== process.pid)) {
-    const fds = await readdir(`/proc/${pid}/fd`).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "EACCES" || error.code === "EPERM") unreadable = true;
-      return [];
-    });
-    const targets = await Promise.all(fds.map((fd) => readlink(`/proc/${pid}/fd/${fd}`).catch(() => "")));
-    if (targets.some((target) => target.startsWith(`${dir}${path.sep}`))) {
-      const command = (await readFile(`/proc/${pid}/cmdline`, "utf8").catch(() => "")).split("\0").join(" ").trim();
-      holders.push(`process ${pid}${command ? ` (${command})` : ""}`);
-    }
-  }
-  if (holders.length > 0) throw new BackupError(`The embedded database in ${dir} is in use by ${holders.join(", ")}. ${stop}.`);
-  if (unreadable) {
-    throw new BackupError(
-      `The embedded database in ${dir} may be open (its postmaster.pid exists, and some processes could not be inspected). ${stop}, or run this as the user the server runs as.`,
-    );
+  try {
+    return await work();
+  } finally {
+    lock.release();
   }
 }
 
 /** A tarball of the whole data folder (PGlite's dumpDataDir), taken after a checkpoint so it opens without recovery. */
-export async function backupPglite(dataDir: string, partialFile: string): Promise<string> {
+export const backupPglite = (dataDir: string, partialFile: string) => holdingFolder(dataDir, () => backupHeld(dataDir, partialFile));
+
+async function backupHeld(dataDir: string, partialFile: string): Promise<string> {
   const dir = pgliteDir(dataDir);
   if (!holdsDatabase(dir)) {
     throw new BackupError(`There is no embedded database in ${dir} to back up. DATABASE_URL is unset, so that is where Academy keeps its data: check DATA_DIR.`);
   }
-  await refuseWhileOpen(dir);
   const client = await PGlite.create(dir);
   try {
     const contents = await contentsOf(fromPglite(client).db);
@@ -70,13 +55,48 @@ export async function backupPglite(dataDir: string, partialFile: string): Promis
 }
 
 /**
+ * Reads the whole tarball before anything is touched: gzip's checksum and length at its end catch a cut or
+ * corrupted file here. (PGlite's own unpacking would crash the process on one, with a bare TypeError.)
+ */
+async function checkTarball(file: string): Promise<void> {
+  try {
+    await pipeline(createReadStream(file), createGunzip(), new Writable({ write: (_chunk, _encoding, done) => done() }));
+  } catch (error) {
+    throw new BackupError(
+      `${file} is damaged or incomplete (an interrupted copy, or a disk error?): its compressed data ${(error as NodeJS.ErrnoException).code === "Z_BUF_ERROR" ? "ends early" : "does not check out"} (${(error as Error).message}). Nothing was changed. Copy the backup again, or restore another one.`,
+      { cause: error },
+    );
+  }
+}
+
+const running = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+};
+
+/** Folders that restores killed while unpacking left beside DATA_DIR/db: their process is gone, so nothing else will remove them. */
+async function removeAbandoned(dataDir: string): Promise<void> {
+  for (const name of await readdir(dataDir).catch(() => [])) {
+    const pid = /^db\.restoring-(\d+)$/.exec(name)?.[1];
+    if (pid && !running(Number(pid))) await rm(path.join(dataDir, name), { recursive: true, force: true });
+  }
+}
+
+/**
  * Unpacks the tarball beside DATA_DIR/db, checks it is Academy's, then swaps the folders: the
  * database in place is untouched until the new one has opened, and a replaced one is kept aside.
  */
-export async function restorePglite(dataDir: string, file: string, force: boolean): Promise<RestoreOutcome> {
+export const restorePglite = (dataDir: string, file: string, force: boolean) => holdingFolder(dataDir, () => restoreHeld(dataDir, file, force));
+
+async function restoreHeld(dataDir: string, file: string, force: boolean): Promise<RestoreOutcome> {
   const dir = pgliteDir(dataDir);
   const target = `the embedded database in ${dir}`;
-  await refuseWhileOpen(dir);
+  await checkTarball(file);
+  await removeAbandoned(dataDir);
   let replaced: string | null = null;
   if (holdsDatabase(dir)) {
     const existing = await PGlite.create(dir);

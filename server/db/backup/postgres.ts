@@ -60,6 +60,7 @@ function connection(databaseUrl: string): { dsn: string; env: NodeJS.ProcessEnv;
 
 interface Finished {
   code: number | null;
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -71,13 +72,16 @@ function finished(child: ReturnType<typeof spawn>): Promise<Finished> {
   child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
     child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
 
 const run = (command: string, args: string[], env: NodeJS.ProcessEnv) => finished(spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] }));
 
 const firstLines = (text: string) => text.trim().split("\n").slice(0, 5).join("\n");
+
+/** Why a client program stopped: what it said, or the signal that ended it. */
+const why = (ended: Finished) => (ended.stderr.trim() ? `at\n${firstLines(ended.stderr)}` : ended.signal ? `on ${ended.signal}.` : `with exit code ${ended.code}.`);
 
 async function withDatabase<T>(databaseUrl: string, label: string, work: (database: Database) => Promise<T>): Promise<T> {
   const database = fromPostgres(databaseUrl, { poolSize: 1 });
@@ -104,15 +108,27 @@ export async function backupPostgres(databaseUrl: string, partialFile: string): 
   return `${label} (${await describeContents(contents)})`;
 }
 
-/** The created_at of each migration recorded in an archive, read from its data without restoring it. */
-async function archivedMigrations(tools: ClientTools, file: string): Promise<number[]> {
+/** pg_restore could not read all of FILE: said once, the same whichever read found it. */
+const damaged = (file: string, stderr: string) =>
+  new BackupError(
+    `${file} is damaged or incomplete (an interrupted copy, or a disk error?): pg_restore cannot read all of it. Nothing was changed. Copy the backup again, or restore another one.\n${firstLines(stderr)}`,
+  );
+
+/**
+ * Reads the whole archive before anything is touched: its table of contents, then every entry's data
+ * into /dev/null, so a cut or corrupted file is refused here and not halfway through the restore.
+ * Returns the created_at of each migration the archive records.
+ */
+async function checkedArchive(tools: ClientTools, file: string): Promise<number[]> {
   const listed = await run(tools.pgRestore, ["--list", file], process.env);
-  if (listed.code !== 0) throw new BackupError(`${file} starts like a pg_dump archive, but pg_restore cannot read it:\n${firstLines(listed.stderr)}`);
+  if (listed.code !== 0) throw damaged(file, listed.stderr);
   if (!/ TABLE drizzle __drizzle_migrations /.test(listed.stdout)) {
     throw new BackupError(`${file} is a pg_dump archive of another database, not Academy's: it has no drizzle.__drizzle_migrations table.`);
   }
+  const read = await run(tools.pgRestore, ["--file=/dev/null", file], process.env);
+  if (read.code !== 0) throw damaged(file, read.stderr);
   const data = await run(tools.pgRestore, ["--data-only", "--schema=drizzle", "--table=__drizzle_migrations", "--file=-", file], process.env);
-  if (data.code !== 0) throw new BackupError(`pg_restore cannot read the migrations recorded in ${file}:\n${firstLines(data.stderr)}`);
+  if (data.code !== 0) throw damaged(file, data.stderr);
   const copy = /^COPY drizzle\.__drizzle_migrations \(([^)]*)\) FROM stdin;\n([\s\S]*?)^\\\.$/m.exec(data.stdout);
   const column = copy?.[1]?.split(", ").indexOf("created_at") ?? -1;
   return (copy?.[2] ?? "").split("\n").filter(Boolean).map((line) => Number(line.split("\t")[column]));
@@ -172,25 +188,34 @@ async function dropStatements(database: Database): Promise<string> {
   ].join("\n");
 }
 
-/** pg_restore's script piped into psql with the removal of the old data in front, all in one transaction: it fails whole or not at all. */
+/**
+ * pg_restore's script piped into psql after BEGIN and the removal of the old objects, and COMMIT written
+ * after it only when pg_restore exited 0. psql's --single-transaction would commit at the end of its
+ * input however that input ended (pg_restore dying, or this process killed, end it too); this way
+ * whatever stops early (pg_restore, psql, this process) leaves the transaction without a COMMIT, and
+ * PostgreSQL rolls it back when psql's session closes: the database is as before, or wholly restored.
+ */
 async function replaceWithArchive(tools: ClientTools, file: string, dsn: string, env: NodeJS.ProcessEnv, prelude: string): Promise<void> {
   const script = spawn(tools.pgRestore, ["--no-owner", "--no-privileges", "--file=-", file], { env, stdio: ["ignore", "pipe", "pipe"] });
-  const psql = spawn(tools.psql, ["--no-psqlrc", "--quiet", "--set=ON_ERROR_STOP=1", "--single-transaction", `--dbname=${dsn}`], {
-    env,
-    stdio: ["pipe", "pipe", "pipe"],
-  });
+  const psql = spawn(tools.psql, ["--no-psqlrc", "--quiet", "--set=ON_ERROR_STOP=1", `--dbname=${dsn}`], { env, stdio: ["pipe", "pipe", "pipe"] });
   psql.stdin.on("error", () => {});
-  psql.stdin.write(prelude);
-  script.stdout.pipe(psql.stdin);
-  const [restored, applied] = await Promise.all([finished(script), finished(psql)]);
-  if (applied.code !== 0) throw new BackupError(`The restore failed and changed nothing: psql stopped at\n${firstLines(applied.stderr)}`);
-  if (restored.code !== 0) throw new BackupError(`The restore failed and changed nothing: pg_restore could not read ${file}:\n${firstLines(restored.stderr)}`);
+  psql.stdin.write(`begin;\n${prelude}`);
+  script.stdout.pipe(psql.stdin, { end: false });
+  const applying = finished(psql);
+  // A psql that stopped reads no more: pg_restore would wait on a full pipe for ever.
+  void applying.then(() => script.kill("SIGKILL"));
+  const restored = await finished(script);
+  const whole = restored.code === 0;
+  psql.stdin.end(whole ? "commit;\n" : "");
+  const applied = await applying;
+  if (applied.code !== 0) throw new BackupError(`The restore failed and was rolled back. Nothing was changed: psql stopped ${why(applied)}`);
+  if (!whole) throw new BackupError(`The restore failed and was rolled back. Nothing was changed: pg_restore stopped reading ${file} ${why(restored)}`);
 }
 
 export async function restorePostgres(databaseUrl: string, file: string, force: boolean): Promise<RestoreOutcome> {
   const { dsn, env, label } = connection(databaseUrl);
   const tools = await findClientTools();
-  await migrationLevel(await archivedMigrations(tools, file), `The database in ${file}`);
+  await migrationLevel(await checkedArchive(tools, file), `The database in ${file}`);
   const { contents, prelude } = await withDatabase(databaseUrl, label, async (database) => {
     await refuseWhileConnected(database, label);
     const found: Contents = await contentsOf(database.db);
