@@ -48,7 +48,8 @@ export function lockPgliteData(dataDir: string): PgliteLock {
   const holderFile = path.join(dataDir, "db.lock.holder");
   const connection = new DatabaseSync(path.join(dataDir, "db.lock"), { timeout: 0 });
   try {
-    connection.exec("begin exclusive");
+    // Nothing is ever written, so the journal stays in memory: a file would be left beside the data when a holder is killed.
+    connection.exec("pragma journal_mode = memory; begin exclusive");
   } catch (error) {
     connection.close();
     if ((error as { errcode?: unknown }).errcode !== sqliteBusy) throw error;

@@ -1,14 +1,12 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
-import { Client } from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { loadCatalog } from "../../server/catalog/index.ts";
 import { fromPglite, fromPostgres, type Database } from "../../server/db/client.ts";
@@ -16,6 +14,7 @@ import { startIdentity } from "../../server/identity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createNote } from "../../server/notes/index.ts";
 import { createDiskStorage } from "../../server/storage/disk.ts";
+import { scratchSpace } from "../support/scratch.ts";
 import { contentDir, projectRoot } from "./helpers.ts";
 
 // docs/backup.md's "Test a restore", typed into one shell as an operator types it, with the server's
@@ -23,32 +22,7 @@ import { contentDir, projectRoot } from "./helpers.ts";
 // text are the places this machine cannot share with others (below, `substitutions`).
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-const temporaryDirs: string[] = [];
-const createdDatabases: string[] = [];
-
-async function temporary(prefix: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), prefix));
-  temporaryDirs.push(dir);
-  return dir;
-}
-
-async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-afterAll(async () => {
-  await Promise.all(temporaryDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  if (createdDatabases.length === 0) return;
-  await admin(async (client) => {
-    for (const name of createdDatabases) await client.query(`drop database if exists ${name} with (force)`);
-  });
-});
+const { admin, folder: temporary, database: scratchDatabaseOf, dropLater } = scratchSpace(serverUrl);
 
 /** The `sh` blocks of one subsection of "## Test a restore", in order. */
 async function docBlocks(subsection: string): Promise<string[]> {
@@ -129,12 +103,8 @@ const kinds: Kind[] = [
           subsection: "On PostgreSQL",
           extension: ".postgres.dump",
           async place() {
-            const name = `academy_doc_${randomBytes(6).toString("hex")}`;
-            await admin((client) => client.query(`create database ${name}`));
-            createdDatabases.push(name);
-            const url = new URL(serverUrl);
-            url.pathname = `/${name}`;
-            return { env: { DATABASE_URL: url.toString() }, open: async () => fromPostgres(url.toString(), { poolSize: 2 }) };
+            const { url } = await scratchDatabaseOf("academy_doc_");
+            return { env: { DATABASE_URL: url }, open: async () => fromPostgres(url, { poolSize: 2 }) };
           },
         },
       ]
@@ -214,7 +184,7 @@ describe.each(kinds)("docs/backup.md: test a restore, on $name", { timeout: 180_
       [/\/tmp\/academy-restore-test/g, scratch],
     ];
     const typed = blocks.map((block) => substitutions.reduce((text, [pattern, value]) => text.replace(pattern, value), block));
-    if (kind.extension === ".postgres.dump") createdDatabases.push(scratchDatabase);
+    if (kind.extension === ".postgres.dump") dropLater(scratchDatabase);
 
     const shell = operatorShell(production);
     try {

@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { Client } from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../server/api/keys.ts";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
@@ -21,6 +21,8 @@ import { saveReview } from "../../server/feedback/index.ts";
 import { rememberLesson, setLessonComplete } from "../../server/learning/player.ts";
 import { createNote, getNote } from "../../server/notes/index.ts";
 import { startWebsite } from "../../server/websites/index.ts";
+import { listeningPort } from "../support/server-process.ts";
+import { scratchSpace } from "../support/scratch.ts";
 import { contentDir, deliverTestWebhooks, identitySuite, payInTestSandbox, projectRoot, startTestPayments } from "./helpers.ts";
 
 /** One database an Academy process can be pointed at: the environment that names it, and a handle on it for the test. */
@@ -35,12 +37,8 @@ interface Kind {
   place(): Promise<Place>;
 }
 
-const temporaryDirs: string[] = [];
-async function temporary(prefix: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), prefix));
-  temporaryDirs.push(dir);
-  return dir;
-}
+const serverUrl = process.env.TEST_DATABASE_URL;
+const { folder: temporary, database: scratchDatabase } = scratchSpace(serverUrl);
 
 const pgliteKind: Kind = {
   name: "PGlite",
@@ -57,46 +55,15 @@ const pgliteKind: Kind = {
   },
 };
 
-const serverUrl = process.env.TEST_DATABASE_URL;
-const createdDatabases: string[] = [];
-
-async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** A new database on the test server; the restore scripts need its URL, so this does not use helpers' self-dropping one. */
-async function newPostgresDatabase(): Promise<string> {
-  const name = `academy_backup_${randomBytes(6).toString("hex")}`;
-  await admin((client) => client.query(`create database ${name}`));
-  createdDatabases.push(name);
-  const url = new URL(serverUrl as string);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 
 const postgresKind: Kind = {
   name: "PostgreSQL",
   extension: ".postgres.dump",
   async place() {
-    const url = await newPostgresDatabase();
+    const { url } = await scratchDatabase("academy_backup_");
     return { env: { DATABASE_URL: url }, open: async () => fromPostgres(url, { poolSize: 2 }) };
   },
 };
-
-afterAll(async () => {
-  // Each embedded database is some 40 MB on disk.
-  await Promise.all(temporaryDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  if (createdDatabases.length === 0) return;
-  await admin(async (client) => {
-    for (const name of createdDatabases) await client.query(`drop database if exists ${name} with (force)`);
-  });
-});
 
 const kinds = [pgliteKind, ...(serverUrl ? [postgresKind] : [])];
 
@@ -144,7 +111,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const port = /running at http:\/\/localhost:(\d+)/.exec(output)?.[1];
+    const port = listeningPort(output);
     if (port) break;
     if (child.exitCode !== null) throw new Error(`The server exited early:\n${output}`);
     if (Date.now() > deadline) {
@@ -153,7 +120,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const port = /running at http:\/\/localhost:(\d+)/.exec(output)?.[1];
+  const port = listeningPort(output);
   return {
     child,
     url: `http://127.0.0.1:${port}`,

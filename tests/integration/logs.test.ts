@@ -12,6 +12,7 @@ import { fromPglite, type Database } from "../../server/db/client.ts";
 import { user } from "../../server/db/schema.ts";
 import { createLogger } from "../../server/logger.ts";
 import { listMailbox } from "../../server/mail/outbox.ts";
+import { listeningPort } from "../support/server-process.ts";
 import { projectRoot, startTestApp, type TestApp } from "./helpers.ts";
 
 let database: Database;
@@ -293,8 +294,8 @@ describe("a running server's output", { timeout: 120_000 }, () => {
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     try {
-      await expect.poll(() => /running at http:\/\/localhost:(\d+)/.exec(stderr)?.[1], { timeout: 90_000, interval: 100 }).toBeDefined();
-      const base = `http://127.0.0.1:${/running at http:\/\/localhost:(\d+)/.exec(stderr)?.[1]}`;
+      await expect.poll(() => listeningPort(stderr), { timeout: 90_000, interval: 100 }).toBeDefined();
+      const base = `http://127.0.0.1:${listeningPort(stderr)}`;
       const response = await fetch(`${base}/api/auth/sign-in/email`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: base, "x-request-id": "process-output-0001" },
@@ -308,6 +309,6 @@ describe("a running server's output", { timeout: 120_000 }, () => {
     const lines = stdout.split("\n").filter(Boolean);
     for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
     expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((l) => l.source === "better-auth")).toMatchObject({ requestId: "process-output-0001", msg: "User not found" });
-    expect(stderr.trim()).toMatch(/^Academy is running at http:\/\/localhost:\d+$/);
+    expect(stderr.trim()).toMatch(/^Academy is running at http:\/\/localhost:\d+ \(listening on 127\.0\.0\.1:\d+\)$/);
   });
 });

@@ -1,50 +1,24 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
-import { Client } from "pg";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { createOrder } from "../../server/commerce/index.ts";
 import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
 import { checkSchema, SchemaMismatch } from "../../server/db/schema-check.ts";
 import { createNote } from "../../server/notes/index.ts";
+import { scratchSpace } from "../support/scratch.ts";
 import { contentDir, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, projectRoot, startTestPayments, type IdentitySuite } from "./helpers.ts";
 
 // The issue's fault suite: real archives cut where an interrupted copy would cut them, and restores killed
 // midway, over a populated database. Each must leave that database as it was, or restore the backup whole.
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-const temporaryDirs: string[] = [];
-const createdDatabases: string[] = [];
-
-async function temporary(prefix: string): Promise<string> {
-  const dir = await mkdtemp(path.join(tmpdir(), prefix));
-  temporaryDirs.push(dir);
-  return dir;
-}
-
-async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-afterAll(async () => {
-  await Promise.all(temporaryDirs.map((dir) => rm(dir, { recursive: true, force: true })));
-  if (createdDatabases.length === 0) return;
-  await admin(async (client) => {
-    for (const name of createdDatabases) await client.query(`drop database if exists ${name} with (force)`);
-  });
-});
+const { admin, folder: temporary, database: scratchDatabase } = scratchSpace(serverUrl);
 
 interface Place {
   env: Record<string, string>;
@@ -85,6 +59,10 @@ async function contentsAndCatalogue(db: Db) {
   };
 }
 
+/** The lock every opener of the folder takes (server/db/pglite-lock.ts), which names its last holder: not data. */
+const lockFiles = ["db.lock", "db.lock.holder"];
+const besideLock = async (dataDir: string) => (await readdir(dataDir)).filter((name) => !lockFiles.includes(name)).toSorted();
+
 const pgliteKind: Kind = {
   name: "PGlite",
   extension: ".pglite.tar.gz",
@@ -99,15 +77,16 @@ const pgliteKind: Kind = {
         for (const entry of await readdir(dataDir, { recursive: true, withFileTypes: true })) {
           if (!entry.isFile()) continue;
           const file = path.join(entry.parentPath, entry.name);
+          if (lockFiles.includes(path.relative(dataDir, file))) continue;
           files[path.relative(dataDir, file)] = createHash("sha256").update(await readFile(file)).digest("hex");
         }
-        return { folders: (await readdir(dataDir)).toSorted(), files };
+        return { folders: await besideLock(dataDir), files };
       },
       async state() {
         const database = await open();
         try {
           // What is beside the database counts too: a failed restore leaves no half-unpacked or moved-aside folder.
-          return { folders: (await readdir(dataDir)).toSorted(), ...(await contentsAndCatalogue(database.db)) };
+          return { folders: await besideLock(dataDir), ...(await contentsAndCatalogue(database.db)) };
         } finally {
           await database.close();
         }
@@ -132,12 +111,7 @@ const postgresKind: Kind = {
   name: "PostgreSQL",
   extension: ".postgres.dump",
   async place() {
-    const name = `academy_faults_${randomBytes(6).toString("hex")}`;
-    await admin((client) => client.query(`create database ${name}`));
-    createdDatabases.push(name);
-    const url = new URL(serverUrl as string);
-    url.pathname = `/${name}`;
-    const href = url.toString();
+    const { url: href } = await scratchDatabase("academy_faults_");
     return { env: { DATABASE_URL: href }, open: async () => fromPostgres(href, { poolSize: 2 }), state: () => pgDump(href), bytes: () => pgDump(href) };
   },
 };
@@ -401,7 +375,7 @@ describe.each(kinds)("restore faults on $name", { timeout: 120_000 }, (kind) => 
         await restore.done;
         const state = (await place.state()) as { folders: string[] };
         expect(state).toEqual({ ...(before as object), folders: expect.arrayContaining(["db"]) as unknown });
-        expect(state.folders.filter((name) => name !== "db").every((name) => name.startsWith("db.restoring-"))).toBe(true);
+        expect(state.folders.filter((name) => name !== "db").every((name) => name.startsWith("db.restoring-")), state.folders.join()).toBe(true);
       });
     }
 

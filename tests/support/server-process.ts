@@ -26,13 +26,16 @@ export function startProcess(env: Record<string, string>, args: string[] = ["ser
   return { child, output: () => output, exited };
 }
 
-/** The address the server says it is running at, once it listens; throws with its output when it exits or takes too long. */
+/** The address the server says it listens on ("Academy is running at … (listening on HOST:PORT)"), once it does; throws with its output when it exits or takes too long. */
+/** The port in the banner a server prints once it listens, if it has. */
+export const listeningPort = (output: string) => /Academy is running at \S+ \(listening on \S+:(\d+)\)/.exec(output)?.[1];
+
 export async function listeningUrl(server: ServerProcess): Promise<string> {
   // A cold start imports the whole server (Better Auth, Drizzle, Shiki, PGlite): seconds on a quiet
   // machine, and several times that on one core shared with other test files.
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const port = /running at http:\/\/localhost:(\d+)/.exec(server.output())?.[1];
+    const port = listeningPort(server.output());
     if (port) return `http://127.0.0.1:${port}`;
     if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
     if (Date.now() > deadline) throw new Error(`server did not start:\n${server.output()}`);
