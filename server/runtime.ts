@@ -5,7 +5,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Catalog, ContentError, loadCatalog } from "./catalog/index.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
-import { type Database, openDatabase, SchemaTooNew } from "./db/client.ts";
+import { type Database, InterruptedRestore, openDatabase, SchemaTooNew } from "./db/client.ts";
 import { connectionFailure } from "./db/connection-failure.ts";
 import { loadGeneratedSecrets } from "./db/generated-secrets.ts";
 import { DatabaseInUse } from "./db/pglite-lock.ts";
@@ -61,7 +61,7 @@ export async function startServices(environment: Record<string, string | undefin
   });
   logger.info({ storage: storage.kind }, "storage ready");
   const database = await openDatabase(config).catch((error: unknown) => {
-    if (!(error instanceof DatabaseInUse)) throw error;
+    if (!(error instanceof DatabaseInUse || error instanceof InterruptedRestore)) throw error;
     process.stderr.write(`${error.message}\n`);
     process.exit(1);
   });

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -140,6 +141,22 @@ export function fromPostgres(url: string, options: { poolSize?: number } = {}): 
   return { ...postgres, poolStats };
 }
 
+/** Refused start: a restore stopped between moving the embedded database aside and putting the restored one in its place. */
+export class InterruptedRestore extends Error {
+  override name = "InterruptedRestore";
+}
+
+/**
+ * A missing DATA_DIR/db beside a database a restore moved aside (db.replaced-<time>, server/db/backup/pglite.ts)
+ * is a restore killed between its two renames: opening would make a new, empty database. What to say, or null.
+ */
+function interruptedRestore(dataDir: string): string | null {
+  if (existsSync(path.join(dataDir, "db", "PG_VERSION"))) return null;
+  const [newest] = readdirSync(dataDir).filter((name) => name.startsWith("db.replaced-")).toSorted().toReversed();
+  if (!newest) return null;
+  return `There is no embedded database in ${path.join(dataDir, "db")}, but ${path.join(dataDir, newest)} is beside it: a restore stopped after moving the database aside. Run the restore again, or move ${newest} back to db, before starting Academy.`;
+}
+
 /** node-postgres when DATABASE_URL is set, otherwise PGlite with its files in DATA_DIR/db, locked to this process (throws DatabaseInUse). */
 export async function openDatabase(options: { databaseUrl: string | undefined; dataDir: string; databasePoolSize: number }): Promise<Database> {
   if (options.databaseUrl) return fromPostgres(options.databaseUrl, { poolSize: options.databasePoolSize });
@@ -147,6 +164,11 @@ export async function openDatabase(options: { databaseUrl: string | undefined; d
   // the files sit in the operating system's page cache anyway, so a small pool costs no speed and
   // keeps some 130 MB off the process (measured: resident 466 → 335 MB idle, 562 → 417 MB under load).
   const lock = lockPgliteData(options.dataDir);
+  const interrupted = interruptedRestore(options.dataDir);
+  if (interrupted) {
+    lock.release();
+    throw new InterruptedRestore(interrupted);
+  }
   const client = await PGlite.create(path.join(options.dataDir, "db"), { postgresqlconf: ["shared_buffers=16MB"] }).catch((error: unknown) => {
     lock.release();
     throw error;

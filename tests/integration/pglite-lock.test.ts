@@ -1,4 +1,5 @@
-import { mkdtemp } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdtemp, rename } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -67,5 +68,23 @@ describe("one process per embedded database", { timeout: 240_000 }, () => {
     lock.release();
     const after = start({ DATA_DIR: dataDir });
     expect((await fetch(`${await listeningUrl(after)}/readyz`)).status).toBe(200);
+  });
+
+  it("will not make a new, empty database where a restore stopped after moving the old one aside", async () => {
+    const { openDatabase } = await import("../../server/db/client.ts");
+    const dataDir = await mkdtemp(path.join(tmpdir(), "academy-lock-"));
+    const settings = { databaseUrl: undefined, dataDir, databasePoolSize: 1 };
+    const first = await openDatabase(settings);
+    await first.migrate();
+    await first.close();
+    // What a restore killed between its two renames leaves (server/db/backup/pglite.ts).
+    await rename(path.join(dataDir, "db"), path.join(dataDir, "db.replaced-20261126T101500Z"));
+    await expect(openDatabase(settings)).rejects.toThrow(
+      `There is no embedded database in ${path.join(dataDir, "db")}, but ${path.join(dataDir, "db.replaced-20261126T101500Z")} is beside it: a restore stopped after moving the database aside. Run the restore again, or move db.replaced-20261126T101500Z back to db, before starting Academy.`,
+    );
+    expect(existsSync(path.join(dataDir, "db"))).toBe(false);
+    // The lock was let go: the operator's restore, or a server once the folder is back, can take it.
+    await rename(path.join(dataDir, "db.replaced-20261126T101500Z"), path.join(dataDir, "db"));
+    await (await openDatabase(settings)).close();
   });
 });
