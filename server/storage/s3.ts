@@ -12,7 +12,7 @@ export class StorageError extends Error {
 const unavailableMessages = {
   put: "Your photo could not be stored: our file storage is not answering. Nothing was changed; try again in a few minutes.",
   get: "This file cannot be shown just now: our file storage is not answering. Try again in a few minutes.",
-  remove: "A photo could not be deleted: our file storage is not answering. Try again in a few minutes.",
+  remove: "Your photo could not be deleted: our file storage is not answering. Nothing was changed; try again in a few minutes.",
 };
 
 /** The bucket failed or did not answer (an outage, not our mistake): 503, with what could not be done. The SDK's error is its cause. */

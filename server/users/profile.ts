@@ -61,6 +61,11 @@ export async function setProfilePhoto(services: PhotoServices, userId: string, u
       throw new PhotoError(`You have changed your photo ${photoUploads.max} times in the last hour. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`, 429);
     }
   }
+  if (!upload) {
+    // Removing: the file goes first, so when the storage cannot delete it nothing has changed.
+    const [account] = await db.select({ image: user.image }).from(user).where(eq(user.id, userId));
+    if (account?.image) await removeOwnPhoto(services, userId, account.image);
+  }
   const url = upload ? await storage.put(`avatars/${userId}`, await processProfilePhoto(upload), "webp") : null;
   const previous = await db.transaction(async (tx) => {
     const [account] = await tx.select({ image: user.image }).from(user).where(eq(user.id, userId)).for("update");
@@ -68,7 +73,7 @@ export async function setProfilePhoto(services: PhotoServices, userId: string, u
     await updateUserDocument(tx, cipher, userId, { profilePicUrl: url ?? "" });
     return account?.image ?? null;
   });
-  if (previous && previous !== url) await removeOwnPhoto(services, userId, previous);
+  if (upload && previous && previous !== url) await removeOwnPhoto(services, userId, previous);
   return url;
 }
 

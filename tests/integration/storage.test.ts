@@ -420,5 +420,13 @@ describe("profile photos when the bucket stops answering", () => {
     expect(await uploaded.text()).toContain("Your photo could not be stored: our file storage is not answering. Nothing was changed; try again in a few minutes.");
     const [after] = await t.database.db.select({ image: user.image }).from(user).where(eq(user.id, created.id));
     expect(after?.image).toBe(image);
+
+    const removal = new FormData();
+    removal.set("intent", "remove-photo");
+    const removed = await send("/profile", { method: "POST", body: removal, cookie, headers: { accept: "text/html" } });
+    expect(removed.status).toBe(503);
+    expect(await removed.text()).toContain("Your photo could not be deleted: our file storage is not answering. Nothing was changed; try again in a few minutes.");
+    const [kept] = await t.database.db.select({ image: user.image }).from(user).where(eq(user.id, created.id));
+    expect(kept?.image).toBe(image);
   });
 });
