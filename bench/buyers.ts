@@ -14,8 +14,9 @@ export interface Buyer {
 }
 
 /** A request as the buyer's browser sends it: same origin, their address and cookie, redirects not followed. */
-export function send(url: string, from: { address: string; cookie?: string }, body?: { form: Record<string, string> } | { json: unknown }): Promise<Response> {
-  const headers: Record<string, string> = { Origin: new URL(url).origin, "X-Forwarded-For": from.address };
+export function send(url: string, from: { address?: string; cookie?: string }, body?: { form: Record<string, string> } | { json: unknown }): Promise<Response> {
+  const headers: Record<string, string> = { Origin: new URL(url).origin };
+  if (from.address) headers["X-Forwarded-For"] = from.address;
   if (from.cookie) headers.Cookie = from.cookie;
   let payload: string | undefined;
   if (body && "form" in body) {
@@ -90,7 +91,8 @@ export async function buyCourse(url: string, buyer: Buyer, hooks: { reached?(sta
   if (!checkout?.startsWith("/sandbox/checkout/order_")) throw new Error(`confirm answered ${confirm.status} ${checkout ?? ""}`);
 
   hooks.reached?.("checkout");
-  const page = await send(`${url}${checkout}`, buyer, { form: { outcome: "pay", method: "upi" } });
+  // The development sandbox answers only this machine, and a forwarded request is not this machine's.
+  const page = await send(`${url}${checkout}`, { cookie: buyer.cookie }, { form: { outcome: "pay", method: "upi" } });
   // The no-JavaScript checkout page carries the callback fields as hidden inputs.
   const fields = Object.fromEntries(Array.from((await page.text()).matchAll(/name="(razorpay_\w+)" value="([^"]*)"/g), (m) => [m[1], m[2]]));
   if (!fields.razorpay_payment_id) throw new Error(`checkout answered ${page.status} without a payment`);

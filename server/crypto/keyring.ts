@@ -2,7 +2,7 @@ import { hkdfSync } from "node:crypto";
 import { asc, eq, like } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { appRoots, certificates, encryptionKeys, notes, users } from "../db/schema.ts";
-import { createFieldCipher, EncryptionError, type FieldCipher, keyDocumentId, loadEncryptionKey, parseKey } from "./field-encryption.ts";
+import { createFieldCipher, type FieldCipher, keyDocumentId, loadEncryptionKey, parseKey } from "./field-encryption.ts";
 
 /** A refused start: the process's keys are not the ones the database's values are under. */
 export class KeyMismatch extends Error {
@@ -128,14 +128,20 @@ export async function openKeyring(db: Db, options: KeyringOptions): Promise<Keyr
     encrypt: (value) => writer().encrypt(value),
     decrypt(value) {
       const first = writer();
-      for (const cipher of [first, ...[...ciphers.values()].filter((c) => c !== first)]) {
-        try {
-          return cipher.decrypt(value);
-        } catch {
-          // Tried with the next key.
+      try {
+        return first.decrypt(value);
+      } catch (error) {
+        // During a rotation a value may still be under the other key.
+        for (const cipher of ciphers.values()) {
+          if (cipher === first) continue;
+          try {
+            return cipher.decrypt(value);
+          } catch {
+            // Tried with the next key.
+          }
         }
+        throw error;
       }
-      throw new EncryptionError("Failed to decrypt value");
     },
     digest: (...parts) => writer().digest(...parts),
     currentId: () => current,

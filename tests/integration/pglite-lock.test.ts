@@ -3,7 +3,7 @@ import { mkdtemp, rename } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
+import { listeningUrl, productionSandboxEnv, startProcess, type ServerProcess } from "../support/server-process.ts";
 
 const running: ServerProcess[] = [];
 afterEach(() => {
@@ -19,23 +19,14 @@ const start = (env: Record<string, string>) => {
 /** Its exit code, or "listening" when it started instead. */
 const outcome = (server: ServerProcess) => Promise.race([server.exited, listeningUrl(server).then(() => "listening", () => server.exited)]);
 
-const production = {
-  NODE_ENV: "production",
-  PUBLIC_URL: "https://academy.example",
-  AUTH_SECRET: "p".repeat(40),
-  ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
-  SMTP_URL: "smtp://127.0.0.1:1",
-  PAYMENT_PROVIDER: "sandbox",
-  PAYMENT_ALLOW_SANDBOX: "true",
-};
 
 describe("one process per embedded database", { timeout: 240_000 }, () => {
   it("refuses a second server on the same DATA_DIR with a sentence naming the first, and takes over after a kill -9", async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), "academy-lock-"));
-    const first = start({ ...production, DATA_DIR: dataDir });
+    const first = start({ ...productionSandboxEnv, DATA_DIR: dataDir });
     const url = await listeningUrl(first);
 
-    const second = start({ ...production, DATA_DIR: dataDir });
+    const second = start({ ...productionSandboxEnv, DATA_DIR: dataDir });
     expect(await outcome(second)).toBe(1);
     expect(second.output()).toContain(
       `The embedded database in ${path.join(dataDir, "db")} is in use by another Academy process (pid ${first.child.pid}). Stop it first, or set DATABASE_URL to share a PostgreSQL database between processes.`,
@@ -46,7 +37,7 @@ describe("one process per embedded database", { timeout: 240_000 }, () => {
     // The lock ends with its process, however it ends: nothing stale is left to clear by hand.
     first.child.kill("SIGKILL");
     await first.exited;
-    const third = start({ ...production, DATA_DIR: dataDir });
+    const third = start({ ...productionSandboxEnv, DATA_DIR: dataDir });
     expect((await fetch(`${await listeningUrl(third)}/readyz`)).status).toBe(200);
   });
 

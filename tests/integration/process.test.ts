@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { contentCopy, projectRoot } from "./helpers.ts";
 import { freePort } from "../support/free-port.ts";
-import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
+import { listeningUrl, productionSandboxEnv, startProcess, type ServerProcess } from "../support/server-process.ts";
 
 const running: ServerProcess[] = [];
 afterEach(() => {
@@ -79,13 +79,7 @@ describe("a running server", { timeout: 180_000 }, () => {
     const server = startProcess({
       PORT: "0",
       DATA_DIR: dataDir,
-      NODE_ENV: "production",
-      PUBLIC_URL: "https://academy.example",
-      AUTH_SECRET: "p".repeat(40),
-      ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
-      SMTP_URL: "smtp://127.0.0.1:1",
-      PAYMENT_PROVIDER: "sandbox",
-      PAYMENT_ALLOW_SANDBOX: "true",
+      ...productionSandboxEnv,
     });
     running.push(server);
     expect((await fetch(`${await listeningUrl(server)}/readyz`)).status).toBe(200);

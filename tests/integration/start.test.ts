@@ -5,22 +5,20 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { sourceHash, stampFile } from "../../scripts/source-hash.ts";
 import { freePort } from "../support/free-port.ts";
+import { startProcess } from "../support/server-process.ts";
 import { projectRoot } from "./helpers.ts";
 
 const tempDir = () => mkdtemp(path.join(tmpdir(), "academy-start-"));
 
 /** Runs an npm script of the project from `cwd`, as an operator in that folder would; its exit code and output. */
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+function npm(args: string[], cwd: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   const { NODE_ENV: _mode, ...inherited } = process.env;
-  const child = spawn(command, args, { cwd, env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("npm", args, { cwd, env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<{ code: number | null; output: string }>((resolve) => child.once("exit", (code) => resolve({ code, output })));
-  return { child, exited, output: () => output };
+  return new Promise((resolve) => child.once("exit", (code) => resolve({ code, output })));
 }
-
-const npm = (args: string[], cwd: string, env: Record<string, string> = {}) => run("npm", args, cwd, env).exited;
 
 describe("npm run build and npm start", () => {
   it("records the sources a build was made from, so the first npm start after npm run build serves it as built", async () => {
@@ -56,8 +54,9 @@ describe("npm run build and npm start", () => {
 
   it("says in a sentence, with the password hidden, when DATABASE_URL leads nowhere", async () => {
     const port = await freePort();
-    const server = run(process.execPath, ["server/main.ts"], projectRoot, { DATA_DIR: await tempDir(), PORT: "0", DATABASE_URL: `postgres://academy:secret-word@127.0.0.1:${port}/academy` });
-    const { code, output } = await server.exited;
+    const server = startProcess({ DATA_DIR: await tempDir(), PORT: "0", DATABASE_URL: `postgres://academy:secret-word@127.0.0.1:${port}/academy` });
+    const code = await server.exited;
+    const output = server.output();
     expect(output).toContain(
       `Cannot open the database at DATABASE_URL (postgres://academy:****@127.0.0.1:${port}/academy): nothing accepts connections there (connect ECONNREFUSED 127.0.0.1:${port}). Check that PostgreSQL runs there`,
     );
@@ -68,7 +67,7 @@ describe("npm run build and npm start", () => {
 
   it("says where it is running: PUBLIC_URL, and the address it listens on", async () => {
     const port = await freePort();
-    const server = run(process.execPath, ["server/main.ts"], projectRoot, { DATA_DIR: await tempDir(), PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
+    const server = startProcess({ DATA_DIR: await tempDir(), PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
     try {
       await expect.poll(server.output, { timeout: 90_000, interval: 200 }).toContain(`Academy is running at http://127.0.0.1:${port} (listening on 127.0.0.1:${port})`);
     } finally {

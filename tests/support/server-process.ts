@@ -11,6 +11,17 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+/** A complete production configuration that takes no money and sends mail nowhere: for processes that must start in production. */
+export const productionSandboxEnv = {
+  NODE_ENV: "production",
+  PUBLIC_URL: "https://academy.example",
+  AUTH_SECRET: "p".repeat(40),
+  ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
+  SMTP_URL: "smtp://127.0.0.1:1",
+  PAYMENT_PROVIDER: "sandbox",
+  PAYMENT_ALLOW_SANDBOX: "true",
+};
+
 /** `node <script>` in the project (server/main.ts by default), as `npm start` runs it, with NODE_ENV unset unless given. */
 export function startProcess(env: Record<string, string>, args: string[] = ["server/main.ts"]): ServerProcess {
   const { NODE_ENV: _ignored, ...inherited } = process.env;
