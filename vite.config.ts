@@ -1,14 +1,73 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { builtinModules } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+/** Folders the server process loads itself (Node runs their TypeScript): the server build imports them, never copies them. */
+const runTimeFolders = ["server", "common"].map((folder) => path.join(import.meta.dirname, folder) + path.sep);
+
+/**
+ * One instance of each server module per process: routes reach `server/` and `common/` through
+ * Node's own loader, as `server/main.ts` does, so a context key, a cache or a counter exists once.
+ * The built bundle keeps a relative import; the dev server's module runner is handed a `file:` URL
+ * that it leaves to Node (see `resolve.builtins` below).
+ */
+function serverModulesAtRunTime(): Plugin {
+  return {
+    name: "academy:server-modules-at-run-time",
+    enforce: "pre",
+    applyToEnvironment: (environment) => environment.config.consumer === "server",
+    async resolveId(source, importer, options) {
+      if (!importer || source.startsWith("\0") || source.startsWith("virtual:")) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      if (!resolved || resolved.external || !runTimeFolders.some((folder) => resolved.id.startsWith(folder))) return null;
+      if (this.environment.mode === "dev") return { id: pathToFileURL(resolved.id).href, external: true };
+      const { root, build } = this.environment.config;
+      // A relative id stays as written: the path from the bundle's folder to the source file.
+      return { id: path.relative(path.resolve(root, build.outDir), resolved.id).split(path.sep).join("/"), external: true };
+    },
+  };
+}
+
+/**
+ * Writes the project files each bundle was made from to build/.inputs-<environment>.json (outside the
+ * served folder), so a test can check that scripts/source-hash.ts hashes every one of them.
+ */
+function recordInputs(): Plugin {
+  return {
+    name: "academy:record-inputs",
+    apply: "build",
+    async generateBundle(_options, bundle) {
+      const { root } = this.environment.config;
+      const files = new Set(
+        Object.values(bundle)
+          .flatMap((output) => (output.type === "chunk" ? output.moduleIds : []))
+          .filter((id) => path.isAbsolute(id) && !id.includes(`${path.sep}node_modules${path.sep}`))
+          .map((id) => path.relative(root, id.split("?")[0] as string).split(path.sep).join("/")),
+      );
+      await mkdir(path.join(root, "build"), { recursive: true });
+      await writeFile(path.join(root, "build", `.inputs-${this.environment.name}.json`), `${JSON.stringify([...files].toSorted(), null, 1)}\n`);
+    },
+  };
+}
 
 export default defineConfig({
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [serverModulesAtRunTime(), recordInputs(), tailwindcss(), reactRouter()],
   build: {
     // Inline nothing into JS as data URLs: CSP and caching work on real files.
     assetsInlineLimit: 0,
   },
   environments: {
+    ssr: {
+      resolve: {
+        // Node's own modules, as by default, and our run-time folders: the dev module runner imports a
+        // "builtin" natively instead of evaluating its own copy.
+        builtins: [...builtinModules, /^node:/, ...runTimeFolders.map((folder) => new RegExp(`^${pathToFileURL(folder).href.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`))],
+      },
+    },
     client: {
       build: {
         rolldownOptions: {

@@ -5,9 +5,6 @@ import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { appServices, documentRequest } from "../server/context.ts";
 import { DocumentContext } from "./lib/document-context.ts";
 
-// The server process must set values on the bundle's own context keys, not on a second copy of them.
-export { appServices, documentRequest } from "../server/context.ts";
-
 export const streamTimeout = 5_000;
 
 const preloadTag = Buffer.from('<link rel="modulepreload"');

@@ -6,14 +6,14 @@ import path from "node:path";
 
 export const projectRoot = path.resolve(import.meta.dirname, "..");
 
-/** The server bundle carries its own copy of the server/ modules routes import, so server/ is an input too. */
-const inputs = ["app", "server", "public", "package-lock.json", "vite.config.ts", "react-router.config.ts", "tsconfig.json"];
+/** server/ is an input of the client bundle: a route may show a value a server module defines (a limit, a label). */
+export const sourceInputs = ["app", "common", "server", "public", "package-lock.json", "vite.config.ts", "react-router.config.ts", "tsconfig.json"];
 
 export const stampFile = (root = projectRoot) => path.join(root, "build", ".source-hash");
 
 export async function sourceHash(root = projectRoot): Promise<string> {
   const hash = createHash("sha256");
-  for (const input of inputs) {
+  for (const input of sourceInputs) {
     const full = path.join(root, input);
     if (!existsSync(full)) continue;
     const entries = statSync(full).isFile()

@@ -74,9 +74,3 @@ export interface ServerError {
 }
 
 export const documentRequest = createContext<DocumentRequest>();
-
-/** The context keys as the server build sees them; app/entry.server.tsx re-exports them. */
-export interface ContextKeys {
-  appServices: typeof appServices;
-  documentRequest: typeof documentRequest;
-}

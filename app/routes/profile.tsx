@@ -3,7 +3,7 @@ import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
-import { isStorageUnavailable } from "../../server/storage/index.ts";
+import { StorageUnavailable } from "../../server/storage/index.ts";
 import { profileName, setProfilePhoto } from "../../server/users/profile.ts";
 import { PhotoError } from "../../server/users/profile-photo.ts";
 import { readUserDocument } from "../../server/users/user-document.ts";
@@ -71,7 +71,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       return reply({ section: "photo", ok: true, message: url ? "Your new photo is in place." : "Your photo was removed." });
     } catch (error) {
       if (error instanceof PhotoError) return reply({ section: "photo", ok: false, message: error.message }, error.status);
-      if (isStorageUnavailable(error)) return reply({ section: "photo", ok: false, message: error.message }, 503);
+      if (error instanceof StorageUnavailable) return reply({ section: "photo", ok: false, message: error.message }, 503);
       throw error;
     }
   }

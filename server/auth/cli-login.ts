@@ -94,8 +94,8 @@ async function overCodeLimit(db: Db, visitor: CodeVisitor): Promise<number | nul
 }
 
 /**
- * A decision's outcome. Refusals are values, not thrown errors: the page's action runs in the
- * React Router build, whose copy of the error classes is not this module's.
+ * A decision's outcome. Refusals are values, not thrown errors: the approval page shows each with
+ * its status, and a retry wait where there is one.
  */
 export type CliDecisionResult = { ok: true } | { ok: false; status: number; message: string; retryAfterSeconds?: number };
 

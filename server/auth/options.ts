@@ -64,8 +64,7 @@ const passwordPolicy = {
 
 /**
  * The signed-in person of whatever Better Auth endpoint ran (a sign-in's new session, a session
- * looked up), for the request's log lines. A function, so the React Router build, which imports this
- * file for its constants, carries no copy of it.
+ * looked up), for the request's log lines.
  */
 export function requestUserPlugin() {
   return {

@@ -15,7 +15,7 @@ import { cliTokenPrefix } from "../auth/options.ts";
 import { googleStandInPath } from "../auth/google-stand-in.ts";
 import { clientIpHeader } from "../auth/index.ts";
 import type { Catalog } from "../catalog/index.ts";
-import type { ContextKeys, ServerError } from "../context.ts";
+import { appServices, documentRequest, type ServerError } from "../context.ts";
 import type { Database } from "../db/client.ts";
 import type { Identity } from "../identity.ts";
 import { inRequestScope, pathForLog, reportError, type Logger, type RequestScope } from "../logger.ts";
@@ -389,10 +389,8 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
   /** Renders the React Router app for `request`; with `serverError`, as that error's page. */
   async function renderApp(c: Context<Env>, request: Request, serverError?: ServerError): Promise<Response> {
     const nonce = requestNonce(c);
-    const build = typeof deps.build === "function" ? await deps.build() : deps.build;
-    const keys = build.entry.module as unknown as ContextKeys;
     const context = new RouterContextProvider();
-    context.set(keys.appServices, {
+    context.set(appServices, {
       catalog: deps.catalog(),
       db: deps.database.db,
       publicUrl: deps.publicUrl,
@@ -409,7 +407,7 @@ export function createHttpApp(deps: HttpDeps): Hono<Env> {
       shop: deps.payments.shop,
       sandbox: deps.payments.sandbox,
     });
-    context.set(keys.documentRequest, {
+    context.set(documentRequest, {
       nonce,
       inlineStylesheet: (href) => stylesheetText(deps.assets, href),
       dataRequest: c.req.path.endsWith(".data"),

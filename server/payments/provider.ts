@@ -48,19 +48,8 @@ export interface CreateOrderInput {
 }
 
 /** The gateway could not be reached or refused the request; nothing was charged by this call. */
-const providerErrorBrand = Symbol.for("academy.ProviderError");
-
 export class ProviderError extends Error {
   override name = "ProviderError";
-  readonly [providerErrorBrand] = true;
-
-  /**
-   * The server bundle that route modules run in has its own copy of this class, while the payment
-   * gateway is made by the server's copy: `instanceof` recognises an instance of either.
-   */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    return typeof value === "object" && value !== null && providerErrorBrand in value;
-  }
 }
 
 export interface PaymentProvider {

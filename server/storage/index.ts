@@ -3,7 +3,7 @@ import { createDiskStorage } from "./disk.ts";
 import { openS3Storage } from "./s3.ts";
 import type { UploadExtension } from "./keys.ts";
 
-export { isStorageUnavailable, StorageUnavailable } from "./s3.ts";
+export { StorageUnavailable } from "./s3.ts";
 
 /**
  * Where uploaded files live: the disk by default, an S3-compatible bucket when S3_* is set (DESIGN.md,

@@ -24,9 +24,6 @@ export class StorageUnavailable extends ServiceUnavailable {
   }
 }
 
-/** Told by name: the React Router build carries its own copy of this module, so a route may hold another StorageUnavailable class than the storage threw. */
-export const isStorageUnavailable = (error: unknown): error is StorageUnavailable => error instanceof Error && error.name === "StorageUnavailable";
-
 /**
  * Objects in an S3-compatible bucket, one per key, checked with a HeadBucket first so a missing
  * bucket or refused credentials stop the start rather than the first upload. Throws StorageError.

@@ -3,7 +3,7 @@ import { copyFile, mkdir, mkdtemp, readFile, symlink, writeFile } from "node:fs/
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { sourceHash, stampFile } from "../../scripts/source-hash.ts";
+import { sourceHash, sourceInputs, stampFile } from "../../scripts/source-hash.ts";
 import { freePort } from "../support/free-port.ts";
 import { startProcess } from "../support/server-process.ts";
 import { projectRoot } from "./helpers.ts";
@@ -24,6 +24,14 @@ describe("npm run build and npm start", () => {
   it("records the sources a build was made from, so the first npm start after npm run build serves it as built", async () => {
     // npm test builds before the integration tests run.
     expect(await readFile(stampFile(), "utf8")).toBe(await sourceHash());
+  });
+
+  it("hashes every project file the client and server bundles were made from", async () => {
+    // The build lists the modules of each bundle (vite.config.ts, recordInputs).
+    const made = await Promise.all(["client", "ssr"].map(async (name) => JSON.parse(await readFile(path.join(projectRoot, `build/.inputs-${name}.json`), "utf8")) as string[]));
+    expect(made.flat().length).toBeGreaterThan(50);
+    const unhashed = made.flat().filter((file) => !sourceInputs.some((input) => file === input || file.startsWith(`${input}/`)));
+    expect(unhashed).toEqual([]);
   });
 
   it("counts a change to the server's code as a change to the build's sources", async () => {

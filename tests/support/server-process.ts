@@ -37,10 +37,10 @@ export function startProcess(env: Record<string, string>, args: string[] = ["ser
   return { child, output: () => output, exited };
 }
 
-/** The address the server says it listens on ("Academy is running at … (listening on HOST:PORT)"), once it does; throws with its output when it exits or takes too long. */
 /** The port in the banner a server prints once it listens, if it has. */
 export const listeningPort = (output: string) => /Academy is running at \S+ \(listening on \S+:(\d+)\)/.exec(output)?.[1];
 
+/** The address the server says it listens on ("Academy is running at … (listening on HOST:PORT)"), once it does; throws with its output when it exits or takes too long. */
 export async function listeningUrl(server: ServerProcess): Promise<string> {
   // A cold start imports the whole server (Better Auth, Drizzle, Shiki, PGlite): seconds on a quiet
   // machine, and several times that on one core shared with other test files.
