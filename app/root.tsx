@@ -166,7 +166,7 @@ export default function App() {
   return <Outlet />;
 }
 
-/** Every error page, the HTTP layer's own included (server/http/app.ts), inside the site's header and footer. */
+/** Every error page, the HTTP layer's own included (server/http/documents.ts), inside the site's header and footer. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (!isRouteErrorResponse(error)) return <ErrorPage status={500} />;
   if (error.status === 404) return <NotFound />;

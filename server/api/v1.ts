@@ -28,7 +28,7 @@ const errorCodes: Record<number, string> = {
   503: "unavailable",
 };
 
-/** Where the API is mounted (server/http/app.ts). */
+/** Where the API is mounted (server/http/public-api.ts). */
 export const apiBase = "/api/v1";
 
 /** The one error shape, for answers made outside the API's own app (a body over the limit, a failure). */

@@ -1,6 +1,9 @@
+import type { Hono } from "hono";
 import { escapeHtml } from "../escape-html.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { policySlugs } from "../catalog/index.ts";
+import type { HttpDeps } from "./deps.ts";
+import type { HttpEnv } from "./env.ts";
 
 /** Every public page a search engine should know about. */
 export function publicPaths(catalog: Catalog): string[] {
@@ -46,4 +49,13 @@ export function robotsTxt(publicUrl: string): string {
     `Sitemap: ${publicUrl}/sitemap.xml`,
     "",
   ].join("\n");
+}
+
+/** /robots.txt and /sitemap.xml, for search engines. */
+export function mountSeo(app: Hono<HttpEnv>, deps: HttpDeps): void {
+  app.get("/robots.txt", (c) => c.text(robotsTxt(deps.publicUrl)));
+  app.get("/sitemap.xml", (c) => {
+    c.header("Content-Type", "application/xml; charset=utf-8");
+    return c.body(sitemapXml(deps.catalog(), deps.publicUrl));
+  });
 }
