@@ -8,7 +8,7 @@ import { CourseProgress } from "../components/account-progress.tsx";
 import { CourseFacts } from "../components/course-card.tsx";
 import { ArrowRightIcon, AwardIcon } from "../components/icons.tsx";
 import { StatusBadge } from "../components/status-badge.tsx";
-import { formatDay } from "../lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-courses";
 

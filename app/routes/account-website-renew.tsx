@@ -13,7 +13,7 @@ import { RazorpayCheckout } from "../components/razorpay-checkout.tsx";
 import { WebsiteStatusBadge } from "../components/status-badge.tsx";
 import { SummaryRow } from "../components/summary-row.tsx";
 import { ExpiryText } from "../components/website-expiry.tsx";
-import { formatDay, formatOrderNumber, formatPaise } from "../lib/format.ts";
+import { formatDay, formatOrderNumber, formatPaise } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import { useReloadWhile } from "../lib/use-reload-while.ts";
 import type { Route } from "./+types/account-website-renew";

@@ -7,7 +7,7 @@ import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
 import { WebsiteStatusBadge } from "../components/status-badge.tsx";
 import { ExpiryText } from "../components/website-expiry.tsx";
-import { formatDay, formatOrderNumber, formatPaise } from "../lib/format.ts";
+import { formatDay, formatOrderNumber, formatPaise } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-website";
 import { ownWebsite, websiteView } from "./website-view.server.ts";

@@ -7,7 +7,7 @@ import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { FormAlert, TextField } from "../components/form-controls.tsx";
 import { Container, PageIntro } from "../components/page-intro.tsx";
 import { SettingsSection } from "../components/settings-section.tsx";
-import { formatDay, formatMoment } from "../lib/format.ts";
+import { formatDay, formatMoment } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/api-tools";
 

@@ -9,7 +9,7 @@ import printStylesheet from "../components/certificate/print.css?url";
 import { ArrowLeftIcon } from "../components/icons.tsx";
 import { Container } from "../components/page-intro.tsx";
 import { StatusBadge } from "../components/status-badge.tsx";
-import { formatDay } from "../lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/certificate";
 

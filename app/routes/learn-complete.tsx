@@ -9,7 +9,7 @@ import { CourseCard, toCourseSummary } from "../components/course-card.tsx";
 import { ArrowRightIcon, AwardIcon, CheckIcon, StarIcon } from "../components/icons.tsx";
 import { lessonPath } from "../components/player/course-outline.tsx";
 import { Container } from "../components/page-intro.tsx";
-import { formatDay } from "../lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/learn-complete";
 import { loadCourseState } from "./player.server.ts";

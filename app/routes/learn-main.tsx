@@ -5,7 +5,7 @@ import { CertificateAction, certificatePath } from "../components/certificate/ce
 import { ArrowRightIcon, AwardIcon, CheckIcon, StarIcon } from "../components/icons.tsx";
 import { EnrolBanner, lessonPath, modulePath } from "../components/player/course-outline.tsx";
 import { Container } from "../components/page-intro.tsx";
-import { formatDay } from "../lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/learn-main";
 import { loadCourseState, playerSummary } from "./player.server.ts";

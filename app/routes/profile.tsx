@@ -9,7 +9,7 @@ import { PhotoError } from "../../server/users/profile-photo.ts";
 import { readUserDocument } from "../../server/users/user-document.ts";
 import { SettingsSection } from "../components/settings-section.tsx";
 import { FormAlert, PasswordField, TextField } from "../components/form-controls.tsx";
-import { formatDate, initials } from "../lib/format.ts";
+import { formatDate, initials } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/profile";
 

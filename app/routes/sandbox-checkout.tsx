@@ -4,7 +4,7 @@ import { appServices } from "../../server/context.ts";
 import { callbackPath } from "../../server/payments/index.ts";
 import { ProviderError } from "../../server/payments/provider.ts";
 import { sandboxMethods, type SandboxMethod } from "../../server/payments/sandbox.ts";
-import { formatPaise } from "../lib/format.ts";
+import { formatPaise } from "../../common/format.ts";
 import type { Route } from "./+types/sandbox-checkout";
 
 function gateway(context: Route.LoaderArgs["context"]) {

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 // Order numbers are printed the same way on receipts, pages and here.
-import { formatOrderNumber } from "../../app/lib/format.ts";
+import { formatOrderNumber } from "../../common/format.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { getReceipt, listOrders, listOwnedCourses } from "../commerce/index.ts";
 import type { FieldCipher } from "../crypto/field-encryption.ts";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
-import { formatDay } from "../../app/lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { orders, refunds, user, websitePeriods, websites } from "../db/schema.ts";

@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "react-router";
-import { formatDay } from "../../lib/format.ts";
+import { formatDay } from "../../../common/format.ts";
 import { FormAlert, TextField } from "../form-controls.tsx";
 
 export interface NameCorrectionState {
