@@ -1,6 +1,5 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { createApiKey, keyLifetimes, keyLimits, listApiKeys, revokeApiKey } from "../../server/api/keys.ts";
-import { apiScopes } from "../../server/api/scopes.ts";
+import { apiScopes, createApiKey, keyLifetimes, keyLimits, listApiKeys, revokeApiKey } from "../../server/api/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
