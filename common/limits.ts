@@ -11,8 +11,8 @@ export const nameLength = { max: 100 } as const;
 export const noteLength = { title: 200, body: 20_000 } as const;
 
 /** A profile photo as uploaded, before the server turns it into a 256-pixel WebP. */
-export const profilePhoto = {
+export const profilePhoto: { maxMegabytes: number; maxBytes: number; types: readonly string[] } = {
   maxMegabytes: 2,
   maxBytes: 2 * 1024 * 1024,
   types: ["image/jpeg", "image/png", "image/webp"],
-} as const;
+};
