@@ -1,7 +1,7 @@
 import { Link } from "react-router";
 import { coursePlayerPath, listOwnedCourses } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
-import { issuedCertificateIds, listCertificates } from "../../server/learning/certificates.ts";
+import { issuedCertificateIds, listCertificates } from "../../server/learning/index.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
 import { CertificateAction, certificatePath } from "../components/certificate/certificate-action.tsx";
 import { CourseProgress } from "../components/account-progress.tsx";

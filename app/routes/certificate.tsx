@@ -2,7 +2,7 @@ import { data, isRouteErrorResponse, Link, useParams } from "react-router";
 import { coursePlayerPath } from "../../server/commerce/index.ts";
 import { appServices, requireViewer, viewerContext } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
-import { correctCertificateName, findCertificate, issuedCertificateIds } from "../../server/learning/certificates.ts";
+import { correctCertificateName, findCertificate, issuedCertificateIds } from "../../server/learning/index.ts";
 import { CertificateDocument } from "../components/certificate/certificate-document.tsx";
 import { NameCorrection } from "../components/certificate/name-correction.tsx";
 import printStylesheet from "../components/certificate/print.css?url";

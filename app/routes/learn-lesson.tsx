@@ -2,9 +2,7 @@ import { type RefObject, useEffect, useLayoutEffect, useRef, useSyncExternalStor
 import { createContext, data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from "react-router";
 import { appServices, documentRequest } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
-import { issueCertificate } from "../../server/learning/certificates.ts";
-import { completeLesson, RefundLimitAhead, refundLimitNotice } from "../../server/learning/completion.ts";
-import { lessonView, rememberLesson } from "../../server/learning/player.ts";
+import { completeLesson, issueCertificate, lessonView, RefundLimitAhead, refundLimitNotice, rememberLesson } from "../../server/learning/index.ts";
 import { createNote, listLessonNotes, noteLimits, renderNoteMarkdown } from "../../server/notes/index.ts";
 import { CourseProgress } from "../components/account-progress.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";

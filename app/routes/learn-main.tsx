@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { issuedCertificateIds, lastLessonCompletedAt } from "../../server/learning/certificates.ts";
+import { issuedCertificateIds, lastLessonCompletedAt } from "../../server/learning/index.ts";
 import { CourseProgress } from "../components/account-progress.tsx";
 import { CertificateAction, certificatePath } from "../components/certificate/certificate-action.tsx";
 import { ArrowRightIcon, AwardIcon, CheckIcon, StarIcon } from "../components/icons.tsx";

@@ -1,9 +1,8 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { emailVerifiedPath, safeRedirectTarget, verifyEmailPath } from "../../server/auth/access.ts";
-import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, emailVerifiedPath, postToAuth, safeRedirectTarget, verifyEmailPath } from "../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
-import { profileName } from "../../server/users/profile.ts";
+import { profileName } from "../../server/users/index.ts";
 import { CliApproval } from "../components/cli-approval.tsx";
 import { nameLength, passwordLength } from "../../common/limits.ts";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "../components/form-controls.tsx";

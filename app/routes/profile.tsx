@@ -1,12 +1,10 @@
 import { useState, type ChangeEvent, type FormEvent } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, callAuth } from "../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { isStorageUnavailable } from "../../server/storage/index.ts";
-import { profileName, setProfilePhoto } from "../../server/users/profile.ts";
-import { PhotoError } from "../../server/users/profile-photo.ts";
-import { readUserDocument } from "../../server/users/user-document.ts";
+import { PhotoError, profileName, readUserDocument, setProfilePhoto } from "../../server/users/index.ts";
 import { SettingsSection } from "../components/settings-section.tsx";
 import { FormAlert, PasswordField, TextField } from "../components/form-controls.tsx";
 import { nameLength, passwordLength, profilePhoto } from "../../common/limits.ts";

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, postToAuth } from "../../server/auth/index.ts";
 import { appServices } from "../../server/context.ts";
 import { passwordLength } from "../../common/limits.ts";
 import { AuthCard, FormAlert, PasswordField, SubmitButton } from "../components/form-controls.tsx";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { callAuth } from "../../server/auth/forms.ts";
+import { callAuth } from "../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { listWebsites, websiteState } from "../../server/websites/index.ts";
 import { SettingsSection } from "../components/settings-section.tsx";

@@ -22,6 +22,9 @@ import { cliAuthMessages, devicePollRefusal, recordCliLoginRequest } from "./cli
 import { consumeThrottle } from "./throttle.ts";
 
 export { clientIpHeader };
+export { accessRedirect, emailVerifiedPath, safeRedirectTarget, verifyEmailPath, type Viewer } from "./access.ts";
+export { authErrorMessage, callAuth, postToAuth } from "./forms.ts";
+export { consumeThrottle } from "./throttle.ts";
 
 /** Per-account limits, on top of Better Auth's per-address ones. */
 const accountLimits = {
