@@ -26,8 +26,8 @@ WORKDIR /app
 COPY --from=production-dependencies /app/node_modules node_modules
 COPY package.json ./
 COPY server server
-# The only files under app/ that the server imports (money and date formats, the password policy).
-COPY app/lib/format.ts app/lib/password-policy.ts app/lib/
+# Code the server shares with the pages: formats, limits, the password policy, view types.
+COPY common common
 COPY content content
 COPY --from=build /app/build build
 # DATA_DIR: uploads when no S3 bucket is set. Everything else is owned by root, so the server cannot change its own code.

@@ -11,7 +11,7 @@ import {
   useMatches,
   useRouteLoaderData,
 } from "react-router";
-import { accessRedirect } from "../server/auth/access.ts";
+import { accessRedirect } from "../server/auth/index.ts";
 import { appServices, noticeContext, viewerContext } from "../server/context.ts";
 import { clearNoticeCookie, notices, readNotice } from "../server/notice.ts";
 import type { Route } from "./+types/root";

@@ -6,8 +6,8 @@ import path from "node:path";
 
 export const projectRoot = path.resolve(import.meta.dirname, "..");
 
-/** server/ is an input of the client bundle: a route may show a value a server module defines (a limit, a label). */
-export const sourceInputs = ["app", "common", "server", "public", "package-lock.json", "vite.config.ts", "react-router.config.ts", "tsconfig.json"];
+/** Not server/: both bundles import it at run time or not at all (tests/integration/one-copy.test.ts). */
+export const sourceInputs = ["app", "common", "public", "package-lock.json", "vite.config.ts", "react-router.config.ts", "tsconfig.json"];
 
 export const stampFile = (root = projectRoot) => path.join(root, "build", ".source-hash");
 

@@ -1,4 +1,4 @@
-import { initials } from "../lib/format.ts";
+import { initials } from "../../common/format.ts";
 
 /** The signed-in person's photo, or their initials in a circle, in the header; decorative, the name is read out beside it. */
 export function Avatar({ name, image = null }: { name: string; image?: string | null }) {

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from "react";
 import { Form, useNavigate, useNavigation } from "react-router";
 import { describeDevice } from "../lib/device.ts";
-import { formatMoment } from "../lib/format.ts";
+import { formatMoment } from "../../common/format.ts";
 import { AuthCard, FormAlert } from "./form-controls.tsx";
 
 /** Spec §8: shown when /api/cli-auth fails without saying why. */

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import type { Course, CourseStats, TeamMember } from "../../server/catalog/index.ts";
-import { formatDuration, formatMoney, levelLabel } from "../lib/format.ts";
+import type { Course, CourseStats, TeamMember } from "../../common/view-types.ts";
+import { formatDuration, formatMoney, levelLabel } from "../../common/format.ts";
 import { ContentImage, type ContentPicture } from "./content-image.tsx";
 import { ratingText, Stars } from "./feedback/stars.tsx";
 import { BookIcon, ClockIcon, SignalIcon } from "./icons.tsx";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { CourseModule } from "../../server/catalog/index.ts";
+import type { CourseModule } from "../../common/view-types.ts";
 import { LockIcon } from "./icons.tsx";
 
 export interface EnrolOffer {

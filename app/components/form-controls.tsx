@@ -1,12 +1,6 @@
 import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
-import {
-  lengthVerdict,
-  loadPasswordCheck,
-  passwordLength,
-  type PasswordCheck,
-  type PasswordLevel,
-  type PasswordOwner,
-} from "../lib/password-policy.ts";
+import { passwordLength } from "../../common/limits.ts";
+import { lengthVerdict, loadPasswordCheck, type PasswordCheck, type PasswordLevel, type PasswordOwner } from "../../common/password-policy.ts";
 
 const inputClass =
   "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-950 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:aria-invalid:border-red-400";
@@ -64,7 +58,7 @@ function formOwner(input: HTMLInputElement): PasswordOwner {
 
 /**
  * A password input, with a strength meter for a new password. The meter applies the server's own
- * policy (app/lib/password-policy.ts); its dictionaries load when the field is first used.
+ * policy (common/password-policy.ts); its dictionaries load when the field is first used.
  */
 export function PasswordField({
   label,

@@ -1,5 +1,5 @@
 import { Form } from "react-router";
-import type { OrderStatus } from "../../server/db/schema.ts";
+import type { OrderStatus } from "../../common/order-statuses.ts";
 import { FormAlert } from "./form-controls.tsx";
 
 interface OrderProgress {

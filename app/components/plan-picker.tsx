@@ -1,5 +1,5 @@
-import type { Money } from "../../server/catalog/index.ts";
-import { formatMoney, intervalLabel } from "../lib/format.ts";
+import type { Money } from "../../common/view-types.ts";
+import { formatMoney, intervalLabel } from "../../common/format.ts";
 
 export interface PickablePlan {
   id: string;

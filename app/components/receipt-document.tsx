@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import type { ReceiptView } from "../routes/receipt.server.ts";
-import { formatDay, formatMoment, formatPaise } from "../lib/format.ts";
+import type { ReceiptView } from "../../common/view-types.ts";
+import { formatDay, formatMoment, formatPaise } from "../../common/format.ts";
 
 /** Services accounting code for commercial training and coaching services. */
 /** How the invoice describes each kind of order, with its GST services code (SAC). */

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import type { Service } from "../../server/catalog/index.ts";
-import { formatMoney } from "../lib/format.ts";
+import type { Service } from "../../common/view-types.ts";
+import { formatMoney } from "../../common/format.ts";
 import { ServiceIcon } from "./icons.tsx";
 
 export type ServiceSummary = Pick<Service, "id" | "title" | "summary" | "icon" | "startingPrice"> & {

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import type { OrderStatus, PaymentStatus, RefundStatus } from "../../server/db/schema.ts";
-import { stateLabels, type WebsiteState } from "../../server/websites/rules.ts";
+import type { OrderStatus, PaymentStatus, RefundStatus } from "../../common/order-statuses.ts";
+import { stateLabels, type WebsiteState } from "../../common/website-states.ts";
 
 export type BadgeTone = "success" | "warning" | "danger" | "info" | "neutral";
 

@@ -1,4 +1,4 @@
-import { formatDay, relativeDays } from "../lib/format.ts";
+import { formatDay, relativeDays } from "../../common/format.ts";
 
 interface WebsiteSummary {
   state: string;

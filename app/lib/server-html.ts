@@ -3,16 +3,13 @@
 // For a document the loader hands the HTML to the render instead and its data says only that the
 // HTML is on the page; hydration takes it from there. Data requests (client navigation) carry it.
 import { useState } from "react";
-import type { RouterContextProvider } from "react-router";
-import { documentRequest } from "../../server/context.ts";
 import { useDocumentValues } from "./document-context.ts";
 
 /** What loader data holds in place of the HTML: the HTML itself, or word that the page has it. */
 export type HtmlOnce = { html: string } | { onPage: true };
 
-/** In a loader: the HTML for loader data, or, for a document, a note that the render has it. */
-export function htmlOnce(context: Readonly<RouterContextProvider>, id: string, html: string): HtmlOnce {
-  const document = context.get(documentRequest);
+/** In a loader, given the request's `documentRequest` context: the HTML for loader data, or, for a document, a note that the render has it. */
+export function htmlOnce(document: { dataRequest: boolean; serverHtml: Map<string, string> }, id: string, html: string): HtmlOnce {
   if (document.dataRequest) return { html };
   document.serverHtml.set(id, html);
   return { onPage: true };

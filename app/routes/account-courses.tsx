@@ -1,14 +1,14 @@
 import { Link } from "react-router";
 import { coursePlayerPath, listOwnedCourses } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
-import { issuedCertificateIds, listCertificates } from "../../server/learning/certificates.ts";
+import { issuedCertificateIds, listCertificates } from "../../server/learning/index.ts";
 import { AccountEmptyState } from "../components/account-empty-state.tsx";
 import { CertificateAction, certificatePath } from "../components/certificate/certificate-action.tsx";
 import { CourseProgress } from "../components/account-progress.tsx";
 import { CourseFacts } from "../components/course-card.tsx";
 import { ArrowRightIcon, AwardIcon } from "../components/icons.tsx";
 import { StatusBadge } from "../components/status-badge.tsx";
-import { formatDay } from "../lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-courses";
 

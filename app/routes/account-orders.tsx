@@ -8,7 +8,7 @@ import { RefundDialog } from "../components/account-refund-dialog.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
 import { HistoryPager, NoOlderHistory } from "../components/history-pager.tsx";
 import { OrderStatusBadge } from "../components/status-badge.tsx";
-import { formatDay, formatMoment, formatPaise, formatOrderNumber } from "../lib/format.ts";
+import { formatDay, formatMoment, formatPaise, formatOrderNumber } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import { useReloadWhile } from "../lib/use-reload-while.ts";
 import type { Route } from "./+types/account-orders";

@@ -5,7 +5,7 @@ import { AccountEmptyState } from "../components/account-empty-state.tsx";
 import { HistoryPager, NoOlderHistory } from "../components/history-pager.tsx";
 import { paymentMethodLabel } from "../components/account-payment-method.tsx";
 import { PaymentStatusBadge, RefundStatusBadge } from "../components/status-badge.tsx";
-import { formatMoment, formatPaise, formatOrderNumber } from "../lib/format.ts";
+import { formatMoment, formatPaise, formatOrderNumber } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-payments";
 

@@ -4,7 +4,7 @@ import { attempt } from "../../server/errors.ts";
 import { ArrowLeftIcon } from "../components/icons.tsx";
 import { Container } from "../components/page-intro.tsx";
 import { ReceiptDocument } from "../components/receipt-document.tsx";
-import { formatDay } from "../lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-receipt";
 import { receiptView } from "./receipt.server.ts";

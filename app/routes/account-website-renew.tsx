@@ -1,10 +1,9 @@
 import { useCallback, useState } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
-import { createHostingOrder, findOrder, gstSplit, hostingPeriodOf, priceBreakdown } from "../../server/commerce/index.ts";
+import { createHostingOrder, findOrder, gstSplit, priceBreakdown, unappliedHostingReason } from "../../server/commerce/index.ts";
 import { appServices } from "../../server/context.ts";
-import { hostingNotStartedReasons } from "../../server/mail/templates.ts";
 import { attempt } from "../../server/errors.ts";
-import { hostingPlan, hostingPlans, nextPeriod } from "../../server/websites/index.ts";
+import { hostingPlans, nextPeriod } from "../../server/websites/index.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
 import { CancelOrderForm, OrderAlerts } from "../components/order-progress.tsx";
@@ -13,7 +12,7 @@ import { RazorpayCheckout } from "../components/razorpay-checkout.tsx";
 import { WebsiteStatusBadge } from "../components/status-badge.tsx";
 import { SummaryRow } from "../components/summary-row.tsx";
 import { ExpiryText } from "../components/website-expiry.tsx";
-import { formatDay, formatOrderNumber, formatPaise } from "../lib/format.ts";
+import { formatDay, formatOrderNumber, formatPaise } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import { useReloadWhile } from "../lib/use-reload-while.ts";
 import type { Route } from "./+types/account-website-renew";
@@ -54,12 +53,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       amount: order.amount,
       title: order.title,
       failureReason: order.failureReason,
-      // Paid, but it started or extended nothing (the site was cancelled, or the domain went live elsewhere meanwhile): it is being
-      // refunded. Fulfilment records why; orders paid before it did are explained by the likelier reason.
-      unapplied:
-        (order.status === "paid" || order.status === "refunded") && (await hostingPeriodOf(db, order.id)) === "none"
-          ? (order.failureReason ?? hostingNotStartedReasons[order.planId && hostingPlan(catalog, site.serviceId, order.planId) ? "domain-taken" : "plan-withdrawn"](site.domain))
-          : null,
+      // Paid, but it started or extended nothing: it is being refunded, for the reason fulfilment recorded.
+      unapplied: await unappliedHostingReason(db, order),
     },
     // A fresh key per rendering: resubmitting this form finds the order it already made.
     idempotencyKey: crypto.randomUUID(),

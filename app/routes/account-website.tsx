@@ -1,13 +1,14 @@
 import { data, Link, redirect, useNavigation } from "react-router";
 import { appServices } from "../../server/context.ts";
-import { cancelWebsite, hostingPlan, unpaidWebsiteDays, websiteHistory } from "../../server/websites/index.ts";
+import { unpaidWebsiteDays } from "../../common/website-states.ts";
+import { cancelWebsite, hostingPlan, websiteHistory } from "../../server/websites/index.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { CheckList } from "../components/check-list.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
 import { WebsiteStatusBadge } from "../components/status-badge.tsx";
 import { ExpiryText } from "../components/website-expiry.tsx";
-import { formatDay, formatOrderNumber, formatPaise } from "../lib/format.ts";
+import { formatDay, formatOrderNumber, formatPaise } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-website";
 import { ownWebsite, websiteView } from "./website-view.server.ts";

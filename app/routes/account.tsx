@@ -6,7 +6,7 @@ import { AccountEmptyState } from "../components/account-empty-state.tsx";
 import { CourseProgress } from "../components/account-progress.tsx";
 import { ArrowRightIcon } from "../components/icons.tsx";
 import { OrderStatusBadge, StatusBadge, type BadgeTone, websiteTones } from "../components/status-badge.tsx";
-import { formatDay, formatPaise, formatOrderNumber, levelLabel, relativeDays } from "../lib/format.ts";
+import { formatDay, formatPaise, formatOrderNumber, levelLabel, relativeDays } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account";
 import { websiteView, type WebsiteView } from "./website-view.server.ts";

@@ -1,13 +1,13 @@
 import { data, Form, Link, useNavigation } from "react-router";
-import { createApiKey, keyLifetimes, keyLimits, listApiKeys, revokeApiKey } from "../../server/api/keys.ts";
-import { apiScopes } from "../../server/api/scopes.ts";
+import { apiScopes, keyLifetimes, keyLimits } from "../../common/api-keys.ts";
+import { createApiKey, listApiKeys, revokeApiKey } from "../../server/api/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
 import { FormAlert, TextField } from "../components/form-controls.tsx";
 import { Container, PageIntro } from "../components/page-intro.tsx";
 import { SettingsSection } from "../components/settings-section.tsx";
-import { formatDay, formatMoment } from "../lib/format.ts";
+import { formatDay, formatMoment } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/api-tools";
 

@@ -1,6 +1,5 @@
 import { redirect } from "react-router";
-import { safeRedirectTarget } from "../../server/auth/access.ts";
-import { postToAuth } from "../../server/auth/forms.ts";
+import { postToAuth, safeRedirectTarget } from "../../server/auth/index.ts";
 import { appServices } from "../../server/context.ts";
 import type { Route } from "./+types/auth-google";
 

@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { Link } from "react-router";
-import { safeRedirectTarget } from "../../server/auth/access.ts";
+import { safeRedirectTarget } from "../../server/auth/index.ts";
 import { AuthCard } from "../components/form-controls.tsx";
 import { popupMessage } from "../lib/popup-message.ts";
 import { pageMeta } from "../lib/seo.ts";

@@ -2,14 +2,14 @@ import { data, isRouteErrorResponse, Link, useParams } from "react-router";
 import { coursePlayerPath } from "../../server/commerce/index.ts";
 import { appServices, requireViewer, viewerContext } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
-import { correctCertificateName, findCertificate, issuedCertificateIds } from "../../server/learning/certificates.ts";
+import { correctCertificateName, findCertificate, issuedCertificateIds } from "../../server/learning/index.ts";
 import { CertificateDocument } from "../components/certificate/certificate-document.tsx";
 import { NameCorrection } from "../components/certificate/name-correction.tsx";
 import printStylesheet from "../components/certificate/print.css?url";
 import { ArrowLeftIcon } from "../components/icons.tsx";
 import { Container } from "../components/page-intro.tsx";
 import { StatusBadge } from "../components/status-badge.tsx";
-import { formatDay } from "../lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/certificate";
 

@@ -1,6 +1,5 @@
 import { data, redirect } from "react-router";
-import { consumeThrottle } from "../../server/auth/throttle.ts";
-import type { Viewer } from "../../server/auth/access.ts";
+import { consumeThrottle, type Viewer } from "../../server/auth/index.ts";
 import { cancelOrder, type Order } from "../../server/commerce/index.ts";
 import type { AppServices } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";

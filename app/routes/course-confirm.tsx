@@ -17,7 +17,7 @@ import { CancelOrderForm, OrderAlerts } from "../components/order-progress.tsx";
 import { Container } from "../components/page-intro.tsx";
 import { RazorpayCheckout } from "../components/razorpay-checkout.tsx";
 import { SummaryRow } from "../components/summary-row.tsx";
-import { formatPaise, formatOrderNumber } from "../lib/format.ts";
+import { formatPaise, formatOrderNumber } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import { useReloadWhile } from "../lib/use-reload-while.ts";
 import type { Route } from "./+types/course-confirm";

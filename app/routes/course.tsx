@@ -10,7 +10,7 @@ import { ReviewCard } from "../components/feedback/review-card.tsx";
 import { ratingText, reviewCount, Stars } from "../components/feedback/stars.tsx";
 import { BookIcon, ClockIcon, SignalIcon, StarIcon } from "../components/icons.tsx";
 import { Container, Prose } from "../components/page-intro.tsx";
-import { formatDuration, formatMoney, levelLabel } from "../lib/format.ts";
+import { formatDuration, formatMoney, levelLabel } from "../../common/format.ts";
 import { pageMeta, rootData } from "../lib/seo.ts";
 import type { Route } from "./+types/course";
 

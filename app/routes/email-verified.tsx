@@ -1,6 +1,5 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { emailVerifiedPath, safeRedirectTarget, verifyEmailPath } from "../../server/auth/access.ts";
-import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, emailVerifiedPath, postToAuth, safeRedirectTarget, verifyEmailPath } from "../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { noticeCookie } from "../../server/notice.ts";
 import { AuthCard, FormAlert, SubmitButton } from "../components/form-controls.tsx";

@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
-import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, postToAuth } from "../../server/auth/index.ts";
 import { appServices } from "../../server/context.ts";
 import { AuthCard, FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
 import { pageMeta } from "../lib/seo.ts";

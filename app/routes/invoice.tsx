@@ -1,13 +1,13 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import stylesheetHref from "../app.css?url";
+import { apiErrorBody, checkBearer } from "../../server/api/index.ts";
 import { appServices, documentRequest, viewerContext } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { ReceiptDocument } from "../components/receipt-document.tsx";
-import { escapeHtml } from "../../server/escape-html.ts";
 import type { Route } from "./+types/invoice";
 import { receiptView } from "./receipt.server.ts";
 
-const json = (status: number, code: string, message: string) => Response.json({ error: { code, message } }, { status, headers: { "Cache-Control": "no-store" } });
+const json = (status: number, message: string, headers: Record<string, string> = {}) => Response.json(apiErrorBody(status, message), { status, headers: { ...headers, "Cache-Control": "no-store" } });
 
 /**
  * The tax invoice of a paid order as one self-contained HTML file (its stylesheet inlined), for
@@ -17,22 +17,23 @@ const json = (status: number, code: string, message: string) => Response.json({ 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const services = context.get(appServices);
   const viewer = context.get(viewerContext);
-  let buyer = viewer && { id: viewer.id, name: viewer.name, email: viewer.email };
+  let buyer = viewer && { id: viewer.id };
+  let rateLimit: Record<string, string> = {};
   if (!buyer) {
-    const token = /^Bearer ([\w.~+/-]+=*)$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-    const authorized = token ? await services.authorizeApi(token) : null;
-    if (!authorized) return json(401, "unauthorized", "Sign in first: run academy login, or send a token as Authorization: Bearer <token>.");
-    if (!authorized.limit.allowed) return json(429, "rate_limited", authorized.limit.refusal);
-    if (!authorized.caller.scopes.includes("read")) return json(403, "forbidden", 'This key may not do that: it needs the "read" scope.');
-    buyer = { id: authorized.caller.userId, name: authorized.caller.name, email: authorized.caller.email };
+    const checked = await checkBearer(request.headers.get("authorization"), ["read"], services.authorizeApi);
+    if (!checked.ok) return json(checked.status, checked.message, checked.headers);
+    buyer = { id: checked.caller.userId };
+    rateLimit = checked.headers;
   }
   const found = await attempt(() => receiptView(services.db, services.catalog, buyer, params.orderId));
-  if (!found.ok) return json(found.status, found.status === 404 ? "not_found" : "error", found.message);
-  if (!found.value.paid) return json(404, "not_found", "This order has not been paid, so it has no receipt.");
+  if (!found.ok) return json(found.status, found.message, rateLimit);
+  if (!found.value.paid) return json(404, "This order has not been paid, so it has no receipt.", rateLimit);
   const css = context.get(documentRequest).inlineStylesheet(stylesheetHref) ?? "";
-  const html = `<!doctype html><html lang="en-IN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Tax invoice ${escapeHtml(found.value.number)}</title><style>${css}</style></head><body class="bg-white p-6">${renderToStaticMarkup(<ReceiptDocument r={found.value} />)}</body></html>`;
+  const title = renderToStaticMarkup(<title>{`Tax invoice ${found.value.number}`}</title>);
+  const html = `<!doctype html><html lang="en-IN"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">${title}<style>${css}</style></head><body class="bg-white p-6">${renderToStaticMarkup(<ReceiptDocument r={found.value} />)}</body></html>`;
   return new Response(html, {
     headers: {
+      ...rateLimit,
       "Content-Type": "text/html; charset=utf-8",
       "Content-Disposition": `inline; filename="invoice-${found.value.number}.html"`,
       "Cache-Control": "private, no-store",

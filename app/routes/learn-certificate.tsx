@@ -2,8 +2,7 @@ import { data, isRouteErrorResponse, Link, redirect, useParams } from "react-rou
 import { coursePlayerPath } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
-import { issueCertificate, issuedCertificateIds } from "../../server/learning/certificates.ts";
-import { findCourse } from "../../server/learning/player.ts";
+import { findCourse, issueCertificate, issuedCertificateIds } from "../../server/learning/index.ts";
 import { certificatePath } from "../components/certificate/certificate-action.tsx";
 import { ArrowLeftIcon } from "../components/icons.tsx";
 import { NotFound } from "../components/not-found.tsx";

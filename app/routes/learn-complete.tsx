@@ -1,15 +1,13 @@
-import { eq } from "drizzle-orm";
 import { Link, redirect } from "react-router";
 import { courseStats, noStats } from "../../server/catalog/index.ts";
 import { appServices } from "../../server/context.ts";
-import { enrolments } from "../../server/db/schema.ts";
-import { findCertificate, issuedCertificateIds } from "../../server/learning/certificates.ts";
+import { findCertificate, issuedCertificateIds, recommendedCourses } from "../../server/learning/index.ts";
 import { CertificateAction, certificatePath } from "../components/certificate/certificate-action.tsx";
 import { CourseCard, toCourseSummary } from "../components/course-card.tsx";
 import { ArrowRightIcon, AwardIcon, CheckIcon, StarIcon } from "../components/icons.tsx";
 import { lessonPath } from "../components/player/course-outline.tsx";
 import { Container } from "../components/page-intro.tsx";
-import { formatDay } from "../lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/learn-complete";
 import { loadCourseState } from "./player.server.ts";
@@ -38,12 +36,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const certificateId = (await issuedCertificateIds(db, viewer.id, [state.course.id])).get(state.course.id);
   const certificate = certificateId ? await findCertificate(db, cipher, certificateId) : null;
   const stats = await courseStats(db);
-  const owned = new Set((await db.select({ courseId: enrolments.courseId }).from(enrolments).where(eq(enrolments.userId, viewer.id))).map((e) => e.courseId));
-  const nextCourses = catalog.courses
-    .filter((c) => !owned.has(c.id))
-    .toSorted((a, b) => Number(b.category === state.course.category) - Number(a.category === state.course.category))
-    .slice(0, 3)
-    .map((c) => toCourseSummary(c, catalog.team, stats.get(c.id) ?? noStats));
+  const nextCourses = (await recommendedCourses(db, catalog, viewer.id, state.course)).map((c) => toCourseSummary(c, catalog.team, stats.get(c.id) ?? noStats));
   const verifyUrl = certificate && `${publicUrl}${certificatePath(certificate.id)}`;
   return {
     course: { id: state.course.id, title: state.course.title, lessonCount: state.course.lessonCount },

@@ -1,10 +1,8 @@
 import { type RefObject, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from "react";
 import { createContext, data, Form, Link, redirect, useFetcher, useNavigate, useNavigation } from "react-router";
-import { appServices } from "../../server/context.ts";
+import { appServices, documentRequest } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
-import { issueCertificate } from "../../server/learning/certificates.ts";
-import { completeLesson, RefundLimitAhead, refundLimitNotice } from "../../server/learning/completion.ts";
-import { lessonView, rememberLesson } from "../../server/learning/player.ts";
+import { completeLesson, issueCertificate, lessonView, RefundLimitAhead, refundLimitNotice, rememberLesson } from "../../server/learning/index.ts";
 import { createNote, listLessonNotes, noteLimits, renderNoteMarkdown } from "../../server/notes/index.ts";
 import { CourseProgress } from "../components/account-progress.tsx";
 import { ConfirmDialog } from "../components/confirm-dialog.tsx";
@@ -47,7 +45,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     finishes: view.next === null || state.completed.size + (state.completed.has(view.lesson.id) ? 0 : 1) === state.course.lessonCount,
     refundNotice: viewer && (await refundLimitNotice(db, catalog, viewer.id, state, view.lesson.id, shop.now())),
     signedIn: viewer !== null,
-    html: view.body ? htmlOnce(context, lessonBodyId, view.body.html) : null,
+    html: view.body ? htmlOnce(context.get(documentRequest), lessonBodyId, view.body.html) : null,
     headings: view.body?.headings.filter((h) => h.depth === 2) ?? [],
     notes: notes.notes.map((n) => ({ id: n.id, title: n.title, html: renderNoteMarkdown(n.body), updatedAt: n.updatedAt.toISOString() })),
     notesTotal: notes.total,

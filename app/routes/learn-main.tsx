@@ -1,11 +1,11 @@
 import { Link } from "react-router";
-import { issuedCertificateIds, lastLessonCompletedAt } from "../../server/learning/certificates.ts";
+import { issuedCertificateIds, lastLessonCompletedAt } from "../../server/learning/index.ts";
 import { CourseProgress } from "../components/account-progress.tsx";
 import { CertificateAction, certificatePath } from "../components/certificate/certificate-action.tsx";
 import { ArrowRightIcon, AwardIcon, CheckIcon, StarIcon } from "../components/icons.tsx";
 import { EnrolBanner, lessonPath, modulePath } from "../components/player/course-outline.tsx";
 import { Container } from "../components/page-intro.tsx";
-import { formatDay } from "../lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/learn-main";
 import { loadCourseState, playerSummary } from "./player.server.ts";

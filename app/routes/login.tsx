@@ -1,10 +1,10 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { emailVerifiedPath, safeRedirectTarget, verifyEmailPath } from "../../server/auth/access.ts";
-import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, emailVerifiedPath, postToAuth, safeRedirectTarget, verifyEmailPath } from "../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
-import { profileName } from "../../server/users/profile.ts";
+import { profileName } from "../../server/users/index.ts";
 import { CliApproval } from "../components/cli-approval.tsx";
+import { nameLength, passwordLength } from "../../common/limits.ts";
 import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "../components/form-controls.tsx";
 import { GoogleButton } from "../components/google-button.tsx";
 import { pageMeta } from "../lib/seo.ts";
@@ -87,8 +87,8 @@ export const meta: Route.MetaFunction = (args) =>
 const email = z.string().trim().toLowerCase().email("Enter a valid e-mail address, like name@example.com.");
 const password = z
   .string()
-  .min(8, "Your password needs at least 8 characters.")
-  .max(128, "Your password can have at most 128 characters.");
+  .min(passwordLength.min, `Your password needs at least ${passwordLength.min} characters.`)
+  .max(passwordLength.max, `Your password can have at most ${passwordLength.max} characters.`);
 const signInForm = z.object({ email, password: z.string().min(1, "Enter your password.") });
 const signUpForm = z.object({
   name: profileName,
@@ -205,7 +205,7 @@ function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.Comp
             name="name"
             autoComplete="name"
             required
-            maxLength={100}
+            maxLength={nameLength.max}
             defaultValue={actionData?.values.name}
             error={errors.name}
           />

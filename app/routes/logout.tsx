@@ -1,5 +1,5 @@
 import { data, Form, redirect } from "react-router";
-import { callAuth } from "../../server/auth/forms.ts";
+import { callAuth } from "../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { AuthCard, FormAlert, SubmitButton } from "../components/form-controls.tsx";
 import { pageMeta } from "../lib/seo.ts";

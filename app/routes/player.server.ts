@@ -1,6 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
 import { appServices, requireViewer, viewerContext } from "../../server/context.ts";
-import { courseOutline, courseState, findCourse, visitorState } from "../../server/learning/player.ts";
+import { courseOutline, courseState, findCourse, visitorState } from "../../server/learning/index.ts";
 import { NotFound } from "../../server/errors.ts";
 
 /** The course of this URL; an unknown course is a 404 page. */

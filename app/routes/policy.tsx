@@ -3,7 +3,7 @@ import { policySlugs, type PolicySlug } from "../../server/catalog/index.ts";
 import { appServices } from "../../server/context.ts";
 import { CookieSettingsButton } from "../components/analytics-consent.tsx";
 import { Container, PageIntro, Prose } from "../components/page-intro.tsx";
-import { formatDate } from "../lib/format.ts";
+import { formatDate } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/policy";
 

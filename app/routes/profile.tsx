@@ -1,15 +1,14 @@
 import { useState, type ChangeEvent, type FormEvent } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { authErrorMessage, callAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, callAuth } from "../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { StorageUnavailable } from "../../server/storage/index.ts";
-import { profileName, setProfilePhoto } from "../../server/users/profile.ts";
-import { PhotoError } from "../../server/users/profile-photo.ts";
-import { readUserDocument } from "../../server/users/user-document.ts";
+import { PhotoError, profileName, readUserDocument, setProfilePhoto } from "../../server/users/index.ts";
 import { SettingsSection } from "../components/settings-section.tsx";
 import { FormAlert, PasswordField, TextField } from "../components/form-controls.tsx";
-import { formatDate, initials } from "../lib/format.ts";
+import { nameLength, passwordLength, profilePhoto } from "../../common/limits.ts";
+import { formatDate, initials } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/profile";
 
@@ -42,7 +41,7 @@ export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Your 
 const nameForm = z.object({ name: profileName });
 const passwordForm = z.object({
   currentPassword: z.string().min(1, "Enter your current password."),
-  newPassword: z.string().min(8, "Your new password needs at least 8 characters.").max(128, "Your new password can have at most 128 characters."),
+  newPassword: z.string().min(passwordLength.min, `Your new password needs at least ${passwordLength.min} characters.`).max(passwordLength.max, `Your new password can have at most ${passwordLength.max} characters.`),
 });
 
 type Result = { section: "name" | "photo" | "password"; ok: boolean; message: string };
@@ -90,16 +89,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   return reply({ section: "name", ok: false, message: "Unknown action." }, 400);
 }
 
-const photoTypes = ["image/jpeg", "image/png", "image/webp"];
-const maxPhotoMegabytes = 2;
-
 /** What is wrong with a chosen photo that the browser can tell before uploading it, or null. */
 function photoProblem(file: File | undefined): string | null {
   if (!file) return "Choose a photo to upload.";
-  if (!photoTypes.includes(file.type)) return "Choose a JPEG, PNG or WebP image.";
+  if (!profilePhoto.types.includes(file.type)) return "Choose a JPEG, PNG or WebP image.";
   const megabytes = file.size / (1024 * 1024);
   // Rounded up, so a photo just over the limit never reads as "2.0 MB".
-  if (megabytes > maxPhotoMegabytes) return `That photo is ${(Math.ceil(megabytes * 10) / 10).toFixed(1)} MB. Choose one under ${maxPhotoMegabytes} MB.`;
+  if (file.size > profilePhoto.maxBytes) return `That photo is ${(Math.ceil(megabytes * 10) / 10).toFixed(1)} MB. Choose one under ${profilePhoto.maxMegabytes} MB.`;
   return null;
 }
 
@@ -142,13 +138,13 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
             <Form method="post" encType="multipart/form-data" className="flex flex-1 flex-col gap-3" onSubmit={refuseBadPhoto}>
               <input type="hidden" name="intent" value="photo" />
               <label className="text-sm font-medium text-slate-800 dark:text-slate-200" htmlFor="photo-input">
-                Upload a JPEG, PNG or WebP image, up to 2 MB
+                Upload a JPEG, PNG or WebP image, up to {profilePhoto.maxMegabytes} MB
               </label>
               <input
                 id="photo-input"
                 type="file"
                 name="photo"
-                accept={photoTypes.join(",")}
+                accept={profilePhoto.types.join(",")}
                 required
                 onChange={checkPhoto}
                 aria-invalid={chosenPhotoProblem ? true : undefined}
@@ -174,7 +170,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         <SettingsSection id="details" title="Name and e-mail">
           <Form method="post" className="space-y-4">
             {result("name")}
-            <TextField label="Name" name="name" defaultValue={loaderData.name} autoComplete="name" required maxLength={100} />
+            <TextField label="Name" name="name" defaultValue={loaderData.name} autoComplete="name" required maxLength={nameLength.max} />
             <div>
               <p className="text-sm font-medium text-slate-800 dark:text-slate-200">E-mail</p>
               <p className="mt-1 flex flex-wrap items-center gap-2 text-slate-950 dark:text-white">

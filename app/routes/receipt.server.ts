@@ -1,8 +1,9 @@
 import { getReceipt, gstSplit, orderPagePath } from "../../server/commerce/index.ts";
 import type { Catalog } from "../../server/catalog/index.ts";
-import type { Db } from "../../server/db/client.ts";
+import type { AppServices } from "../../server/context.ts";
+import type { ReceiptView } from "../../common/view-types.ts";
 import { paymentMethodLabel } from "../components/account-payment-method.tsx";
-import { formatCreditNoteNumber, formatOrderNumber } from "../lib/format.ts";
+import { formatCreditNoteNumber, formatOrderNumber } from "../../common/format.ts";
 
 /** The state named by a GSTIN's first two digits, for "place of supply"; only the codes we are likely to meet are named. */
 const gstStates: Record<string, string> = {
@@ -23,7 +24,7 @@ const gstStates: Record<string, string> = {
  * page and the invoice the CLI downloads. Another person's order is not found. "Billed to" is the
  * buyer as recorded when the order was paid, never the profile as it is now.
  */
-export async function receiptView(db: Db, catalog: Catalog, buyer: { id: string }, orderId: string) {
+export async function receiptView(db: AppServices["db"], catalog: Catalog, buyer: { id: string }, orderId: string): Promise<ReceiptView> {
   const { order, payment, refund } = await getReceipt(db, buyer.id, orderId);
   const { site } = catalog;
   const stateCode = site.gstin.slice(0, 2);
@@ -67,5 +68,3 @@ export async function receiptView(db: Db, catalog: Catalog, buyer: { id: string 
         : null,
   };
 }
-
-export type ReceiptView = Awaited<ReturnType<typeof receiptView>>;

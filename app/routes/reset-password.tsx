@@ -1,7 +1,8 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { authErrorMessage, postToAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, postToAuth } from "../../server/auth/index.ts";
 import { appServices } from "../../server/context.ts";
+import { passwordLength } from "../../common/limits.ts";
 import { AuthCard, FormAlert, PasswordField, SubmitButton } from "../components/form-controls.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/reset-password";
@@ -15,7 +16,7 @@ export const meta: Route.MetaFunction = (args) =>
 
 const form = z.object({
   token: z.string().min(1, "This link is incomplete. Ask for a new one."),
-  password: z.string().min(8, "Your password needs at least 8 characters.").max(128, "Your password can have at most 128 characters."),
+  password: z.string().min(passwordLength.min, `Your password needs at least ${passwordLength.min} characters.`).max(passwordLength.max, `Your password can have at most ${passwordLength.max} characters.`),
 });
 
 export async function action({ request, context }: Route.ActionArgs) {

@@ -1,10 +1,8 @@
 import { useEffect, useRef } from "react";
 import { data, Form, useNavigation } from "react-router";
 import { appServices } from "../../server/context.ts";
-import { callbackPath } from "../../server/payments/index.ts";
-import { ProviderError } from "../../server/payments/provider.ts";
-import { sandboxMethods, type SandboxMethod } from "../../server/payments/sandbox.ts";
-import { formatPaise } from "../lib/format.ts";
+import { callbackPath, ProviderError, type SandboxMethod, sandboxMethods } from "../../server/payments/index.ts";
+import { formatPaise } from "../../common/format.ts";
 import type { Route } from "./+types/sandbox-checkout";
 
 function gateway(context: Route.LoaderArgs["context"]) {

@@ -4,7 +4,7 @@ import { BackLink } from "../components/back-link.tsx";
 import { CheckList } from "../components/check-list.tsx";
 import { MailIcon, ServiceIcon } from "../components/icons.tsx";
 import { Container, Prose } from "../components/page-intro.tsx";
-import { formatMoney, intervalLabel } from "../lib/format.ts";
+import { formatMoney, intervalLabel } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/service";
 

@@ -1,6 +1,6 @@
 import { appServices, viewerContext } from "../../server/context.ts";
 import { TooManyRequests } from "../../server/errors.ts";
-import { exportUserData } from "../../server/users/data-export.ts";
+import { exportUserData } from "../../server/users/index.ts";
 import type { Route } from "./+types/settings-export";
 
 /** "Download my data": everything we hold on the signed-in person, decrypted, as one JSON file streamed out. */

@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { callAuth } from "../../server/auth/forms.ts";
+import { callAuth } from "../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { listWebsites, websiteState } from "../../server/websites/index.ts";
 import { SettingsSection } from "../components/settings-section.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
 import { describeDevice } from "../lib/device.ts";
-import { formatDay } from "../lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import { type ThemePreference, useThemePreference } from "../lib/theme.ts";
 import type { Route } from "./+types/settings";

@@ -1,7 +1,6 @@
 import { useEffect, useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { emailVerifiedPath, safeRedirectTarget, verifyEmailPath } from "../../server/auth/access.ts";
-import { authErrorMessage, callAuth, postToAuth } from "../../server/auth/forms.ts";
+import { authErrorMessage, callAuth, emailVerifiedPath, postToAuth, safeRedirectTarget, verifyEmailPath } from "../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { AuthCard, FormAlert } from "../components/form-controls.tsx";
 import { pageMeta } from "../lib/seo.ts";

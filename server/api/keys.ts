@@ -3,13 +3,10 @@ import { and, count, desc, eq, gt, isNull, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { apiKeys } from "../db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../errors.ts";
-import { apiScopes, type ApiScope } from "./scopes.ts";
+import { apiScopes, keyLifetimes, keyLimits, type ApiScope } from "../../common/api-keys.ts";
 
 /** Every secret starts so, which tells a key from a CLI token and lets secret scanners find leaked ones. */
 export const apiKeyPrefix = "acd_";
-export const keyLimits = { name: 60, perUser: 20 } as const;
-/** Lifetimes offered, in days; null is "never expires". */
-export const keyLifetimes = [30, 90, 365, null] as const;
 
 const hash = (secret: string) => createHash("sha256").update(secret).digest("hex");
 

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 // Order numbers are printed the same way on receipts, pages and here.
-import { formatOrderNumber } from "../../app/lib/format.ts";
+import { formatOrderNumber } from "../../common/format.ts";
+import { noteLength } from "../../common/limits.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { getReceipt, listOrders, listOwnedCourses } from "../commerce/index.ts";
 import type { FieldCipher } from "../crypto/field-encryption.ts";
@@ -55,13 +56,13 @@ const NoteOut = z
   .openapi("Note");
 const NoteIn = z
   .object({
-    title: z.string().max(200).default(""),
-    body: z.string().max(20_000),
+    title: z.string().max(noteLength.title).default(""),
+    body: z.string().max(noteLength.body),
     courseId: z.string().max(100).optional().openapi({ description: "With lessonId: attach the note to a lesson you can open." }),
     lessonId: z.string().max(100).optional(),
   })
   .openapi("NewNote");
-const NoteEdit = z.object({ title: z.string().max(200), body: z.string().max(20_000) }).openapi("NoteEdit");
+const NoteEdit = z.object({ title: z.string().max(noteLength.title), body: z.string().max(noteLength.body) }).openapi("NoteEdit");
 
 const Progress = z
   .object({ courseId: z.string(), title: z.string(), completedLessons: z.number().int(), totalLessons: z.number().int(), percent: z.number().int(), enrolledAt: z.string() })

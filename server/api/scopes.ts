@@ -1,6 +1,6 @@
-/** What a credential may do: read everything of its person's, and write their notes. */
-export const apiScopes = ["read", "notes:write"] as const;
-export type ApiScope = (typeof apiScopes)[number];
+import type { ApiScope } from "../../common/api-keys.ts";
+
+export { apiScopes, type ApiScope } from "../../common/api-keys.ts";
 
 /**
  * A route's one declaration of what it needs, as its OpenAPI `security` requirement: the API's

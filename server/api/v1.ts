@@ -6,7 +6,9 @@ import { listOwnedCourses } from "../commerce/index.ts";
 import { session } from "../db/schema.ts";
 import { TooManyRequests, UserError, ValidationError } from "../errors.ts";
 import { apiBodyProblem } from "../http/body-checks.ts";
+import { checkBearer } from "./bearer.ts";
 import { authorize } from "./credentials.ts";
+import { apiErrorBody } from "./error-body.ts";
 import { apiScopes, requires, type ApiCaller, type ApiScope } from "./scopes.ts";
 import { addResources, errorResponses, type ResourceDeps } from "./resources.ts";
 
@@ -14,25 +16,10 @@ export type ApiDeps = ResourceDeps & { rateLimitPerMinute: number };
 
 type ApiEnv = { Variables: { caller: ApiCaller } };
 
-const errorCodes: Record<number, string> = {
-  400: "invalid_input",
-  401: "unauthorized",
-  403: "forbidden",
-  404: "not_found",
-  405: "method_not_allowed",
-  409: "conflict",
-  413: "too_large",
-  415: "unsupported_media_type",
-  429: "rate_limited",
-  500: "server_error",
-  503: "unavailable",
-};
+export { apiErrorBody } from "./error-body.ts";
 
 /** Where the API is mounted (server/http/public-api.ts). */
 export const apiBase = "/api/v1";
-
-/** The one error shape, for answers made outside the API's own app (a body over the limit, a failure). */
-export const apiErrorBody = (status: number, message: string) => ({ error: { code: errorCodes[status] ?? "error", message } });
 
 /** The one error shape, made through the context so the headers already set (RateLimit-*, Retry-After) go with it. */
 function errorResponse(c: Context, status: number, message: string, fields?: Record<string, string>) {
@@ -126,28 +113,14 @@ export function createApi(deps: ApiDeps) {
     }
     if (operation.scopes === null) return next();
 
-    const header = c.req.header("authorization") ?? "";
-    const token = /^Bearer ([\w.~+/-]+=*)$/i.exec(header)?.[1];
-    const authorized = token ? await authorize(deps.db, token, deps.now(), rateLimit) : null;
-    if (!authorized) {
-      c.header("WWW-Authenticate", 'Bearer realm="academy"');
-      return errorResponse(c, 401, token ? "This token is not valid any more. Run academy login to sign in again." : "Sign in first: run academy login, or send a token as Authorization: Bearer <token>.");
-    }
-    const { caller, limit } = authorized;
-    c.header("RateLimit-Limit", String(limit.max));
-    c.header("RateLimit-Remaining", String(limit.remaining));
-    c.header("RateLimit-Reset", String(limit.retryAfterSeconds));
-    if (!limit.allowed) {
-      c.header("Retry-After", String(limit.retryAfterSeconds));
-      return errorResponse(c, 429, limit.refusal);
-    }
-    const missing = operation.scopes.find((scope) => !caller.scopes.includes(scope));
-    if (missing) return errorResponse(c, 403, `This key may not do that: it needs the "${missing}" scope. Create a key with it on /api-tools.`);
+    const checked = await checkBearer(c.req.header("authorization"), operation.scopes, (token) => authorize(deps.db, token, deps.now(), rateLimit));
+    for (const [name, value] of Object.entries(checked.headers)) c.header(name, value);
+    if (!checked.ok) return errorResponse(c, checked.status, checked.message);
     if (operation.hasBody) {
       const problem = await apiBodyProblem(c.req.raw);
       if (problem) return errorResponse(c, problem.status, problem.message, { body: problem.message });
     }
-    c.set("caller", caller);
+    c.set("caller", checked.caller);
     await next();
   });
 

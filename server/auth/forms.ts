@@ -1,5 +1,8 @@
 import { APIError } from "better-auth/api";
-import { clientIpHeader, type Auth } from "./index.ts";
+import { clientIpHeader } from "./options.ts";
+
+/** What forms need of the Better Auth instance (server/auth/index.ts makes it). */
+type Auth = { handler: (request: Request) => Promise<Response> };
 
 /** The outcome of calling a Better Auth endpoint from a route action. */
 export type AuthResult =

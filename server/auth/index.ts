@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
 import { genericOAuth } from "better-auth/plugins/generic-oauth";
+import { passwordLength } from "../../common/limits.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { GoogleSettings } from "../config.ts";
 import type { FieldCipher } from "../crypto/field-encryption.ts";
@@ -21,8 +22,9 @@ import { cliAuthMessages, devicePollRefusal, recordCliLoginRequest } from "./cli
 import { consumeThrottle } from "./throttle.ts";
 
 export { clientIpHeader };
-
-export const passwordRules = { min: 8, max: 128 } as const;
+export { accessRedirect, emailVerifiedPath, safeRedirectTarget, verifyEmailPath, type Viewer } from "./access.ts";
+export { authErrorMessage, callAuth, postToAuth } from "./forms.ts";
+export { consumeThrottle } from "./throttle.ts";
 
 /** Per-account limits, on top of Better Auth's per-address ones. */
 const accountLimits = {
@@ -126,8 +128,8 @@ export function createAuth(deps: AuthDeps) {
     database: drizzleAdapter(db, { provider: "pg", schema }),
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: passwordRules.min,
-      maxPasswordLength: passwordRules.max,
+      minPasswordLength: passwordLength.min,
+      maxPasswordLength: passwordLength.max,
       autoSignIn: true,
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,

@@ -1,7 +1,7 @@
 import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { deviceAuthorization } from "better-auth/plugins/device-authorization";
-import { loadPasswordCheck, type PasswordOwner } from "../../app/lib/password-policy.ts";
+import { loadPasswordCheck, type PasswordOwner } from "../../common/password-policy.ts";
 import { noteRequestUser, reportError, type Logger } from "../logger.ts";
 
 /** The request header the HTTP layer fills with the client's address; anything a client sends in it is replaced. */

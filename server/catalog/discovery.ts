@@ -2,14 +2,9 @@ import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { enrolments, feedback } from "../db/schema.ts";
 import type { Course, TeamMember } from "./index.ts";
+import type { CourseStats } from "../../common/view-types.ts";
 
-export interface CourseStats {
-  /** Learners with an active enrolment now. */
-  learners: number;
-  reviewCount: number;
-  /** Rounded to one decimal; null when the course has no reviews yet. */
-  rating: number | null;
-}
+export type { CourseStats } from "../../common/view-types.ts";
 
 export const noStats: CourseStats = { learners: 0, reviewCount: 0, rating: null };
 

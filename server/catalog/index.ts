@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { splitFrontMatter } from "./front-matter.ts";
 import { createLessonRenderer, fenceLanguages, renderMarkdown, slugify, UnknownLanguage, videoEmbedUrl, type RenderedLesson } from "./markdown.ts";
 import { checkSvg } from "./svg.ts";
+import type { CourseModule, Picture } from "../../common/view-types.ts";
 import {
   courseFrontMatter,
   helpFrontMatter,
@@ -20,33 +21,8 @@ import {
 } from "./schema.ts";
 
 export type { Money, Site } from "./schema.ts";
+export type { CourseModule, Lesson, Picture } from "../../common/view-types.ts";
 export { courseSorts, courseStats, noStats, parseCourseQuery, searchCourses, type CourseQuery, type CourseSort, type CourseStats } from "./discovery.ts";
-
-export interface Lesson {
-  /** "<module>-<lesson>", both counted from 1. */
-  id: string;
-  title: string;
-  minutes: number;
-  /** Open to every signed-in person, enrolled or not. */
-  preview: boolean;
-  /** A privacy-enhanced embed address, when the lesson has a video. */
-  videoEmbedUrl: string | null;
-}
-
-export interface CourseModule {
-  title: string;
-  summary: string;
-  objectives: string[];
-  lessons: Lesson[];
-}
-
-/** A drawing from content/, served from contentImagePath under a name that changes with its bytes. */
-export interface Picture {
-  src: string;
-  alt: string;
-  width: number;
-  height: number;
-}
 
 export const contentImagePath = "/media/";
 

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
-import { formatDay, formatPaise, formatOrderNumber } from "../../app/lib/format.ts";
+import { formatDay, formatPaise, formatOrderNumber } from "../../common/format.ts";
 import { enrolments, orders, payments, type PaymentStatus, refunds, websites } from "../db/schema.ts";
 import type { Site } from "../catalog/index.ts";
 import { enqueueMail, type MailMessage } from "../mail/outbox.ts";

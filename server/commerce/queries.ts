@@ -207,3 +207,17 @@ export async function getReceipt(db: Db, userId: string, orderId: string): Promi
   const [refund] = await db.select().from(refunds).where(eq(refunds.orderId, order.id));
   return { order, payment, refund: refund ?? null };
 }
+
+/** Said of a paid hosting order that bought nothing when no reason was recorded for it (orders paid before fulfilment recorded one). */
+const unrecordedHostingReason = "we could not start or extend its hosting when it arrived";
+
+/**
+ * Why a paid hosting order bought no period, as fulfilment decided and recorded it when the payment
+ * arrived (applyPayment); null for an order that is not a paid hosting order or that did buy one.
+ * The reason is never worked out again from the website as it is now, which may have changed since.
+ */
+export async function unappliedHostingReason(db: Db, order: Pick<Order, "id" | "kind" | "status" | "failureReason">): Promise<string | null> {
+  if (order.kind !== "website" || (order.status !== "paid" && order.status !== "refunded")) return null;
+  if ((await hostingPeriodOf(db, order.id)) !== "none") return null;
+  return order.failureReason ?? unrecordedHostingReason;
+}

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt, ne, sql } from "drizzle-orm";
-import { formatDay, formatPaise, formatOrderNumber } from "../../app/lib/format.ts";
+import { formatDay, formatPaise, formatOrderNumber } from "../../common/format.ts";
 import type { Catalog, Site } from "../catalog/index.ts";
 import { enrolments, orders, payments, refunds, websitePeriods } from "../db/schema.ts";
 import { Conflict, ServiceUnavailable, ValidationError } from "../errors.ts";

@@ -1,8 +1,10 @@
 import { sql } from "drizzle-orm";
 import { type AnyPgColumn, bigint, bigserial, boolean, check, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { orderStatuses, paymentStatuses, refundStatuses } from "../../common/order-statuses.ts";
 import { user } from "./auth-schema.ts";
 
 export * from "./auth-schema.ts";
+export { orderStatuses, paymentStatuses, refundStatuses, type OrderStatus, type PaymentStatus, type RefundStatus } from "../../common/order-statuses.ts";
 
 /** Application-wide configuration documents (spec §3: collection appRoots, e.g. document "Encryption"). */
 export const appRoots = pgTable("app_roots", {
@@ -144,9 +146,6 @@ export const websiteReminders = pgTable(
   (table) => [primaryKey({ columns: [table.websiteId, table.kind, table.expiresAt] })],
 );
 
-export const orderStatuses = ["created", "paid", "failed", "cancelled", "refunded"] as const;
-export type OrderStatus = (typeof orderStatuses)[number];
-
 /** A course purchase. Amounts are paise, computed on the server from content/ when the order is made. */
 export const orders = pgTable(
   "orders",
@@ -196,9 +195,6 @@ export const orders = pgTable(
   ],
 );
 
-export const paymentStatuses = ["authorized", "captured", "failed", "refunded"] as const;
-export type PaymentStatus = (typeof paymentStatuses)[number];
-
 /** One attempt to pay an order, as the payment provider reported it. */
 export const payments = pgTable(
   "payments",
@@ -225,9 +221,6 @@ export const payments = pgTable(
 
 /** Credit notes are numbered in one series, in the order refunds are processed. */
 export const creditNoteNumbers = pgSequence("credit_note_numbers");
-
-export const refundStatuses = ["requested", "pending", "processed", "failed"] as const;
-export type RefundStatus = (typeof refundStatuses)[number];
 
 /** A full refund of a paid order; at most one per order. */
 export const refunds = pgTable(

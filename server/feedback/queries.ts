@@ -3,6 +3,9 @@ import type { Catalog } from "../catalog/index.ts";
 import { decryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
 import { enrolments, feedback, user, users } from "../db/schema.ts";
+import type { Review } from "../../common/view-types.ts";
+
+export type { Review } from "../../common/view-types.ts";
 
 export const reviewsPerPage = 10;
 
@@ -15,19 +18,6 @@ export interface RatingSummary {
   average: number;
   /** Reviews per number of stars, from 5 down to 1. */
   histogram: { stars: number; count: number }[];
-}
-
-export interface Review {
-  id: string;
-  courseId: string;
-  rating: number;
-  comment: string;
-  /** First name and last initial, as the learner gave it. */
-  reviewer: string;
-  /** The reviewer holds an active enrolment in the course now. */
-  verified: boolean;
-  createdAt: string;
-  edited: boolean;
 }
 
 const starCount = (n: number) => sql<number>`(count(*) filter (where ${feedback.rating} = ${n}))::int`;

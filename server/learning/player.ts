@@ -5,6 +5,9 @@ import type { Db } from "../db/client.ts";
 import { coursePositions, enrolments, lessonProgress } from "../db/schema.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import { courseProgressPercent, progressPercent } from "./progress.ts";
+import type { OutlineModule } from "../../common/view-types.ts";
+
+export type { LessonState, OutlineModule } from "../../common/view-types.ts";
 
 export type LessonAccess = "enrolled" | "preview" | "locked";
 
@@ -150,17 +153,6 @@ export async function setLessonComplete(
       .where(eq(enrolments.id, enrolment.id));
   });
   return courseState(db, course, userId);
-}
-
-export type LessonState = "done" | "in-progress" | "todo" | "locked";
-
-export interface OutlineModule {
-  number: number;
-  title: string;
-  summary: string;
-  objectives: string[];
-  completed: number;
-  lessons: { id: string; title: string; minutes: number; preview: boolean; state: LessonState }[];
 }
 
 /** The course's modules and lessons as the player lists them, each lesson with the learner's state. */

@@ -2,6 +2,9 @@ import type { Catalog, Lesson } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import { allLessons, courseState, findCourse, lessonAccess } from "../learning/player.ts";
+import type { NoteLesson } from "../../common/view-types.ts";
+
+export type { NoteLesson } from "../../common/view-types.ts";
 
 /** The lesson a note is attached to, when the learner may open it: enrolled, or a free preview. */
 export async function accessibleLesson(db: Db, catalog: Catalog, userId: string, courseId: string, lessonId: string): Promise<Lesson> {
@@ -12,13 +15,6 @@ export async function accessibleLesson(db: Db, catalog: Catalog, userId: string,
     throw new Forbidden("Enrol in this course to keep notes on this lesson.");
   }
   return lesson;
-}
-
-export interface NoteLesson {
-  courseId: string;
-  courseTitle: string;
-  lessonId: string;
-  lessonTitle: string;
 }
 
 /** What a note's lesson is called today, or null when it is not attached or the lesson is no longer in the catalogue. */

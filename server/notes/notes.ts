@@ -8,10 +8,10 @@ import { notes } from "../db/schema.ts";
 import { BadCursor, Conflict, NotFound, TooManyRequests, ValidationError } from "../errors.ts";
 import { accessibleLesson } from "./attachment.ts";
 import { inBulkLane } from "./bulk-lane.ts";
+import { noteLength } from "../../common/limits.ts";
 
 export const noteLimits = {
-  title: 200,
-  body: 20_000,
+  ...noteLength,
   perUser: 1_000,
   /** Autosave writes at most once a second, after a pause in typing: ten minutes typing flat out make under 600. */
   writes: { windowSeconds: 10 * 60, max: 1_000 },

@@ -6,6 +6,9 @@ import type { Logger } from "../logger.ts";
 import { createRazorpayProvider } from "./razorpay.ts";
 import { createSandboxGateway, startSandboxWebhooks, type SandboxGateway, type SandboxWebhookWorker } from "./sandbox.ts";
 
+export { ProviderError } from "./provider.ts";
+export { sandboxMethods, type SandboxMethod } from "./sandbox.ts";
+
 export const webhookPath = "/api/payments/webhook";
 export const callbackPath = "/api/payments/callback";
 

@@ -1,6 +1,5 @@
 import sharp from "sharp";
-
-export const maxPhotoBytes = 2 * 1024 * 1024;
+import { profilePhoto } from "../../common/limits.ts";
 
 /** Enough for any phone's photo at 2 MB; a bigger image is only pixels to decode for a 256-pixel square. */
 const maxPhotoPixels = 24_000_000;
@@ -26,7 +25,7 @@ export function photoType(bytes: Buffer): "jpeg" | "png" | "webp" | null {
 /** Checks an upload and turns it into a 256 × 256 WebP; the original never reaches storage. */
 export async function processProfilePhoto(bytes: Buffer): Promise<Buffer> {
   if (bytes.length === 0) throw new PhotoError("Choose a photo to upload.");
-  if (bytes.length > maxPhotoBytes) throw new PhotoError("That photo is larger than 2 MB. Choose a smaller one.");
+  if (bytes.length > profilePhoto.maxBytes) throw new PhotoError(`That photo is larger than ${profilePhoto.maxMegabytes} MB. Choose a smaller one.`);
   if (!photoType(bytes)) throw new PhotoError("That file is not a JPEG, PNG or WebP image.");
   // The header says how many pixels decoding would make: a tiny file of one colour can hold 40 million.
   const { width = 0, height = 0 } = await sharp(bytes)

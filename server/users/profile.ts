@@ -1,5 +1,6 @@
 import { and, eq, ne } from "drizzle-orm";
 import { z } from "zod";
+import { nameLength } from "../../common/limits.ts";
 import type { FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
 import { user } from "../db/schema.ts";
@@ -16,7 +17,7 @@ export const profileName = z
   .string({ error: "Tell us your name." })
   .trim()
   .min(1, "Tell us your name.")
-  .max(100, "Keep your name under 100 characters.")
+  .max(nameLength.max, `Keep your name under ${nameLength.max} characters.`)
   // Line breaks and other control characters have no place in a printed name (and PostgreSQL refuses NUL).
   .refine((name) => !/\p{Cc}/u.test(name), "Your name can only contain printable characters.");
 

@@ -1,7 +1,8 @@
 export { normaliseDomain } from "./domain-name.ts";
 export { addPaidPeriod, type NoPeriod, type PaidPeriod } from "./periods.ts";
 export { hostingPlan, hostingPlans, type HostingPlan } from "./plans.ts";
-export { addInterval, needsRenewal, daysUntil, stateLabels, graceDays, expiringWithinDays, nextPeriod, suspensionDate, websiteState, type BillingInterval, type WebsiteState } from "./rules.ts";
+export { stateLabels, type WebsiteState } from "../../common/website-states.ts";
+export { addInterval, needsRenewal, daysUntil, graceDays, expiringWithinDays, nextPeriod, suspensionDate, websiteState, type BillingInterval } from "./rules.ts";
 export {
   assertRenewable,
   cancelWebsite,
@@ -13,7 +14,6 @@ export {
   paidRenewal,
   pendingWebsiteLimit,
   startWebsite,
-  unpaidWebsiteDays,
   websiteHistory,
   websitesPageSize,
   type PaidRenewal,

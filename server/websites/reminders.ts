@@ -1,6 +1,6 @@
 import { and, eq, gt, isNotNull, isNull, lte, sql } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
-import { formatDay } from "../../app/lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import type { Site } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
 import { type ReminderKind, user, websitePeriods, websiteReminders, websites } from "../db/schema.ts";

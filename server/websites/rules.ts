@@ -1,21 +1,12 @@
 // The rules of a hosted website's life, in one place: every page, mail and job asks these.
 
-export type WebsiteState = "pending" | "active" | "expiring" | "expired" | "suspended" | "cancelled";
+import type { WebsiteState } from "../../common/website-states.ts";
+
 export type BillingInterval = "month" | "year";
 
 const day = 86_400_000;
 /** After expiry the site keeps running this many days, shown as needing renewal, before it is suspended. */
 export const graceDays = 15;
-
-/** How every page and mail names a state. */
-export const stateLabels: Record<WebsiteState, string> = {
-  pending: "Awaiting payment",
-  active: "Active",
-  expiring: "Expiring soon",
-  expired: "Expired: renew now",
-  suspended: "Suspended",
-  cancelled: "Cancelled",
-};
 
 /** States that call for renewing now: a site that runs out soon, ran out, or was never paid for (any live site may renew early). */
 export function needsRenewal(state: WebsiteState): boolean {

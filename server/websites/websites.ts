@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
-import { formatDay } from "../../app/lib/format.ts";
+import { formatDay } from "../../common/format.ts";
+import { unpaidWebsiteDays } from "../../common/website-states.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { orders, refunds, user, websitePeriods, websites } from "../db/schema.ts";
@@ -93,8 +94,6 @@ export async function assertRenewable(db: Db | Tx, site: Website): Promise<void>
 
 /** How many websites one person may have waiting for a first payment. */
 export const pendingWebsiteLimit = 5;
-/** A website not paid for this many days after it was last started is removed by the hourly clean-up. */
-export const unpaidWebsiteDays = 7;
 
 /**
  * A customer picked a plan and typed a domain: the pending website the purchase is for. The

@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
-import { formatDay } from "../../app/lib/format.ts";
+import { formatDay } from "../../common/format.ts";
 import { webhookPath } from "../../server/payments/index.ts";
 import { webhookSignature } from "../../server/payments/signature.ts";
 import { testPayPath } from "../support/razorpay-api.ts";

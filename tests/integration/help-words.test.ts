@@ -45,7 +45,7 @@ const emphasis = new Set([
 ]);
 
 /** Where the words a user sees are written: the screens, and the website statuses they show. */
-const uiSources = ["app", "server/websites/rules.ts"];
+const uiSources = ["app", "common/website-states.ts"];
 
 async function markdownFiles(dir: string): Promise<{ file: string; text: string }[]> {
   const names = (await readdir(dir)).filter((name) => name.endsWith(".md")).toSorted();

@@ -40,6 +40,13 @@ describe("one copy of the server code", () => {
     expect(bundle).toMatch(/from "\.\.\/\.\.\/server\/context\.ts"/);
   });
 
+  it("the browser bundle is made from no server/ module: what a page shows of the server's rules lives in common/", async () => {
+    // The build lists each bundle's modules (vite.config.ts, recordInputs).
+    const modules = JSON.parse(readFileSync(path.join(projectRoot, "build/.inputs-client.json"), "utf8")) as string[];
+    expect(modules).toContain("app/root.tsx");
+    expect(modules.filter((file) => file.startsWith("server/"))).toEqual([]);
+  });
+
   it("a page renders with the services the HTTP layer set on the server's own context key", async () => {
     // createHttpApp sets AppServices on the key it imports from server/context.ts; a loader reading a
     // second copy of that key would fail every page with "No value found for context".

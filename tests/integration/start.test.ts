@@ -34,14 +34,18 @@ describe("npm run build and npm start", () => {
     expect(unhashed).toEqual([]);
   });
 
-  it("counts a change to the server's code as a change to the build's sources", async () => {
+  it("counts a change to code the pages share as a change to the build's sources, and not one to server/, which the server loads itself", async () => {
     const root = await tempDir();
     await mkdir(path.join(root, "server"));
+    await mkdir(path.join(root, "common"));
     await mkdir(path.join(root, "app"));
     await writeFile(path.join(root, "app/root.tsx"), "export default 1;\n");
+    await writeFile(path.join(root, "common/limits.ts"), "export const days = 7;\n");
     await writeFile(path.join(root, "server/rules.ts"), "export const days = 7;\n");
     const before = await sourceHash(root);
     await writeFile(path.join(root, "server/rules.ts"), "export const days = 8;\n");
+    expect(await sourceHash(root)).toBe(before);
+    await writeFile(path.join(root, "common/limits.ts"), "export const days = 8;\n");
     expect(await sourceHash(root)).not.toBe(before);
   });
 

@@ -8,8 +8,9 @@ import { mailOutbox, orders, refunds, user, websitePeriods, websiteReminders, we
 import { Conflict, NotFound, ValidationError } from "../../server/errors.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
-import { addInterval, addPaidPeriod, cancelWebsite, pendingWebsiteLimit, queueDueReminders, startWebsite, unpaidWebsiteDays, websiteState } from "../../server/websites/index.ts";
-import { formatDay, formatOrderNumber } from "../../app/lib/format.ts";
+import { addInterval, addPaidPeriod, cancelWebsite, pendingWebsiteLimit, queueDueReminders, startWebsite, websiteState } from "../../server/websites/index.ts";
+import { unpaidWebsiteDays } from "../../common/website-states.ts";
+import { formatDay, formatOrderNumber } from "../../common/format.ts";
 import { contentDir, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, startTestPayments } from "./helpers.ts";
 
 let catalog: Catalog;

@@ -1,4 +1,4 @@
-import { formatDay } from "../../lib/format.ts";
+import { formatDay } from "../../../common/format.ts";
 import { AwardIcon } from "../icons.tsx";
 
 export interface CertificateFace {

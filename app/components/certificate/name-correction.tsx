@@ -1,5 +1,6 @@
 import { Form, useNavigation } from "react-router";
-import { formatDay } from "../../lib/format.ts";
+import { nameLength } from "../../../common/limits.ts";
+import { formatDay } from "../../../common/format.ts";
 import { FormAlert, TextField } from "../form-controls.tsx";
 
 export interface NameCorrectionState {
@@ -36,7 +37,7 @@ export function NameCorrection({ state, result }: { state: NameCorrectionState; 
           </p>
           <Form method="post" className="mt-4 space-y-4" noValidate>
             <input type="hidden" name="intent" value="correct-name" />
-            <TextField label="Your name as it should appear" name="name" autoComplete="name" required maxLength={100} defaultValue={state.currentName} error={failed} />
+            <TextField label="Your name as it should appear" name="name" autoComplete="name" required maxLength={nameLength.max} defaultValue={state.currentName} error={failed} />
             <button
               type="submit"
               disabled={pending}

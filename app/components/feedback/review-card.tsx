@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import type { Review } from "../../../server/feedback/index.ts";
-import { formatDay } from "../../lib/format.ts";
+import type { Review } from "../../../common/view-types.ts";
+import { formatDay } from "../../../common/format.ts";
 import { StatusBadge } from "../status-badge.tsx";
 import { Stars } from "./stars.tsx";
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher } from "react-router";
-import { formatMoment } from "../../lib/format.ts";
+import { formatMoment } from "../../../common/format.ts";
 import { FormAlert } from "../form-controls.tsx";
 import { Prose } from "../page-intro.tsx";
 import { notesHref } from "./notes-href.ts";

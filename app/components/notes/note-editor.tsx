@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
-import type { NoteLesson } from "../../../server/notes/index.ts";
-import { formatMoment } from "../../lib/format.ts";
+import type { NoteLesson } from "../../../common/view-types.ts";
+import { formatMoment } from "../../../common/format.ts";
 import { Prose } from "../page-intro.tsx";
 import { noteLessonLink } from "./notes-href.ts";
 

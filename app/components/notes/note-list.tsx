@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import type { NoteLesson } from "../../../server/notes/index.ts";
-import { formatMoment } from "../../lib/format.ts";
+import type { NoteLesson } from "../../../common/view-types.ts";
+import { formatMoment } from "../../../common/format.ts";
 
 export interface NoteListItem {
   id: string;

@@ -1,4 +1,4 @@
-import type { NoteLesson } from "../../../server/notes/index.ts";
+import type { NoteLesson } from "../../../common/view-types.ts";
 import { lessonPath } from "../player/course-outline.tsx";
 
 export interface NotesQuery {

@@ -1,7 +1,6 @@
 import { Link } from "react-router";
-import type { LessonState, OutlineModule } from "../../../server/learning/player.ts";
-import type { Money } from "../../../server/catalog/index.ts";
-import { formatMoney } from "../../lib/format.ts";
+import type { LessonState, Money, OutlineModule } from "../../../common/view-types.ts";
+import { formatMoney } from "../../../common/format.ts";
 import { CheckIcon, LockIcon } from "../icons.tsx";
 
 export const lessonPath = (courseId: string, lessonId: string) => `/courses/${courseId}/submodule/${lessonId}`;

@@ -1,4 +1,4 @@
-import type { Money } from "../../server/catalog/index.ts";
+import type { Money } from "./view-types.ts";
 
 const inr = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", maximumFractionDigits: 0 });
 const inrPaise = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", minimumFractionDigits: 2 });

@@ -1,4 +1,5 @@
 import type { ZxcvbnResult } from "@zxcvbn-ts/core";
+import { passwordLength } from "./limits.ts";
 
 /**
  * The one password policy, for the server that enforces it and the meter that explains it
@@ -6,8 +7,6 @@ import type { ZxcvbnResult } from "@zxcvbn-ts/core";
  * estimator's dictionaries are about 2 MB, so both sides load them on first use: a page without a
  * password field never downloads them.
  */
-
-export const passwordLength = { min: 8, max: 128 } as const;
 
 /** Words that make a password easy to guess on this site in particular. */
 const siteWords = ["academy"];
