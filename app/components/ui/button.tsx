@@ -27,7 +27,7 @@ const sizes: Record<ButtonSize, string> = {
   xl: "px-6 py-3",
 };
 
-/** The class list of a button's look, for the few places that style another element as one (a dialog's trigger). */
+/** The class list of a button's look, for elements the components below do not render: a dialog's trigger, a plain <a> to a download or an e-mail address. */
 export function buttonClass({ variant = "primary", size = "md", className }: ButtonStyle = {}): string {
   return ["rounded-full font-semibold disabled:opacity-60", variants[variant], sizes[size], className].filter(Boolean).join(" ");
 }
