@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { ButtonLink } from "./ui/button.tsx";
 
 /** What an account list shows before there is anything in it, with the one useful next step. */
 export function AccountEmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: { to: string; label: string } }) {
@@ -8,12 +8,12 @@ export function AccountEmptyState({ title, children, action }: { title: string; 
       <p className="font-semibold text-slate-950 dark:text-white">{title}</p>
       {children && <div className="mx-auto mt-2 max-w-md text-sm text-slate-600 dark:text-slate-400">{children}</div>}
       {action && (
-        <Link
+        <ButtonLink
           to={action.to}
-          className="mt-5 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+          className="mt-5 inline-block"
         >
           {action.label}
-        </Link>
+        </ButtonLink>
       )}
     </div>
   );

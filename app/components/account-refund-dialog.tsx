@@ -1,5 +1,6 @@
 import { useNavigation } from "react-router";
-import { ConfirmDialog } from "./confirm-dialog.tsx";
+import { ConfirmDialog } from "./ui/dialog.tsx";
+import { buttonClass } from "./ui/button.tsx";
 
 const strong = "font-semibold text-slate-950 dark:text-white";
 
@@ -28,7 +29,7 @@ export function RefundDialog({
           <span className="sr-only"> for {courseTitle}</span>
         </>
       }
-      triggerClassName="rounded-full border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+      triggerClassName={buttonClass({ variant: "secondary", size: "sm" })}
       title={`Refund ${courseTitle}?`}
       fields={{ intent: "refund", orderId, ...(retry ? { retry: "1" } : {}) }}
       confirmLabel="Yes, refund me"

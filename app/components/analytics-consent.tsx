@@ -1,8 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { Link, useLocation } from "react-router";
 import { consentSnapshot, openConsentSettings, saveConsent, sendPageView, startAnalytics, subscribe } from "../lib/analytics-consent.ts";
-
-const buttonClass = "rounded-full px-5 py-2 text-sm font-semibold";
+import { Button } from "./ui/button.tsx";
 
 /**
  * Asks once whether page views may be measured, and measures them only after a yes: gtag.js is
@@ -42,17 +41,12 @@ export function AnalyticsConsent({ measurementId }: { measurementId: string }) {
           you can change your mind at any time. <Link to="/cookies" className="font-medium underline underline-offset-2">Cookie policy</Link>
         </p>
         <div className="flex shrink-0 gap-2">
-          <button
-            ref={firstButton}
-            type="button"
-            onClick={() => saveConsent("none")}
-            className={`${buttonClass} border border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800`}
-          >
+          <Button ref={firstButton} variant="secondary" size="sm" onClick={() => saveConsent("none")}>
             Reject
-          </button>
-          <button type="button" onClick={() => saveConsent("analytics")} className={`${buttonClass} bg-brand-600 text-white hover:bg-brand-700`}>
+          </Button>
+          <Button size="sm" onClick={() => saveConsent("analytics")}>
             Accept
-          </button>
+          </Button>
         </div>
       </div>
     </section>

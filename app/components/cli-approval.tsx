@@ -3,6 +3,7 @@ import { Form, useNavigate, useNavigation } from "react-router";
 import { describeDevice } from "../lib/device.ts";
 import { formatMoment } from "../../common/format.ts";
 import { AuthCard, FormAlert } from "./form-controls.tsx";
+import { Button } from "./ui/button.tsx";
 
 /** Spec §8: shown when /api/cli-auth fails without saying why. */
 export const cliBackendFailure = "Failed to send auth data to CLI backend";
@@ -94,24 +95,27 @@ export function CliApproval({ cliToken, email, idToken, request, error }: CliApp
           <input type="hidden" name="cliToken" value={cliToken} />
           <input type="hidden" name="email" value={email} />
           <input type="hidden" name="idToken" value={idToken} />
-          <button
+          <Button
             type="submit"
             name="intent"
             value="cli-approve"
             disabled={busy}
-            className="flex-1 rounded-full bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+            size="lg"
+            className="flex-1"
           >
             {busy ? "Please wait…" : "Approve"}
-          </button>
-          <button
+          </Button>
+          <Button
             type="submit"
             name="intent"
             value="cli-deny"
             disabled={busy}
-            className="flex-1 rounded-full border border-slate-300 px-5 py-3 font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+            variant="secondary"
+            size="lg"
+            className="flex-1"
           >
             Deny
-          </button>
+          </Button>
         </Form>
       </div>
     </AuthCard>

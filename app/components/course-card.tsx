@@ -4,6 +4,8 @@ import { formatDuration, formatMoney, levelLabel } from "../../common/format.ts"
 import { ContentImage, type ContentPicture } from "./content-image.tsx";
 import { ratingText, Stars } from "./feedback/stars.tsx";
 import { BookIcon, ClockIcon, SignalIcon } from "./icons.tsx";
+import { cardClass } from "./ui/card.tsx";
+import { Badge } from "./ui/badge.tsx";
 
 export interface CourseSummary {
   id: string;
@@ -31,7 +33,7 @@ export function toCourseSummary(course: Course, team: TeamMember[], stats: Cours
 export function CourseCard({ course, headingLevel = 3 }: { course: CourseSummary; headingLevel?: 2 | 3 }) {
   const Heading = `h${headingLevel}` as const;
   return (
-    <article className="group relative flex w-full flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
+    <article className={cardClass({ raised: true, className: "group relative flex w-full flex-col p-6 transition hover:-translate-y-0.5 hover:shadow-md" })}>
       <ContentImage picture={course.cover} className="-mx-6 -mt-6 mb-5 block w-[calc(100%+3rem)] max-w-none rounded-t-2xl" />
       <p className="text-xs font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">{course.category}</p>
       <Heading className="mt-2 text-lg font-semibold text-slate-950 dark:text-white">
@@ -56,9 +58,7 @@ function CourseRating({ course }: { course: Pick<CourseSummary, "rating" | "revi
   return (
     <p className="mt-4 flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
       {course.rating === null ? (
-        <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100">
-          New
-        </span>
+        <Badge tone="success">New</Badge>
       ) : (
         <>
           <span aria-hidden="true" className="font-semibold text-slate-950 dark:text-white">

@@ -1,6 +1,8 @@
 import { Link } from "react-router";
 import type { CourseModule } from "../../common/view-types.ts";
 import { LockIcon } from "./icons.tsx";
+import { ButtonLink } from "./ui/button.tsx";
+import { Badge } from "./ui/badge.tsx";
 
 export interface EnrolOffer {
   /** "₹4,999" or "Free". */
@@ -61,9 +63,7 @@ export function CourseSyllabus({
                         <span className="flex flex-1 flex-wrap items-center gap-x-2 gap-y-1">
                           <span className="font-medium underline-offset-2 hover:underline">{lesson.title}</span>
                           {!enrolled && (
-                            <span className="rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100">
-                              Free preview
-                            </span>
+                            <Badge tone="success">Free preview</Badge>
                           )}
                         </span>
                         {minutes}
@@ -88,12 +88,13 @@ export function CourseSyllabus({
                           This lesson opens when you enrol: <strong className="text-slate-950 dark:text-white">{offer.price}</strong>, one
                           payment for every lesson, with lifetime access. Lessons marked “Free preview” are open now.
                         </p>
-                        <Link
+                        <ButtonLink
                           to={offer.enrolPath}
-                          className="mt-3 inline-block rounded-full bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+                          size="sm"
+                          className="mt-3 inline-block"
                         >
                           {offer.enrolLabel}
-                        </Link>
+                        </ButtonLink>
                       </div>
                     </details>
                   </li>

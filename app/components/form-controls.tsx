@@ -1,35 +1,11 @@
 import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
 import { passwordLength } from "../../common/limits.ts";
 import { lengthVerdict, loadPasswordCheck, type PasswordCheck, type PasswordLevel, type PasswordOwner } from "../../common/password-policy.ts";
+import { buttonClass } from "./ui/button.tsx";
+import { cardClass } from "./ui/card.tsx";
+import { controlClass, FieldError, labelClass } from "./ui/field.tsx";
 
-const inputClass =
-  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-950 shadow-sm placeholder:text-slate-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:aria-invalid:border-red-400";
-
-type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string; hint?: ReactNode };
-
-export function TextField({ label, error, hint, id, ...input }: FieldProps) {
-  const generated = useId();
-  const inputId = id ?? generated;
-  const describedBy = [error && `${inputId}-error`, hint && `${inputId}-hint`].filter(Boolean).join(" ") || undefined;
-  return (
-    <div>
-      <label htmlFor={inputId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
-        {label}
-      </label>
-      <input id={inputId} aria-invalid={error ? true : undefined} aria-describedby={describedBy} className={inputClass} {...input} />
-      {hint && (
-        <p id={`${inputId}-hint`} className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={`${inputId}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & { label: string; error?: string };
 
 const meterColors: Record<PasswordLevel, string> = {
   0: "",
@@ -79,7 +55,7 @@ export function PasswordField({
   return (
     <div>
       <div className="flex items-baseline justify-between">
-        <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+        <label htmlFor={id} className={labelClass}>
           {label}
         </label>
         <button
@@ -105,7 +81,7 @@ export function PasswordField({
           load();
           setTyped({ value: event.target.value, owner: formOwner(event.target) });
         }}
-        className={inputClass}
+        className={controlClass({ className: "mt-1 block w-full" })}
         {...input}
       />
       {showStrength && (
@@ -120,11 +96,7 @@ export function PasswordField({
           </p>
         </div>
       )}
-      {error && (
-        <p id={`${id}-error`} className="mt-1 text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
+      {error && <FieldError id={`${id}-error`}>{error}</FieldError>}
     </div>
   );
 }
@@ -152,7 +124,7 @@ export function SubmitButton({ children, pending, ...props }: { children: ReactN
     <button
       type="submit"
       disabled={pending}
-      className="flex w-full items-center justify-center rounded-full bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+      className={buttonClass({ size: "lg", className: "flex w-full items-center justify-center" })}
       {...(props as object)}
     >
       {children}
@@ -163,7 +135,7 @@ export function SubmitButton({ children, pending, ...props }: { children: ReactN
 export function AuthCard({ title, lead, children }: { title: string; lead?: ReactNode; children: ReactNode }) {
   return (
     <div className="mx-auto max-w-md px-4 py-12 sm:py-16">
-      <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900">
+      <div className={cardClass({ raised: true, className: "p-6 sm:p-8" })}>
         <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">{title}</h1>
         {lead && <div className="mt-2 text-sm text-slate-600 dark:text-slate-400">{lead}</div>}
         <div className="mt-6">{children}</div>

@@ -1,6 +1,7 @@
 import type { MouseEvent } from "react";
 import { useEffect } from "react";
 import { popupMessage } from "../lib/popup-message.ts";
+import { buttonClass } from "./ui/button.tsx";
 
 /**
  * "Continue with Google": a popup where the browser allows one, else (or without JavaScript) an
@@ -32,7 +33,7 @@ export function GoogleButton({ redirectTo }: { redirectTo: string }) {
     <a
       href={start}
       onClick={onClick}
-      className="flex w-full items-center justify-center gap-3 rounded-full border border-slate-300 px-5 py-3 font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+      className={buttonClass({ variant: "secondary", size: "lg", className: "flex w-full items-center justify-center gap-3" })}
     >
       <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5">
         <path fill="#4285F4" d="M23.5 12.3c0-.8-.1-1.6-.2-2.3H12v4.5h6.5a5.6 5.6 0 0 1-2.4 3.6v3h3.9c2.3-2.1 3.5-5.2 3.5-8.8Z" />

@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { Container } from "./page-intro.tsx";
+import { ButtonLink } from "./ui/button.tsx";
 
 const suggestions = [
   { to: "/", label: "Home", text: "Start again from the front page." },
@@ -34,9 +35,9 @@ export function ErrorPage({ status, message }: { status: number; message?: strin
       <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">{text.title}</h1>
       <p className="mt-4 max-w-xl text-lg text-slate-600 dark:text-slate-300">{message || text.message}</p>
       <div className="mt-8 flex flex-wrap items-center gap-x-6 gap-y-3">
-        <Link to="/" className="rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+        <ButtonLink to="/">
           Go to the home page
-        </Link>
+        </ButtonLink>
         <Link to="/help" className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
           Help centre
         </Link>

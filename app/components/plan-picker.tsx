@@ -1,5 +1,6 @@
 import type { Money } from "../../common/view-types.ts";
 import { formatMoney, intervalLabel } from "../../common/format.ts";
+import { choiceCardClass } from "./ui/choice.tsx";
 
 export interface PickablePlan {
   id: string;
@@ -29,7 +30,7 @@ export function PlanPicker({
         {plans.map((plan) => (
           <label
             key={plan.id}
-            className="flex cursor-pointer items-start gap-3 rounded-xl border border-slate-300 p-4 has-checked:border-brand-600 has-checked:bg-brand-50 has-focus-visible:ring-2 has-focus-visible:ring-brand-500 dark:border-slate-700 dark:has-checked:border-brand-400 dark:has-checked:bg-slate-800"
+            className={choiceCardClass}
           >
             <input
               type="radio"

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { ReceiptView } from "../../common/view-types.ts";
 import { formatDay, formatMoment, formatPaise } from "../../common/format.ts";
+import { cardClass } from "./ui/card.tsx";
 
 /** Services accounting code for commercial training and coaching services. */
 /** How the invoice describes each kind of order, with its GST services code (SAC). */
@@ -76,7 +77,7 @@ export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; a
   return (
     <article
       aria-labelledby="invoice-heading"
-      className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 text-slate-800 shadow-sm sm:p-10 dark:border-slate-800 dark:bg-slate-900 dark:text-slate-200 print:mt-0 print:rounded-none print:border-0 print:bg-white print:p-0 print:text-black print:shadow-none"
+      className={cardClass({ raised: true, className: "mt-6 p-5 text-slate-800 sm:p-10 dark:text-slate-200 print:mt-0 print:rounded-none print:border-0 print:bg-white print:p-0 print:text-black print:shadow-none" })}
     >
       <header className="flex flex-col gap-6 border-b border-slate-200 pb-6 sm:flex-row-reverse sm:justify-between dark:border-slate-800 print:border-slate-300">
         <div className="sm:text-right">

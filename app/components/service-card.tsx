@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { Service } from "../../common/view-types.ts";
 import { formatMoney } from "../../common/format.ts";
 import { ServiceIcon } from "./icons.tsx";
+import { cardClass } from "./ui/card.tsx";
 
 export type ServiceSummary = Pick<Service, "id" | "title" | "summary" | "icon" | "startingPrice"> & {
   lowestPlan?: Service["plans"][number];
@@ -19,7 +20,7 @@ export function ServiceCard({ service, headingLevel = 3 }: { service: ServiceSum
     ? `From ${formatMoney(service.startingPrice)}`
     : service.lowestPlan && `From ${formatMoney(service.lowestPlan.price)} ${service.lowestPlan.interval === "year" ? "a year" : "a month"}`;
   return (
-    <article className="relative flex w-full flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm transition hover:-translate-y-0.5 hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
+    <article className={cardClass({ raised: true, className: "relative flex w-full flex-col p-6 transition hover:-translate-y-0.5 hover:shadow-md" })}>
       <span className="grid size-11 place-items-center rounded-xl bg-brand-100 text-brand-700 dark:bg-brand-900 dark:text-brand-200">
         <ServiceIcon name={service.icon} className="size-6" />
       </span>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { cardClass } from "./ui/card.tsx";
 
 /** One titled panel of the profile and settings pages (under the account's page heading), or of /api-tools (`headingLevel` 2). */
 export function SettingsSection({
@@ -16,7 +17,7 @@ export function SettingsSection({
 }) {
   const Heading = `h${headingLevel}` as const;
   return (
-    <section aria-labelledby={id} className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+    <section aria-labelledby={id} className={cardClass({ className: "p-6" })}>
       <Heading id={id} className="text-lg font-semibold text-slate-950 dark:text-white">
         {title}
       </Heading>

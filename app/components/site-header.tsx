@@ -5,6 +5,7 @@ import type { RootData } from "../lib/seo.ts";
 import { ThemeToggle } from "./theme-toggle.tsx";
 import { UserMenu } from "./user-menu.tsx";
 import { SkipLink } from "./skip-link.tsx";
+import { ButtonLink } from "./ui/button.tsx";
 
 const links = [
   { to: "/courses", label: "Courses" },
@@ -77,12 +78,12 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
           {viewer ? (
             <UserMenu key={pathname} viewer={viewer} />
           ) : (
-            <Link
+            <ButtonLink
               to="/login"
-              className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+              size="sm"
             >
               Sign in
-            </Link>
+            </ButtonLink>
           )}
           <button
             ref={toggle}

@@ -11,6 +11,8 @@ import { StatusBadge } from "../components/status-badge.tsx";
 import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-courses";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
@@ -72,7 +74,7 @@ export default function AccountCourses({ loaderData }: Route.ComponentProps) {
                 <article
                   id={course.id}
                   aria-labelledby={`${course.id}-title`}
-                  className="flex h-full scroll-mt-24 flex-col rounded-2xl border border-slate-200 bg-white p-6 shadow-sm target:ring-2 target:ring-brand-500 dark:border-slate-800 dark:bg-slate-900"
+                  className={cardClass({ raised: true, className: "flex h-full scroll-mt-24 flex-col p-6 target:ring-2 target:ring-brand-500" })}
                 >
                   <p className="text-xs font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">{course.category}</p>
                   <h3 id={`${course.id}-title`} className="mt-2 text-lg font-semibold text-slate-950 dark:text-white">
@@ -92,14 +94,14 @@ export default function AccountCourses({ loaderData }: Route.ComponentProps) {
                     </p>
                     <div className="flex flex-wrap gap-3">
                       {course.percent === 100 && <CertificateAction courseId={course.id} courseTitle={course.title} certificateId={course.certificateId} compact />}
-                      <Link
+                      <ButtonLink
                         to={course.playerPath}
-                        className="inline-flex items-center gap-1.5 rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+                        className="inline-flex items-center gap-1.5"
                       >
                         {course.percent === 100 ? "Open course" : "Continue"}
                         <span className="sr-only"> {course.title}</span>
                         <ArrowRightIcon className="size-4" />
-                      </Link>
+                      </ButtonLink>
                     </div>
                   </div>
                 </article>
@@ -117,7 +119,7 @@ export default function AccountCourses({ loaderData }: Route.ComponentProps) {
             Finish every lesson of a course and its certificate appears here, ready to share or add to LinkedIn.
           </p>
         ) : (
-          <ul className="mt-4 divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+          <ul className={cardClass({ className: "mt-4 divide-y divide-slate-200 bg-white dark:divide-slate-800 dark:bg-slate-900" })}>
             {certificates.map((c) => (
               <li key={c.id} className="flex flex-wrap items-center justify-between gap-3 px-5 py-4">
                 <div className="flex min-w-0 items-center gap-3">

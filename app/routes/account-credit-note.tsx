@@ -7,6 +7,7 @@ import { ReceiptDocument } from "../components/receipt-document.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-credit-note";
 import { receiptView } from "./receipt.server.ts";
+import { Button } from "../components/ui/button.tsx";
 
 /** The GST credit note of a refunded order: the buyer's own only, and only once the refund is processed. */
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -38,9 +39,9 @@ export default function CreditNotePage({ loaderData: r }: Route.ComponentProps) 
           <ArrowLeftIcon className="size-4" />
           The invoice it corrects
         </Link>
-        <button type="button" onClick={() => window.print()} className="rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+        <Button type="button" onClick={() => window.print()}>
           Print or save as PDF
-        </button>
+        </Button>
       </div>
       <ReceiptDocument r={r} asCreditNote />
     </Container>

@@ -12,6 +12,8 @@ import { formatDay, formatMoment, formatPaise, formatOrderNumber } from "../../c
 import { pageMeta } from "../lib/seo.ts";
 import { useReloadWhile } from "../lib/use-reload-while.ts";
 import type { Route } from "./+types/account-orders";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
@@ -153,20 +155,21 @@ function OrderActions({ order }: { order: OrderView }) {
   return (
     <div className="flex flex-wrap items-center gap-3">
       {hasReceipt && (
-        <Link
+        <ButtonLink
           to={`/account/orders/${order.id}/receipt`}
-          className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+          size="sm"
         >
           Receipt<span className="sr-only"> for order {formatOrderNumber(order.number)}</span>
-        </Link>
+        </ButtonLink>
       )}
       {order.status === "refunded" && order.refund?.status === "processed" && (
-        <Link
+        <ButtonLink
           to={`/account/orders/${order.id}/credit-note`}
-          className="rounded-full border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+          variant="secondary"
+          size="sm"
         >
           Credit note<span className="sr-only"> for order {formatOrderNumber(order.number)}</span>
-        </Link>
+        </ButtonLink>
       )}
       {(canRefund || refundRetry) && (
         <RefundDialog orderId={order.id} courseTitle={order.title} amount={formatPaise(order.amount)} retry={refundRetry} hosting={order.courseId === null} />
@@ -237,7 +240,7 @@ export default function AccountOrders({ loaderData, actionData }: Route.Componen
             <li key={order.id} id={`order-${order.id}`} className="scroll-mt-24">
               <article
                 aria-labelledby={`order-${order.id}-title`}
-                className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+                className={cardClass({ raised: true, className: "p-5 sm:p-6" })}
               >
                 <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
                   <div className="min-w-0">

@@ -8,6 +8,7 @@ import { PaymentStatusBadge, RefundStatusBadge } from "../components/status-badg
 import { formatMoment, formatPaise, formatOrderNumber } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-payments";
+import { cardClass } from "../components/ui/card.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
@@ -69,7 +70,7 @@ export default function AccountPayments({ loaderData }: Route.ComponentProps) {
             <li key={payment.id}>
               <article
                 aria-labelledby={`payment-${payment.id}-title`}
-                className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+                className={cardClass({ raised: true, className: "p-5 sm:p-6" })}
               >
                 <div className="flex flex-wrap items-start justify-between gap-x-4 gap-y-2">
                   <div className="min-w-0">

@@ -8,6 +8,7 @@ import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-receipt";
 import { receiptView } from "./receipt.server.ts";
+import { Button, ButtonLink } from "../components/ui/button.tsx";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
@@ -47,12 +48,12 @@ export default function ReceiptPage({ loaderData: r }: Route.ComponentProps) {
         </h1>
         <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">This order has not been paid, so there is no receipt.</p>
         {r.status === "created" && (
-          <Link
+          <ButtonLink
             to={r.payPath}
-            className="mt-6 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+            className="mt-6 inline-block"
           >
             Complete the payment
-          </Link>
+          </ButtonLink>
         )}
       </Container>
     );
@@ -62,13 +63,12 @@ export default function ReceiptPage({ loaderData: r }: Route.ComponentProps) {
     <Container className="max-w-4xl py-8 sm:py-12 print:max-w-none print:p-0">
       <div className="flex flex-wrap items-center justify-between gap-3 print:hidden">
         <BackToOrders />
-        <button
+        <Button
           type="button"
           onClick={() => window.print()}
-          className="rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
         >
           Print or save as PDF
-        </button>
+        </Button>
       </div>
 
       {r.creditNote && (

@@ -7,6 +7,7 @@ import { ExpiryText } from "../components/website-expiry.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-services";
 import { websiteView } from "./website-view.server.ts";
+import { cardClass } from "../components/ui/card.tsx";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
@@ -36,7 +37,7 @@ export default function AccountServices({ loaderData }: Route.ComponentProps) {
           </AccountEmptyState>
         </div>
       ) : (
-        <section aria-labelledby="websites-overview" className="mt-6 rounded-2xl border border-slate-200 p-5 dark:border-slate-800">
+        <section aria-labelledby="websites-overview" className={cardClass({ className: "mt-6 p-5" })}>
           <div className="flex flex-wrap items-baseline justify-between gap-2">
             <h3 id="websites-overview" className="font-semibold text-slate-950 dark:text-white">
               Website hosting

@@ -3,10 +3,11 @@ import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { hostingPlans, startWebsite } from "../../server/websites/index.ts";
 import { BackLink } from "../components/back-link.tsx";
-import { FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
+import { FormAlert, SubmitButton } from "../components/form-controls.tsx";
 import { PlanPicker } from "../components/plan-picker.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-website-new";
+import { TextField } from "../components/ui/field.tsx";
 
 const defaultService = "website-hosting";
 

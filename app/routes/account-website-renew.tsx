@@ -5,7 +5,10 @@ import { appServices } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { hostingPlans, nextPeriod } from "../../server/websites/index.ts";
 import { BackLink } from "../components/back-link.tsx";
-import { FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
+import { FormAlert, SubmitButton } from "../components/form-controls.tsx";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
+import { TextField } from "../components/ui/field.tsx";
 import { CancelOrderForm, OrderAlerts } from "../components/order-progress.tsx";
 import { PlanPicker } from "../components/plan-picker.tsx";
 import { RazorpayCheckout } from "../components/razorpay-checkout.tsx";
@@ -114,9 +117,9 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
         </p>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Order {order.number}</p>
         <div className="mt-6 flex justify-center">
-          <Link to="/account/orders" className="rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+          <ButtonLink to="/account/orders" size="xl">
             See your orders
-          </Link>
+          </ButtonLink>
         </div>
       </section>
     );
@@ -137,15 +140,12 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
         </p>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Order {order.number}</p>
         <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
-          <Link to={details} className="rounded-full bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+          <ButtonLink to={details} size="xl">
             See your website
-          </Link>
-          <Link
-            to={`/account/orders/${order.id}/receipt`}
-            className="rounded-full border border-slate-300 px-6 py-3 font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
-          >
+          </ButtonLink>
+          <ButtonLink to={`/account/orders/${order.id}/receipt`} variant="secondary" size="xl">
             View receipt
-          </Link>
+          </ButtonLink>
         </div>
       </section>
     );
@@ -192,7 +192,7 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
               </div>
             </details>
           </div>
-          <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm lg:self-start dark:border-slate-800 dark:bg-slate-900">
+          <div className={cardClass({ raised: true, className: "p-6 lg:self-start" })}>
             <h3 className="text-lg font-semibold text-slate-950 dark:text-white">What you are buying</h3>
             {chosen && <PlanSummary plan={chosen} />}
             <div className="mt-4">

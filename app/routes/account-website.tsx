@@ -4,7 +4,7 @@ import { unpaidWebsiteDays } from "../../common/website-states.ts";
 import { cancelWebsite, hostingPlan, websiteHistory } from "../../server/websites/index.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { CheckList } from "../components/check-list.tsx";
-import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { ConfirmDialog } from "../components/ui/dialog.tsx";
 import { FormAlert } from "../components/form-controls.tsx";
 import { WebsiteStatusBadge } from "../components/status-badge.tsx";
 import { ExpiryText } from "../components/website-expiry.tsx";
@@ -12,6 +12,8 @@ import { formatDay, formatOrderNumber, formatPaise } from "../../common/format.t
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-website";
 import { ownWebsite, websiteView } from "./website-view.server.ts";
+import { buttonClass, ButtonLink } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { site } = await ownWebsite(context, params.webId);
@@ -71,9 +73,9 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
           <WebsiteStatusBadge state={site.state} />
         </div>
         {site.state !== "cancelled" && (
-          <Link to={renewPath} className="rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+          <ButtonLink to={renewPath}>
             {site.state === "pending" ? "Complete the payment" : "Renew"}
-          </Link>
+          </ButtonLink>
         )}
       </div>
       {actionData?.error && (
@@ -121,7 +123,7 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
         {history.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">No period has been paid for yet.</p>
         ) : (
-          <ul className="mt-3 divide-y divide-slate-200 rounded-2xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+          <ul className={cardClass({ className: "mt-3 divide-y divide-slate-200 dark:divide-slate-800" })}>
             {history.map((entry) => (
               <li key={entry.id} className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 text-sm">
                 <span className="text-slate-800 dark:text-slate-200">
@@ -168,7 +170,7 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
 /** The section that cancels a website, behind a confirmation saying what cancelling does to it. */
 function CancelWebsite({ domain, heading, summary, pending, children }: { domain: string; heading: string; summary: string; pending: boolean; children: React.ReactNode }) {
   return (
-    <section aria-labelledby="cancel-heading" className="mt-10 rounded-2xl border border-slate-200 p-5 dark:border-slate-800">
+    <section aria-labelledby="cancel-heading" className={cardClass({ className: "mt-10 p-5" })}>
       <h3 id="cancel-heading" className="font-semibold text-slate-950 dark:text-white">
         {heading}
       </h3>
@@ -176,7 +178,7 @@ function CancelWebsite({ domain, heading, summary, pending, children }: { domain
       <div className="mt-3">
         <ConfirmDialog
           trigger="Cancel this website"
-          triggerClassName="rounded-full border border-red-300 px-4 py-2 text-sm font-semibold text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
+          triggerClassName={buttonClass({ variant: "danger-outline", size: "sm" })}
           title={`Cancel ${domain}?`}
           fields={{ intent: "cancel-website" }}
           confirmLabel="Cancel the website"

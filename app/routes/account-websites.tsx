@@ -8,6 +8,8 @@ import { ExpiryText } from "../components/website-expiry.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-websites";
 import { websiteView } from "./website-view.server.ts";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
@@ -54,7 +56,7 @@ export default function AccountWebsites({ loaderData }: Route.ComponentProps) {
       ) : (
         <ul className="mt-6 space-y-4">
           {websites.map((site) => (
-            <li key={site.id} className="rounded-2xl border border-slate-200 p-5 dark:border-slate-800">
+            <li key={site.id} className={cardClass({ className: "p-5" })}>
               <div className="flex flex-wrap items-start justify-between gap-3">
                 <div className="min-w-0">
                   <h3 className="break-all text-lg font-semibold text-slate-950 dark:text-white">
@@ -71,13 +73,13 @@ export default function AccountWebsites({ loaderData }: Route.ComponentProps) {
                   <ExpiryText site={site} />
                 </p>
                 {site.needsRenewal && (
-                  <Link
+                  <ButtonLink
                     to={`/account/services/websites/${site.id}/renew`}
-                    className="rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+                    size="sm"
                   >
                     {site.state === "pending" ? "Complete the payment" : "Renew"}
                     <span className="sr-only"> {site.domain}</span>
-                  </Link>
+                  </ButtonLink>
                 )}
               </div>
             </li>

@@ -10,6 +10,8 @@ import { formatDay, formatPaise, formatOrderNumber, levelLabel, relativeDays } f
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account";
 import { websiteView, type WebsiteView } from "./website-view.server.ts";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 const dayMs = 24 * 60 * 60 * 1000;
 /** A failed payment older than this is history, not something to act on. */
@@ -204,12 +206,14 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
                   <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{item.text}</p>
                 </div>
                 {item.link && (
-                  <Link
+                  <ButtonLink
                     to={item.link.to}
-                    className="shrink-0 self-start rounded-full border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 sm:self-center dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+                    variant="secondary"
+                    size="sm"
+                    className="shrink-0 self-start sm:self-center"
                   >
                     {item.link.label}
-                  </Link>
+                  </ButtonLink>
                 )}
               </li>
             ))}
@@ -232,7 +236,7 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
         ) : (
           <ul className="mt-4 grid gap-4 md:grid-cols-2">
             {courses.slice(0, 4).map((course) => (
-              <li key={course.id} className="flex flex-col rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+              <li key={course.id} className={cardClass({ raised: true, className: "flex flex-col p-5" })}>
                 <p className="text-xs font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">
                   {course.category} · {levelLabel[course.level]}
                 </p>
@@ -244,13 +248,13 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
                 <div className="mt-4 flex-1">
                   <CourseProgress title={course.title} percent={course.percent} completed={course.completedLessons} total={course.lessonCount} />
                 </div>
-                <Link
+                <ButtonLink
                   to={course.playerPath}
-                  className="mt-5 inline-flex items-center justify-center gap-1.5 self-start rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+                  className="mt-5 inline-flex items-center justify-center gap-1.5 self-start"
                 >
                   Continue<span className="sr-only"> {course.title}</span>
                   <ArrowRightIcon className="size-4" />
-                </Link>
+                </ButtonLink>
               </li>
             ))}
           </ul>
@@ -268,7 +272,7 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
             <AccountEmptyState title="No orders yet">When you buy a course, its order and receipt appear here.</AccountEmptyState>
           </div>
         ) : (
-          <ul className="mt-4 divide-y divide-slate-200 rounded-2xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+          <ul className={cardClass({ className: "mt-4 divide-y divide-slate-200 dark:divide-slate-800" })}>
             {recentOrders.map((order) => (
               <li key={order.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-2 p-4">
                 <div className="min-w-0">

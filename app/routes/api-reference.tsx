@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { Container, PageIntro } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/api-reference";
+import { cardClass } from "../components/ui/card.tsx";
 
 // Scalar's stylesheet as a file: the CSP refuses the un-nonced style elements its bundle would add.
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: "/api-tools/reference.css" }];
@@ -85,7 +86,7 @@ export default function ApiReference() {
       <noscript>
         <p className="mt-8">The interactive reference needs JavaScript. Every operation is listed on the API and CLI page.</p>
       </noscript>
-      <div ref={host} className="mt-8 overflow-hidden rounded-2xl border border-slate-200 dark:border-slate-800" />
+      <div ref={host} className={cardClass({ className: "mt-8 overflow-hidden" })} />
     </Container>
   );
 }

@@ -3,13 +3,16 @@ import { apiScopes, keyLifetimes, keyLimits } from "../../common/api-keys.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../server/api/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
-import { ConfirmDialog } from "../components/confirm-dialog.tsx";
-import { FormAlert, TextField } from "../components/form-controls.tsx";
+import { ConfirmDialog } from "../components/ui/dialog.tsx";
+import { FormAlert } from "../components/form-controls.tsx";
 import { Container, PageIntro } from "../components/page-intro.tsx";
 import { SettingsSection } from "../components/settings-section.tsx";
 import { formatDay, formatMoment } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/api-tools";
+import { Button, buttonClass } from "../components/ui/button.tsx";
+import { Select, TextField } from "../components/ui/field.tsx";
+import { Checkbox } from "../components/ui/choice.tsx";
 
 const scopeText: Record<(typeof apiScopes)[number], string> = {
   read: "Read your courses, progress, notes, orders, receipts and websites",
@@ -152,35 +155,26 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
                 <fieldset>
                   <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">It may</legend>
                   {apiScopes.map((scope) => (
-                    <label key={scope} className="mt-2 flex items-start gap-2 text-sm text-slate-700 dark:text-slate-300">
-                      <input type="checkbox" name="scopes" value={scope} defaultChecked={scope === "read"} className="mt-0.5 size-4" />
-                      <span>
-                        {scopeText[scope]} <span className="font-mono text-xs text-slate-500 dark:text-slate-400">({scope})</span>
-                      </span>
-                    </label>
+                    <Checkbox key={scope} name="scopes" value={scope} defaultChecked={scope === "read"} className="mt-2">
+                      {scopeText[scope]} <span className="font-mono text-xs text-slate-500 dark:text-slate-400">({scope})</span>
+                    </Checkbox>
                   ))}
                 </fieldset>
-                <div>
-                  <label htmlFor="lifetime" className="text-sm font-medium text-slate-800 dark:text-slate-200">
-                    Expires
-                  </label>
-                  <select id="lifetime" name="lifetime" defaultValue="90" className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 dark:border-slate-700 dark:bg-slate-900">
-                    {keyLifetimes.map((days) => (
-                      <option key={String(days)} value={days === null ? "never" : String(days)}>
-                        {days === null ? "Never" : `In ${days} days`}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-                <button
+                <Select id="lifetime" label="Expires" name="lifetime" defaultValue="90">
+                  {keyLifetimes.map((days) => (
+                    <option key={String(days)} value={days === null ? "never" : String(days)}>
+                      {days === null ? "Never" : `In ${days} days`}
+                    </option>
+                  ))}
+                </Select>
+                <Button
                   type="submit"
                   name="intent"
                   value="create-key"
                   disabled={busy("create-key")}
-                  className="rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
                 >
                   {busy("create-key") ? "Making the key…" : "Make a key"}
-                </button>
+                </Button>
               </Form>
               {keys.length === 0 ? (
                 <p className="text-sm text-slate-600 dark:text-slate-400">You have no API keys.</p>
@@ -197,7 +191,7 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
                       </div>
                       <ConfirmDialog
                         trigger={<>Revoke<span className="sr-only"> {key.name}</span></>}
-                        triggerClassName="rounded-full border border-red-300 px-4 py-1.5 text-sm font-semibold text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
+                        triggerClassName={buttonClass({ variant: "danger-outline", size: "xs" })}
                         title={`Revoke "${key.name}"?`}
                         fields={{ intent: "revoke-key", keyId: key.id }}
                         confirmLabel="Revoke the key"

@@ -12,6 +12,7 @@ import { StatusBadge } from "../components/status-badge.tsx";
 import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/certificate";
+import { Button, ButtonLink } from "../components/ui/button.tsx";
 
 // Only for printing, so it never holds up the first paint.
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet, media: "print" }];
@@ -95,9 +96,9 @@ export default function CertificatePage({ loaderData, actionData }: Route.Compon
             {c.nameCorrectedAt && <> · name corrected on {formatDay(c.nameCorrectedAt)}</>}
           </p>
         </div>
-        <button type="button" onClick={() => window.print()} className="rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+        <Button type="button" onClick={() => window.print()}>
           Print or save as PDF
-        </button>
+        </Button>
       </div>
       <div className="mt-6 print:mt-0">
         <CertificateDocument certificate={c} />
@@ -127,9 +128,9 @@ function RevokedCertificate({ certificate: r }: { certificate: RevokedFace }) {
         </p>
         <p>It no longer certifies that anyone completed the course.</p>
       </div>
-      <Link to="/courses" className="mt-8 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+      <ButtonLink to="/courses" className="mt-8 inline-block">
         Browse our courses
-      </Link>
+      </ButtonLink>
     </Container>
   );
 }
@@ -156,9 +157,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       ) : (
         <p className="mt-4 text-lg text-slate-600 dark:text-slate-300">Please try again in a moment; if it keeps happening, write to us from the help page.</p>
       )}
-      <Link to="/courses" className="mt-8 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+      <ButtonLink to="/courses" className="mt-8 inline-block">
         Browse our courses
-      </Link>
+      </ButtonLink>
     </Container>
   );
 }

@@ -12,7 +12,7 @@ import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { CheckList } from "../components/check-list.tsx";
-import { FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
+import { FormAlert, SubmitButton } from "../components/form-controls.tsx";
 import { CancelOrderForm, OrderAlerts } from "../components/order-progress.tsx";
 import { Container } from "../components/page-intro.tsx";
 import { RazorpayCheckout } from "../components/razorpay-checkout.tsx";
@@ -22,6 +22,9 @@ import { pageMeta } from "../lib/seo.ts";
 import { useReloadWhile } from "../lib/use-reload-while.ts";
 import type { Route } from "./+types/course-confirm";
 import { checkoutAction, checkoutHeaders } from "./checkout.server.ts";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { TextField } from "../components/ui/field.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 function findCourse(context: Route.LoaderArgs["context"], courseId: string) {
   const { catalog } = context.get(appServices);
@@ -120,16 +123,17 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
           </p>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Order {order.number}</p>
           <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
-            <Link to={playerPath} className="rounded-full border border-transparent bg-brand-600 px-6 py-3 font-semibold text-white hover:bg-brand-700">
+            <ButtonLink to={playerPath} size="xl" className="border border-transparent">
               Start learning
-            </Link>
+            </ButtonLink>
             {order.amount > 0 && (
-              <Link
+              <ButtonLink
                 to={`/account/orders/${order.id}/receipt`}
-                className="rounded-full border border-slate-300 px-6 py-3 font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+                variant="secondary"
+                size="xl"
               >
                 View receipt
-              </Link>
+              </ButtonLink>
             )}
           </div>
         </div>
@@ -142,7 +146,7 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
       <BackLink fallback={`/course/${course.id}`} label="Back to the course" />
       <h1 className="mt-6 text-3xl font-bold tracking-tight text-slate-950 dark:text-white">Confirm your order</h1>
       <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_24rem]">
-        <section aria-labelledby="course-heading" className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+        <section aria-labelledby="course-heading" className={cardClass({ className: "p-6" })}>
           <h2 id="course-heading" className="text-xl font-semibold text-slate-950 dark:text-white">
             <Link to={`/course/${course.id}`} className="hover:underline">
               {course.title}
@@ -173,7 +177,7 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
 
         <section
           aria-labelledby="summary-heading"
-          className="order-first rounded-2xl border border-slate-200 bg-white p-6 shadow-sm lg:order-last lg:self-start dark:border-slate-800 dark:bg-slate-900"
+          className={cardClass({ raised: true, className: "order-first p-6 lg:order-last lg:self-start" })}
         >
           <h2 id="summary-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
             Order summary
@@ -181,9 +185,9 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
           {owned ? (
             <div className="mt-4">
               <FormAlert tone="info">You already own this course.</FormAlert>
-              <Link to={playerPath} className="mt-4 block rounded-full bg-brand-600 px-5 py-3 text-center font-semibold text-white hover:bg-brand-700">
+              <ButtonLink to={playerPath} size="lg" className="mt-4 block text-center">
                 Go to course
-              </Link>
+              </ButtonLink>
             </div>
           ) : (
             <>

@@ -24,6 +24,8 @@ import { StarIcon } from "../components/icons.tsx";
 import { Container, PageIntro } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/course-feedback";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 /** Query values that are not a star count or a page number are ignored, as if absent. */
 function listFilter(params: URLSearchParams): { rating: number | null; page: number } {
@@ -168,7 +170,7 @@ function YourReview({ loaderData, actionData }: { loaderData: LoaderData; action
   }
 
   return (
-    <section id="your-review" aria-labelledby="your-review-heading" className="scroll-mt-24 rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+    <section id="your-review" aria-labelledby="your-review-heading" className={cardClass({ className: "scroll-mt-24 p-6" })}>
       <h2 id="your-review-heading" className="text-xl font-semibold text-slate-950 dark:text-white">
         Your review
       </h2>
@@ -235,9 +237,9 @@ function ReviewList({ loaderData }: { loaderData: LoaderData }) {
       {pageCount > 1 && (
         <nav aria-label="Pages of reviews" className="mt-6 flex items-center justify-between gap-4 text-sm">
           {page > 1 ? (
-            <Link to={pageLink({ rating, page: page - 1 })} className="rounded-full border border-slate-300 px-4 py-2 font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800">
+            <ButtonLink to={pageLink({ rating, page: page - 1 })} variant="secondary" size="sm">
               ← Newer reviews
-            </Link>
+            </ButtonLink>
           ) : (
             <span />
           )}
@@ -245,9 +247,9 @@ function ReviewList({ loaderData }: { loaderData: LoaderData }) {
             Page {page} of {pageCount}
           </span>
           {page < pageCount ? (
-            <Link to={pageLink({ rating, page: page + 1 })} className="rounded-full border border-slate-300 px-4 py-2 font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800">
+            <ButtonLink to={pageLink({ rating, page: page + 1 })} variant="secondary" size="sm">
               Older reviews →
-            </Link>
+            </ButtonLink>
           ) : (
             <span />
           )}
@@ -275,12 +277,12 @@ export default function CourseFeedbackPage({ loaderData, actionData }: Route.Com
               Reviews appear here once learners enrolled in this course share their rating. Only verified learners can
               leave feedback, so every review you read here comes from someone who took the course.
             </p>
-            <Link
+            <ButtonLink
               to={standing?.enrolment === "active" ? "#your-review" : `/course/${course.id}`}
-              className="mt-6 rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+              className="mt-6"
             >
               {standing?.enrolment === "active" ? "Be the first to review it" : "See the course"}
-            </Link>
+            </ButtonLink>
           </div>
           {yourReview}
         </div>

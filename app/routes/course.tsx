@@ -13,6 +13,8 @@ import { Container, Prose } from "../components/page-intro.tsx";
 import { formatDuration, formatMoney, levelLabel } from "../../common/format.ts";
 import { pageMeta, rootData } from "../lib/seo.ts";
 import type { Route } from "./+types/course";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { catalog, db, cipher } = context.get(appServices);
@@ -96,12 +98,9 @@ function EnrolCall({ offer, owned, note, compact = false }: { offer: EnrolOffer;
         <p className={`${compact ? "text-xl" : "text-2xl"} font-bold text-slate-950 dark:text-white`}>{owned ? "You own this course" : offer.price}</p>
         {!owned && <p className="text-xs text-slate-600 dark:text-slate-400">{note}</p>}
       </div>
-      <Link
-        to={offer.enrolPath}
-        className={`shrink-0 rounded-full bg-brand-600 text-center font-semibold text-white hover:bg-brand-700 ${compact ? "px-5 py-2.5" : "px-6 py-3"}`}
-      >
+      <ButtonLink to={offer.enrolPath} size={compact ? "lg" : "xl"} className="shrink-0 text-center">
         {offer.enrolLabel}
-      </Link>
+      </ButtonLink>
     </div>
   );
 }
@@ -268,7 +267,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
         </div>
 
         <aside aria-label="Enrol" id="enrol" className="lg:sticky lg:top-24 lg:self-start">
-          <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+          <div className={cardClass({ raised: true, className: "p-6" })}>
             {playerPath ? (
               <p className="text-lg font-semibold text-slate-950 dark:text-white">You own this course</p>
             ) : (
@@ -281,12 +280,13 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
                 )}
               </>
             )}
-            <Link
+            <ButtonLink
               to={offer.enrolPath}
-              className="mt-5 block rounded-full bg-brand-600 px-5 py-3 text-center font-semibold text-white hover:bg-brand-700"
+              size="lg"
+              className="mt-5 block text-center"
             >
               {offer.enrolLabel}
-            </Link>
+            </ButtonLink>
             <CheckList
               small
               className="mt-6 space-y-2"

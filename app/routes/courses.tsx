@@ -6,6 +6,8 @@ import { CourseCard, toCourseSummary } from "../components/course-card.tsx";
 import { Container, PageIntro } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/courses";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { controlClass } from "../components/ui/field.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { catalog, db } = context.get(appServices);
@@ -52,8 +54,7 @@ const chip = (active: boolean) =>
       : "border-slate-300 text-slate-700 hover:border-brand-500 hover:text-brand-700 dark:border-slate-700 dark:text-slate-300 dark:hover:text-white"
   }`;
 
-const field =
-  "rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-950 placeholder:text-slate-500 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:placeholder:text-slate-400";
+const field = controlClass({ compact: true });
 
 function SearchForm({ query }: { query: CourseQuery }) {
   const submit = useSubmit();
@@ -166,9 +167,9 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
         <div className="mt-4 rounded-2xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
           <h2 className="text-lg font-semibold text-slate-950 dark:text-white">No courses match {query.q ? `“${query.q}”` : "this filter"}</h2>
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">Try fewer or different words, such as a language, a tool or an instructor's name.</p>
-          <Link to="/courses" className="mt-4 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+          <ButtonLink to="/courses" className="mt-4 inline-block">
             Clear search and filters
-          </Link>
+          </ButtonLink>
         </div>
       )}
     </Container>

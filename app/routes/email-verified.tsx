@@ -1,10 +1,11 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { authErrorMessage, emailVerifiedPath, postToAuth, safeRedirectTarget, verifyEmailPath } from "../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../server/context.ts";
 import { noticeCookie } from "../../server/notice.ts";
 import { AuthCard, FormAlert, SubmitButton } from "../components/form-controls.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/email-verified";
+import { ButtonLink } from "../components/ui/button.tsx";
 
 /**
  * Where a verification mail's link lands. Verified (Better Auth signs the person in as it verifies):
@@ -51,9 +52,9 @@ export default function EmailVerifiedPage({ loaderData, actionData }: Route.Comp
   if (viewer?.verified) {
     return (
       <AuthCard title="Your e-mail is already verified" lead="That link has been used, and there is nothing more to do.">
-        <Link to={destination} className="flex w-full items-center justify-center rounded-full bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700">
+        <ButtonLink to={destination} size="lg" className="flex w-full items-center justify-center">
           Continue
-        </Link>
+        </ButtonLink>
       </AuthCard>
     );
   }
@@ -73,9 +74,9 @@ export default function EmailVerifiedPage({ loaderData, actionData }: Route.Comp
       ) : (
         <div className="space-y-4">
           <p className="text-sm text-slate-600 dark:text-slate-400">Sign in, and we will send a new link to your address.</p>
-          <Link to={signInPath} className="flex w-full items-center justify-center rounded-full bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700">
+          <ButtonLink to={signInPath} size="lg" className="flex w-full items-center justify-center">
             Sign in to get a new link
-          </Link>
+          </ButtonLink>
         </div>
       )}
     </AuthCard>

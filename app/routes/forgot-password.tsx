@@ -2,9 +2,10 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { authErrorMessage, postToAuth } from "../../server/auth/index.ts";
 import { appServices } from "../../server/context.ts";
-import { AuthCard, FormAlert, SubmitButton, TextField } from "../components/form-controls.tsx";
+import { AuthCard, FormAlert, SubmitButton } from "../components/form-controls.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/forgot-password";
+import { TextField } from "../components/ui/field.tsx";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Reset your password", description: "Get a link to choose a new password for your Academy account." });

@@ -11,6 +11,8 @@ import { Container } from "../components/page-intro.tsx";
 import { ServiceCard, toServiceSummary } from "../components/service-card.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/home";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const { catalog, db, cipher } = context.get(appServices);
@@ -74,9 +76,9 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
           </h1>
           <p className="mt-6 max-w-2xl text-lg leading-8 text-slate-700 dark:text-slate-300">{hero.text}</p>
           <div className="mt-8 flex flex-wrap gap-3">
-            <Link to="/courses" className="rounded-full bg-brand-600 px-6 py-3 font-semibold text-white shadow-sm hover:bg-brand-700">
+            <ButtonLink to="/courses" size="xl" className="shadow-sm">
               Browse {courseCount} courses
-            </Link>
+            </ButtonLink>
             <Link
               to="/services"
               className="rounded-full border border-slate-300 bg-white px-6 py-3 font-semibold text-slate-900 hover:border-slate-400 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:hover:border-slate-500"
@@ -158,7 +160,7 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
           />
           <ul className="mt-8 grid gap-6 lg:grid-cols-3">
             {projects.map((project) => (
-              <li key={project.id} className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+              <li key={project.id} className={cardClass({ className: "p-6" })}>
                 <ContentImage
                   picture={project.image}
                   className="-mx-6 -mt-6 mb-5 block w-[calc(100%+3rem)] max-w-none rounded-t-2xl border-b border-slate-200 dark:border-slate-800"

@@ -1,4 +1,4 @@
-import { data, isRouteErrorResponse, Link, redirect, useParams } from "react-router";
+import { data, isRouteErrorResponse, redirect, useParams } from "react-router";
 import { coursePlayerPath } from "../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
@@ -9,6 +9,7 @@ import { NotFound } from "../components/not-found.tsx";
 import { Container } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/learn-certificate";
+import { ButtonLink } from "../components/ui/button.tsx";
 
 /** Only ever the signed-in learner's own certificate: the page it lives on, or the course home until there is one. */
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -50,13 +51,13 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <p role="alert" className="mt-4 text-lg text-slate-600 dark:text-slate-300">
         {message}
       </p>
-      <Link
+      <ButtonLink
         to={`/courses/${courseId}/MainPage`}
-        className="mt-8 inline-flex items-center gap-1.5 rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700"
+        className="mt-8 inline-flex items-center gap-1.5"
       >
         <ArrowLeftIcon className="size-4" />
         Back to the course home
-      </Link>
+      </ButtonLink>
     </Container>
   );
 }

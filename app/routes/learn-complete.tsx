@@ -11,6 +11,8 @@ import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/learn-complete";
 import { loadCourseState } from "./player.server.ts";
+import { buttonClass } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 /** LinkedIn's add-to-profile link, prefilled with the certificate (https://addtoprofile.linkedin.com). */
 export function linkedInAddUrl(certificate: { id: string; courseTitle: string; issuedAt: Date }, issuer: string, verifyUrl: string): string {
@@ -58,9 +60,9 @@ export const meta: Route.MetaFunction = (args) =>
     description: "Your certificate, and what to learn next.",
   });
 
-const button = "inline-flex items-center justify-center gap-2 rounded-full px-5 py-2.5 text-sm font-semibold";
-const primary = `${button} bg-brand-600 text-white hover:bg-brand-700`;
-const secondary = `${button} border border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800`;
+const withIcon = "inline-flex items-center justify-center gap-2";
+const primary = buttonClass({ className: withIcon });
+const secondary = buttonClass({ variant: "secondary", className: withIcon });
 
 export default function CourseComplete({ loaderData }: Route.ComponentProps) {
   const { course, remaining, certificate, nextCourses } = loaderData;
@@ -73,7 +75,7 @@ export default function CourseComplete({ loaderData }: Route.ComponentProps) {
           You have completed {course.lessonCount - remaining.length} of {course.lessonCount} lessons of {course.title}. Complete{" "}
           {remaining.length === 1 ? "this one" : `these ${remaining.length}`} to finish the course and get your certificate:
         </p>
-        <ul className="mt-6 divide-y divide-slate-200 rounded-2xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
+        <ul className={cardClass({ className: "mt-6 divide-y divide-slate-200 dark:divide-slate-800" })}>
           {remaining.map((l) => (
             <li key={l.id}>
               <Link to={lessonPath(course.id, l.id)} className="flex items-center justify-between gap-3 px-5 py-3 hover:bg-slate-50 dark:hover:bg-slate-900">
@@ -107,7 +109,7 @@ export default function CourseComplete({ loaderData }: Route.ComponentProps) {
         </h1>
         <p className="mt-4 text-lg text-slate-700 dark:text-slate-300">All {course.lessonCount} lessons complete. Well done.</p>
         {certificate ? (
-          <div className="mt-8 rounded-2xl border border-slate-200 bg-white p-6 text-left shadow-sm dark:border-slate-800 dark:bg-slate-900">
+          <div className={cardClass({ raised: true, className: "mt-8 p-6 text-left" })}>
             <h2 className="flex items-center gap-2 text-lg font-semibold text-slate-950 dark:text-white">
               <AwardIcon className="size-5 text-brand-600 dark:text-brand-300" /> Your certificate
             </h2>

@@ -5,7 +5,7 @@ import { attempt } from "../../server/errors.ts";
 import { completeLesson, issueCertificate, lessonView, RefundLimitAhead, refundLimitNotice, rememberLesson } from "../../server/learning/index.ts";
 import { createNote, listLessonNotes, noteLimits, renderNoteMarkdown } from "../../server/notes/index.ts";
 import { CourseProgress } from "../components/account-progress.tsx";
-import { ConfirmDialog } from "../components/confirm-dialog.tsx";
+import { ConfirmDialog } from "../components/ui/dialog.tsx";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "../components/icons.tsx";
 import { LessonNotesPanel, type AddNoteResult } from "../components/notes/lesson-notes-panel.tsx";
 import { CourseOutline, EnrolBanner, finishPath, lessonPath, modulePath } from "../components/player/course-outline.tsx";
@@ -17,6 +17,7 @@ import { htmlOnce, useHtmlOnce, type HtmlOnce } from "../lib/server-html.ts";
 import type { RouteHandle } from "../root.tsx";
 import type { Route } from "./+types/learn-lesson";
 import { loadCourseState, loadCourseStateOrVisitor, playerSummary } from "./player.server.ts";
+import { ButtonLink } from "../components/ui/button.tsx";
 
 /** Set while this request runs the page's action: the page it renders after a form is not the learner opening the lesson. */
 const actionRan = createContext(false);
@@ -370,28 +371,31 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
               )}
               <div className="flex flex-wrap justify-between gap-3">
                 {previousPath && previous ? (
-                  <Link
+                  <ButtonLink
                     to={previousPath}
                     rel="prev"
-                    className="inline-flex items-center gap-2 rounded-full border border-slate-300 px-4 py-2 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+                    variant="secondary"
+                    size="sm"
+                    className="inline-flex items-center gap-2"
                   >
                     <ArrowLeftIcon className="size-4" /> Previous: {previous.id}
-                  </Link>
+                  </ButtonLink>
                 ) : (
                   <span />
                 )}
                 {nextPath && next ? (
-                  <Link
+                  <ButtonLink
                     to={nextPath}
                     rel="next"
-                    className="inline-flex items-center gap-2 rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700"
+                    size="sm"
+                    className="inline-flex items-center gap-2"
                   >
                     Next: {next.id} {next.title} <ArrowRightIcon className="size-4" />
-                  </Link>
+                  </ButtonLink>
                 ) : (
-                  <Link to={homePath} className="inline-flex items-center gap-2 rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+                  <ButtonLink to={homePath} size="sm" className="inline-flex items-center gap-2">
                     Back to the course home <ArrowRightIcon className="size-4" />
-                  </Link>
+                  </ButtonLink>
                 )}
               </div>
               <p className="mt-4 hidden text-xs text-slate-500 sm:block dark:text-slate-400">Tip: use the ← and → keys to move between lessons.</p>

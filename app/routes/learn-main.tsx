@@ -9,6 +9,8 @@ import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/learn-main";
 import { loadCourseState, playerSummary } from "./player.server.ts";
+import { ButtonLink } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { state, db, viewer } = await loadCourseState(context, params.courseId);
@@ -26,9 +28,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: args.loaderData?.course.title ?? "Course", description: "Your progress, where you left off and what comes next." });
-
-const primary = "bg-brand-600 text-white hover:bg-brand-700";
-const secondary = "border border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800";
 
 export default function CourseHome({ loaderData }: Route.ComponentProps) {
   const { course, enrolled, percent, completed, lastLessonId, nextLessonId, outline, certificateId, completedAt } = loaderData;
@@ -63,7 +62,7 @@ export default function CourseHome({ loaderData }: Route.ComponentProps) {
             </section>
           )}
           {enrolled && (
-            <section aria-labelledby="progress-heading" className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+            <section aria-labelledby="progress-heading" className={cardClass({ className: "p-6" })}>
               <h2 id="progress-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
                 Your progress
               </h2>
@@ -75,17 +74,18 @@ export default function CourseHome({ loaderData }: Route.ComponentProps) {
                 <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center">
                   {last ? (
                     // Once the course is complete the certificate is the main action; going back to a lesson is secondary.
-                    <Link
+                    <ButtonLink
                       to={lessonPath(course.id, last.id)}
-                      className={`inline-flex items-center justify-center gap-1.5 rounded-full px-5 py-2.5 text-center text-sm font-semibold ${completedAt ? secondary : primary}`}
+                      variant={completedAt ? "secondary" : "primary"}
+                      className="inline-flex items-center justify-center gap-1.5 text-center"
                     >
                       Continue where you left off: {last.id} {last.title} <ArrowRightIcon className="size-4 shrink-0" />
-                    </Link>
+                    </ButtonLink>
                   ) : (
                     next && (
-                      <Link to={lessonPath(course.id, next.id)} className={`inline-flex items-center justify-center gap-1.5 rounded-full px-5 py-2.5 text-center text-sm font-semibold ${primary}`}>
+                      <ButtonLink to={lessonPath(course.id, next.id)} className="inline-flex items-center justify-center gap-1.5 text-center">
                         {completed === 0 ? "Start the first lesson" : "Next lesson"}: {next.id} {next.title} <ArrowRightIcon className="size-4 shrink-0" />
-                      </Link>
+                      </ButtonLink>
                     )
                   )}
                   {last && next && next.id !== last.id && (

@@ -5,10 +5,12 @@ import { appServices, viewerContext } from "../../server/context.ts";
 import { profileName } from "../../server/users/index.ts";
 import { CliApproval } from "../components/cli-approval.tsx";
 import { nameLength, passwordLength } from "../../common/limits.ts";
-import { AuthCard, FormAlert, PasswordField, SubmitButton, TextField } from "../components/form-controls.tsx";
+import { AuthCard, FormAlert, PasswordField, SubmitButton } from "../components/form-controls.tsx";
 import { GoogleButton } from "../components/google-button.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/login";
+import { TextField } from "../components/ui/field.tsx";
+import { Checkbox } from "../components/ui/choice.tsx";
 
 type Mode = "signin" | "signup";
 
@@ -228,10 +230,9 @@ function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.Comp
         />
         {mode === "signin" && (
           <div className="flex items-center justify-between text-sm">
-            <label className="flex items-center gap-2 text-slate-700 dark:text-slate-300">
-              <input type="checkbox" name="remember" defaultChecked className="size-4 rounded border-slate-300" />
+            <Checkbox name="remember" defaultChecked>
               Keep me signed in
-            </label>
+            </Checkbox>
             <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline dark:text-brand-300">
               Forgot password?
             </Link>

@@ -24,6 +24,8 @@ import { NoteList } from "../components/notes/note-list.tsx";
 import { notesHref } from "../components/notes/notes-href.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/notes";
+import { Button } from "../components/ui/button.tsx";
+import { controlClass } from "../components/ui/field.tsx";
 
 /** How many notes the list shows before "Show all": enough for most learners, light for the rest. */
 const listLength = 50;
@@ -156,7 +158,7 @@ function SearchForm({ q, sort, note }: { q: string; sort: NoteSort; note: string
           name="q"
           defaultValue={q}
           placeholder="Search notes"
-          className="min-w-0 flex-1 rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-950 placeholder:text-slate-500 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:placeholder:text-slate-400"
+          className={controlClass({ compact: true, className: "min-w-0 flex-1" })}
         />
         <button type="submit" className="rounded-lg border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">
           Search
@@ -196,15 +198,14 @@ export default function NotesPage({ loaderData, actionData }: Route.ComponentPro
           <p className="text-sm text-slate-600 dark:text-slate-400">Private to you and stored encrypted. Notes written on a lesson link back to it.</p>
         </div>
         <Form method="post">
-          <button
+          <Button
             type="submit"
             name="intent"
             value="create"
             disabled={creating}
-            className="rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
           >
             New note
-          </button>
+          </Button>
         </Form>
       </div>
 

@@ -6,6 +6,7 @@ import { Container, PageIntro, Prose } from "../components/page-intro.tsx";
 import { formatDate } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/policy";
+import { buttonClass } from "../components/ui/button.tsx";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   const slug = new URL(request.url).pathname.slice(1) as PolicySlug;
@@ -27,7 +28,7 @@ export default function PolicyPage({ loaderData: { policy, cookieSettings } }: R
       </PageIntro>
       <Prose html={policy.html} className="mt-8 max-w-3xl" />
       {cookieSettings && (
-        <CookieSettingsButton className="mt-8 rounded-full border border-slate-300 px-5 py-2.5 text-sm font-semibold hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800" />
+        <CookieSettingsButton className={buttonClass({ variant: "secondary", className: "mt-8" })} />
       )}
     </Container>
   );

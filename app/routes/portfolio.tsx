@@ -5,6 +5,7 @@ import { ContentImage } from "../components/content-image.tsx";
 import { Container, PageIntro, Prose } from "../components/page-intro.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/portfolio";
+import { cardClass } from "../components/ui/card.tsx";
 
 export function loader({ context }: Route.LoaderArgs) {
   const { portfolio, services } = context.get(appServices).catalog;
@@ -32,7 +33,7 @@ export default function PortfolioPage({ loaderData: { projects, serviceTitles } 
           <li key={project.id}>
             <article
               aria-labelledby={`project-${project.id}`}
-              className="flex h-full flex-col rounded-2xl border border-slate-200 p-6 dark:border-slate-800"
+              className={cardClass({ className: "flex h-full flex-col p-6" })}
             >
               <ContentImage
                 picture={project.image}

@@ -6,11 +6,14 @@ import { appServices, viewerContext } from "../../server/context.ts";
 import { StorageUnavailable } from "../../server/storage/index.ts";
 import { PhotoError, profileName, readUserDocument, setProfilePhoto } from "../../server/users/index.ts";
 import { SettingsSection } from "../components/settings-section.tsx";
-import { FormAlert, PasswordField, TextField } from "../components/form-controls.tsx";
+import { FormAlert, PasswordField } from "../components/form-controls.tsx";
 import { nameLength, passwordLength, profilePhoto } from "../../common/limits.ts";
 import { formatDate, initials } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/profile";
+import { Button } from "../components/ui/button.tsx";
+import { TextField } from "../components/ui/field.tsx";
+import { Badge } from "../components/ui/badge.tsx";
 
 function requireViewer(context: Route.LoaderArgs["context"]) {
   const viewer = context.get(viewerContext);
@@ -99,8 +102,6 @@ function photoProblem(file: File | undefined): string | null {
   return null;
 }
 
-const buttonClass = "rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60";
-
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
@@ -151,9 +152,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
                 className="text-sm text-slate-700 file:mr-3 file:rounded-full file:border-0 file:bg-slate-100 file:px-4 file:py-2 file:font-semibold dark:text-slate-300 dark:file:bg-slate-800 dark:file:text-white"
               />
               <div className="flex gap-3">
-                <button type="submit" className={buttonClass} disabled={busy("photo")}>
+                <Button type="submit" disabled={busy("photo")}>
                   {busy("photo") ? "Uploading…" : "Upload photo"}
-                </button>
+                </Button>
               </div>
             </Form>
             {loaderData.photo && (
@@ -175,23 +176,15 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               <p className="text-sm font-medium text-slate-800 dark:text-slate-200">E-mail</p>
               <p className="mt-1 flex flex-wrap items-center gap-2 text-slate-950 dark:text-white">
                 {loaderData.email}
-                <span
-                  className={`rounded-full px-2 py-0.5 text-xs font-medium ${
-                    loaderData.emailVerified
-                      ? "bg-emerald-100 text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100"
-                      : "bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100"
-                  }`}
-                >
-                  {loaderData.emailVerified ? "Verified" : "Not verified"}
-                </span>
+                <Badge tone={loaderData.emailVerified ? "success" : "warning"}>{loaderData.emailVerified ? "Verified" : "Not verified"}</Badge>
               </p>
             </div>
             {loaderData.memberSince && (
               <p className="text-sm text-slate-600 dark:text-slate-400">Member since {formatDate(loaderData.memberSince)}</p>
             )}
-            <button type="submit" name="intent" value="name" className={buttonClass} disabled={busy("name")}>
+            <Button type="submit" name="intent" value="name" disabled={busy("name")}>
               {busy("name") ? "Saving…" : "Save name"}
-            </button>
+            </Button>
           </Form>
         </SettingsSection>
 
@@ -208,9 +201,9 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
                 showStrength
                 owner={{ name: loaderData.name, email: loaderData.email }}
               />
-              <button type="submit" name="intent" value="password" className={buttonClass} disabled={busy("password")}>
+              <Button type="submit" name="intent" value="password" disabled={busy("password")}>
                 {busy("password") ? "Changing…" : "Change password"}
-              </button>
+              </Button>
             </Form>
           ) : (
             <p className="text-sm text-slate-600 dark:text-slate-400">

@@ -4,6 +4,7 @@ import { appServices } from "../../server/context.ts";
 import { callbackPath, ProviderError, type SandboxMethod, sandboxMethods } from "../../server/payments/index.ts";
 import { formatPaise } from "../../common/format.ts";
 import type { Route } from "./+types/sandbox-checkout";
+import { Button } from "../components/ui/button.tsx";
 
 function gateway(context: Route.LoaderArgs["context"]) {
   const { sandbox } = context.get(appServices);
@@ -127,24 +128,25 @@ export default function SandboxCheckout({ loaderData, actionData }: Route.Compon
               </div>
             </fieldset>
             <div className="mt-6 grid gap-3">
-              <button
+              <Button
                 type="submit"
                 name="outcome"
                 value="pay"
                 disabled={busy}
-                className="rounded-full bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+                size="lg"
               >
                 Pay
-              </button>
-              <button
+              </Button>
+              <Button
                 type="submit"
                 name="outcome"
                 value="decline"
                 disabled={busy}
-                className="rounded-full border border-slate-300 px-5 py-3 font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+                variant="secondary"
+                size="lg"
               >
                 Decline
-              </button>
+              </Button>
             </div>
             <p className="mt-3 text-xs text-slate-600 dark:text-slate-400">
               Pay succeeds as a captured payment of {amount}; Decline fails as a bank decline would. Either way the shop hears

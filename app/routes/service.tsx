@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import { appServices } from "../../server/context.ts";
 import { BackLink } from "../components/back-link.tsx";
 import { CheckList } from "../components/check-list.tsx";
@@ -7,6 +7,8 @@ import { Container, Prose } from "../components/page-intro.tsx";
 import { formatMoney, intervalLabel } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/service";
+import { buttonClass, ButtonLink } from "../components/ui/button.tsx";
+import { cardClass } from "../components/ui/card.tsx";
 
 export function loader({ params, context }: Route.LoaderArgs) {
   const { catalog } = context.get(appServices);
@@ -67,7 +69,7 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
               </p>
               <ul className="mt-5 grid gap-4 sm:grid-cols-2">
                 {service.plans.map((plan) => (
-                  <li key={plan.id} className="flex flex-col rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+                  <li key={plan.id} className={cardClass({ className: "flex flex-col p-6" })}>
                     <h3 className="font-semibold text-slate-950 dark:text-white">{plan.name}</h3>
                     <p className="mt-2">
                       <span className="text-2xl font-bold text-slate-950 dark:text-white">{formatMoney(plan.price)}</span>{" "}
@@ -75,12 +77,12 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
                     </p>
                     <CheckList small items={plan.features} className="mt-4 flex-1 space-y-2" />
                     {plan.interval !== "once" && (
-                      <Link
+                      <ButtonLink
                         to={`/account/services/websites/new?service=${service.id}&plan=${plan.id}`}
-                        className="mt-5 rounded-full bg-brand-600 px-5 py-2.5 text-center text-sm font-semibold text-white hover:bg-brand-700"
+                        className="mt-5 text-center"
                       >
                         Choose {plan.name}
-                      </Link>
+                      </ButtonLink>
                     )}
                   </li>
                 ))}
@@ -111,14 +113,14 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
         </div>
 
         <aside aria-label="Get in touch" className="lg:sticky lg:top-24 lg:self-start">
-          <div className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+          <div className={cardClass({ raised: true, className: "p-6" })}>
             <h2 className="font-semibold text-slate-950 dark:text-white">Talk to us</h2>
             <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
               Tell us about your project and we will reply within one business day with next steps.
             </p>
             <a
               href={enquiry}
-              className="mt-5 flex items-center justify-center gap-2 rounded-full bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700"
+              className={buttonClass({ size: "lg", className: "mt-5 flex items-center justify-center gap-2" })}
             >
               <MailIcon className="size-4" /> Send an enquiry
             </a>

@@ -10,6 +10,10 @@ import { formatDay } from "../../common/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import { type ThemePreference, useThemePreference } from "../lib/theme.ts";
 import type { Route } from "./+types/settings";
+import { Button, buttonClass } from "../components/ui/button.tsx";
+import { controlClass } from "../components/ui/field.tsx";
+import { Badge } from "../components/ui/badge.tsx";
+import { choiceCardClass } from "../components/ui/choice.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
@@ -93,7 +97,7 @@ function ThemeSetting() {
         {themeOptions.map((option) => (
           <div
             key={option.value}
-            className="flex gap-3 rounded-xl border border-slate-200 p-4 has-checked:border-brand-600 has-checked:bg-brand-50 dark:border-slate-700 dark:has-checked:bg-slate-800"
+            className={choiceCardClass}
           >
             <input
               id={`theme-${option.value}`}
@@ -149,9 +153,9 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
                     <p className="font-medium text-slate-950 dark:text-white">
                       {s.device}
                       {s.current && (
-                        <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800 dark:bg-emerald-900 dark:text-emerald-100">
+                        <Badge tone="success" className="ml-2">
                           This device
-                        </span>
+                        </Badge>
                       )}
                     </p>
                     <p className="text-sm text-slate-600 dark:text-slate-400">
@@ -161,14 +165,15 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
                   {!s.current && (
                     <Form method="post">
                       <input type="hidden" name="sessionId" value={s.id} />
-                      <button
+                      <Button
                         type="submit"
                         name="intent"
                         value="revoke-session"
-                        className="rounded-full border border-slate-300 px-4 py-1.5 text-sm font-medium hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+                        variant="secondary"
+                        size="xs"
                       >
                         Sign out<span className="sr-only"> {s.device}</span>
-                      </button>
+                      </Button>
                     </Form>
                   )}
                 </li>
@@ -188,7 +193,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
           <a
             href="/settings/my-data.json"
             download
-            className="inline-block rounded-full border border-slate-300 px-5 py-2.5 text-sm font-semibold hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+            className={buttonClass({ variant: "secondary", className: "inline-block" })}
           >
             Download my data (JSON)
           </a>
@@ -240,17 +245,17 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
               autoComplete="off"
               value={confirmation}
               onChange={(event) => setConfirmation(event.target.value)}
-              className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 dark:border-slate-700 dark:bg-slate-900"
+              className={controlClass({ className: "block w-full" })}
             />
-            <button
+            <Button
               type="submit"
               name="intent"
               value="delete-account"
               disabled={navigation.state === "submitting"}
-              className="rounded-full bg-red-700 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-60"
+              variant="danger"
             >
               Delete my account
-            </button>
+            </Button>
           </Form>
         </SettingsSection>
       </div>

@@ -3,6 +3,7 @@ import { Container, PageIntro, Prose } from "../components/page-intro.tsx";
 import { ContentImage } from "../components/content-image.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/team";
+import { cardClass } from "../components/ui/card.tsx";
 
 export function loader({ context }: Route.LoaderArgs) {
   return { team: context.get(appServices).catalog.team };
@@ -24,7 +25,7 @@ export default function TeamPage({ loaderData: { team } }: Route.ComponentProps)
       />
       <ul className="mt-12 grid gap-6 md:grid-cols-2">
         {team.map((member) => (
-          <li key={member.id} className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
+          <li key={member.id} className={cardClass({ className: "p-6" })}>
             <div className="flex items-center gap-4">
               <ContentImage picture={member.portrait} className="size-20 shrink-0 rounded-full" />
               <div>

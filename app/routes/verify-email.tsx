@@ -5,6 +5,7 @@ import { appServices, viewerContext } from "../../server/context.ts";
 import { AuthCard, FormAlert } from "../components/form-controls.tsx";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/verify-email";
+import { Button } from "../components/ui/button.tsx";
 
 /** Seconds before the resend button works again; the server's rate limits are the real guard. */
 const resendCooldownSeconds = 60;
@@ -73,23 +74,26 @@ export default function VerifyEmailPage({ loaderData, actionData }: Route.Compon
           No mail? Check your spam or promotions folder, or send the link again.
         </p>
         <Form method="post" className="space-y-3">
-          <button
+          <Button
             type="submit"
             name="intent"
             value="check"
-            className="flex w-full items-center justify-center rounded-full bg-brand-600 px-5 py-3 font-semibold text-white hover:bg-brand-700"
+            size="lg"
+            className="flex w-full items-center justify-center"
           >
             {submitting === "check" ? "Checking…" : "I've verified"}
-          </button>
-          <button
+          </Button>
+          <Button
             type="submit"
             name="intent"
             value="resend"
             disabled={left > 0 || submitting === "resend"}
-            className="flex w-full items-center justify-center rounded-full border border-slate-300 px-5 py-3 font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800"
+            variant="secondary"
+            size="lg"
+            className="flex w-full items-center justify-center"
           >
             {left > 0 ? `Send again in ${left} s` : submitting === "resend" ? "Sending…" : "Send the link again"}
-          </button>
+          </Button>
           <button
             type="submit"
             name="intent"

@@ -1,14 +1,9 @@
 import { Form, Link, useNavigation } from "react-router";
 import { AwardIcon } from "../icons.tsx";
+import { buttonClass } from "../ui/button.tsx";
 
 const certificateIssuePath = (courseId: string) => `/courses/${courseId}/certificate`;
 export const certificatePath = (certificateId: string) => `/certificates/${certificateId}`;
-
-const styles = {
-  primary: "bg-brand-600 text-white hover:bg-brand-700 disabled:opacity-60",
-  secondary:
-    "border border-slate-300 text-slate-800 hover:bg-slate-50 disabled:opacity-60 dark:border-slate-700 dark:text-slate-100 dark:hover:bg-slate-800",
-};
 
 /**
  * The way to a completed course's certificate: a link once it is issued, else a form that issues
@@ -26,7 +21,7 @@ export function CertificateAction({
   compact?: boolean;
 }) {
   const navigation = useNavigation();
-  const className = `inline-flex items-center gap-1.5 rounded-full px-5 py-2.5 text-sm font-semibold ${styles[compact ? "secondary" : "primary"]}`;
+  const className = buttonClass({ variant: compact ? "secondary" : "primary", className: "inline-flex items-center gap-1.5" });
   // Several courses share the account list, so each control names its course for screen readers.
   const course = compact && <span className="sr-only"> for {courseTitle}</span>;
   if (certificateId) {

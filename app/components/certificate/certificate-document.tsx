@@ -1,5 +1,6 @@
 import { formatDay } from "../../../common/format.ts";
 import { AwardIcon } from "../icons.tsx";
+import { cardClass } from "../ui/card.tsx";
 
 export interface CertificateFace {
   id: string;
@@ -20,7 +21,7 @@ export function CertificateDocument({ certificate: c }: { certificate: Certifica
   return (
     <article
       aria-labelledby="certificate-heading"
-      className="relative flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white px-6 py-12 text-center shadow-sm sm:px-14 lg:aspect-[297/210] dark:border-slate-800 dark:bg-slate-900 print:h-[190mm] print:rounded-none print:border-0 print:bg-white print:px-16 print:py-14 print:shadow-none"
+      className={cardClass({ raised: true, className: "relative flex flex-col overflow-hidden px-6 py-12 text-center sm:px-14 lg:aspect-[297/210] print:h-[190mm] print:rounded-none print:border-0 print:bg-white print:px-16 print:py-14 print:shadow-none" })}
     >
       <div aria-hidden="true" className="pointer-events-none absolute inset-2 rounded-xl border-2 border-brand-300 sm:inset-3 dark:border-brand-700 print:inset-0 print:rounded-none print:border-brand-400" />
       <div aria-hidden="true" className="pointer-events-none absolute inset-3.5 rounded-lg border border-brand-200 sm:inset-5 dark:border-brand-900 print:inset-2 print:rounded-none print:border-brand-300" />

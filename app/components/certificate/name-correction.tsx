@@ -1,7 +1,9 @@
 import { Form, useNavigation } from "react-router";
 import { nameLength } from "../../../common/limits.ts";
 import { formatDay } from "../../../common/format.ts";
-import { FormAlert, TextField } from "../form-controls.tsx";
+import { FormAlert } from "../form-controls.tsx";
+import { Button } from "../ui/button.tsx";
+import { TextField } from "../ui/field.tsx";
 
 export interface NameCorrectionState {
   currentName: string;
@@ -38,13 +40,13 @@ export function NameCorrection({ state, result }: { state: NameCorrectionState; 
           <Form method="post" className="mt-4 space-y-4" noValidate>
             <input type="hidden" name="intent" value="correct-name" />
             <TextField label="Your name as it should appear" name="name" autoComplete="name" required maxLength={nameLength.max} defaultValue={state.currentName} error={failed} />
-            <button
+            <Button
               type="submit"
               disabled={pending}
-              className="inline-flex min-h-11 items-center rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+              className="inline-flex min-h-11 items-center"
             >
               {pending ? "Reissuing…" : "Reissue with this name"}
-            </button>
+            </Button>
           </Form>
         </details>
       )}

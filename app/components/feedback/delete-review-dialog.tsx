@@ -1,11 +1,12 @@
-import { ConfirmDialog } from "../confirm-dialog.tsx";
+import { ConfirmDialog } from "../ui/dialog.tsx";
+import { buttonClass } from "../ui/button.tsx";
 
 /** "Delete review" and its confirmation; the page drops the dialog once the review is gone. */
 export function DeleteReviewDialog({ courseTitle, pending }: { courseTitle: string; pending: boolean }) {
   return (
     <ConfirmDialog
       trigger="Delete review"
-      triggerClassName="rounded-full border border-red-300 px-5 py-2.5 text-sm font-semibold text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
+      triggerClassName={buttonClass({ variant: "danger-outline" })}
       title="Delete your review?"
       fields={{ intent: "delete" }}
       confirmLabel="Yes, delete it"

@@ -3,6 +3,7 @@ import type { Review } from "../../../common/view-types.ts";
 import { formatDay } from "../../../common/format.ts";
 import { StatusBadge } from "../status-badge.tsx";
 import { Stars } from "./stars.tsx";
+import { cardClass } from "../ui/card.tsx";
 
 /** A review as a page shows it; which course it is about is the page's business. */
 type ReviewView = Omit<Review, "courseId">;
@@ -10,7 +11,7 @@ type ReviewView = Omit<Review, "courseId">;
 /** One learner's review. The comment is plain text: React escapes it, and its line breaks are kept. */
 export function ReviewCard({ review, course }: { review: ReviewView; course?: { id: string; title: string } }) {
   return (
-    <article className="flex h-full flex-col rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
+    <article className={cardClass({ className: "flex h-full flex-col bg-white p-5 dark:bg-slate-900" })}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <Stars rating={review.rating} />
         <span className="sr-only">{review.rating} out of 5 stars</span>

@@ -1,6 +1,8 @@
 import { useId, useState } from "react";
 import { Form } from "react-router";
 import { StarIcon } from "../icons.tsx";
+import { Button } from "../ui/button.tsx";
+import { controlClass } from "../ui/field.tsx";
 
 export interface ReviewFormErrors {
   rating?: string;
@@ -88,7 +90,7 @@ export function ReviewForm({
           aria-invalid={errors.comment || over > 0 ? true : undefined}
           aria-describedby={[`${id}-count`, errors.comment && `${id}-comment-error`].filter(Boolean).join(" ")}
           placeholder="What did you learn? What would you tell someone thinking of taking this course?"
-          className="mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-950 shadow-sm placeholder:text-slate-500 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:placeholder:text-slate-400 dark:aria-invalid:border-red-400"
+          className={controlClass({ className: "mt-1 block w-full" })}
         />
         <p id={`${id}-count`} className={`mt-1 text-xs ${over > 0 ? "font-semibold text-red-700 dark:text-red-300" : "text-slate-600 dark:text-slate-400"}`}>
           {length.toLocaleString("en-IN")} of {maxLength.toLocaleString("en-IN")} characters
@@ -101,13 +103,12 @@ export function ReviewForm({
         )}
       </div>
 
-      <button
+      <Button
         type="submit"
         disabled={pending}
-        className="rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
       >
         {pending ? "Saving…" : existing ? "Update review" : "Post review"}
-      </button>
+      </Button>
     </Form>
   );
 }

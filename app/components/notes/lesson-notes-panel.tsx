@@ -4,6 +4,9 @@ import { formatMoment } from "../../../common/format.ts";
 import { FormAlert } from "../form-controls.tsx";
 import { Prose } from "../page-intro.tsx";
 import { notesHref } from "./notes-href.ts";
+import { Button } from "../ui/button.tsx";
+import { TextArea, TextField } from "../ui/field.tsx";
+import { cardClass } from "../ui/card.tsx";
 
 export interface LessonNote {
   id: string;
@@ -17,9 +20,6 @@ export interface AddNoteResult {
   intent: "add-note";
   message: string | null;
 }
-
-const fieldClass =
-  "mt-1 block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm text-slate-950 placeholder:text-slate-500 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:placeholder:text-slate-400";
 
 /**
  * The learner's notes on this lesson, newest first, and a form to add one. It posts to the lesson's
@@ -51,7 +51,7 @@ export function LessonNotesPanel({
   }, [fetcher.state, fetcher.data]);
 
   return (
-    <section aria-labelledby={`${id}-heading`} className="mt-10 max-w-3xl rounded-2xl border border-slate-200 p-4 sm:p-6 dark:border-slate-800">
+    <section aria-labelledby={`${id}-heading`} className={cardClass({ className: "mt-10 max-w-3xl p-4 sm:p-6" })}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id={`${id}-heading`} className="text-lg font-semibold text-slate-950 dark:text-white">
           Your notes on this lesson
@@ -96,27 +96,42 @@ export function LessonNotesPanel({
           Add a note
         </h3>
         {result && !result.ok && result.message && <FormAlert>{result.message}</FormAlert>}
-        <div>
-          <label htmlFor={`${id}-title`} className="text-sm font-medium text-slate-800 dark:text-slate-200">
-            Title <span className="font-normal text-slate-600 dark:text-slate-400">(optional)</span>
-          </label>
-          <input id={`${id}-title`} name="title" maxLength={limits.title} placeholder={lessonTitle} autoComplete="off" className={fieldClass} />
-        </div>
-        <div>
-          <label htmlFor={`${id}-body`} className="text-sm font-medium text-slate-800 dark:text-slate-200">
-            Note <span className="font-normal text-slate-600 dark:text-slate-400">(Markdown)</span>
-          </label>
-          <textarea id={`${id}-body`} name="body" required maxLength={limits.body} rows={4} className={`${fieldClass} font-mono`} />
-        </div>
-        <button
+        <TextField
+          id={`${id}-title`}
+          label={
+            <>
+              Title <span className="font-normal text-slate-600 dark:text-slate-400">(optional)</span>
+            </>
+          }
+          name="title"
+          maxLength={limits.title}
+          placeholder={lessonTitle}
+          autoComplete="off"
+          compact
+        />
+        <TextArea
+          id={`${id}-body`}
+          label={
+            <>
+              Note <span className="font-normal text-slate-600 dark:text-slate-400">(Markdown)</span>
+            </>
+          }
+          name="body"
+          required
+          maxLength={limits.body}
+          rows={4}
+          compact
+          className="font-mono"
+        />
+        <Button
           type="submit"
           name="intent"
           value="add-note"
           disabled={adding}
-          className="rounded-full bg-brand-600 px-5 py-2 text-sm font-semibold text-white hover:bg-brand-700 disabled:opacity-60"
+          size="sm"
         >
           {adding ? "Adding…" : "Add note"}
-        </button>
+        </Button>
         <p role="status" className="text-sm text-emerald-700 empty:hidden dark:text-emerald-300">
           {fetcher.state === "idle" && fetcher.data?.ok ? "Note added." : ""}
         </p>

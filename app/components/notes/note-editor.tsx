@@ -4,6 +4,9 @@ import type { NoteLesson } from "../../../common/view-types.ts";
 import { formatMoment } from "../../../common/format.ts";
 import { Prose } from "../page-intro.tsx";
 import { noteLessonLink } from "./notes-href.ts";
+import { Button } from "../ui/button.tsx";
+import { controlClass } from "../ui/field.tsx";
+import { cardClass } from "../ui/card.tsx";
 
 /** What the notes page's action answers. */
 export interface NoteActionResult {
@@ -27,9 +30,6 @@ interface Content {
 }
 
 const autosaveDelayMs = 1000;
-
-const fieldClass =
-  "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-slate-950 shadow-sm placeholder:text-slate-500 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:placeholder:text-slate-400";
 
 const tabClass = (active: boolean) =>
   `rounded-md px-3 py-1.5 text-sm font-medium ${
@@ -116,7 +116,7 @@ export function NoteEditor({
   };
 
   return (
-    <article aria-labelledby={`${id}-heading`} className="rounded-2xl border border-slate-200 bg-white p-4 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900">
+    <article aria-labelledby={`${id}-heading`} className={cardClass({ raised: true, className: "p-4 sm:p-6" })}>
       <Link to={hrefs.list} className="mb-4 inline-block text-sm font-medium text-brand-700 hover:underline lg:hidden dark:text-brand-300">
         <span aria-hidden="true">←</span> All notes
       </Link>
@@ -153,7 +153,7 @@ export function NoteEditor({
           ref={titleInput}
           onChange={(event) => change(setTitle)(event.target.value)}
           onBlur={autosave.flush}
-          className={`${fieldClass} text-lg font-semibold`}
+          className={controlClass({ className: "block w-full text-lg font-semibold" })}
         />
         <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
           <label htmlFor={`${id}-body`} className="text-sm font-medium text-slate-800 dark:text-slate-200">
@@ -179,7 +179,7 @@ export function NoteEditor({
           placeholder="Write in Markdown: **bold**, _italic_, - lists, [links](https://example.com)"
           onChange={(event) => change(setBody)(event.target.value)}
           onBlur={autosave.flush}
-          className={`${fieldClass} mt-2 font-mono text-sm leading-6`}
+          className={controlClass({ className: "mt-2 block w-full font-mono text-sm leading-6" })}
         />
         {preview && (
           <div className="mt-2 min-h-40 rounded-lg border border-slate-200 px-4 py-3 dark:border-slate-700">
@@ -192,9 +192,9 @@ export function NoteEditor({
         </p>
 
         <div className="mt-4 flex flex-wrap items-center gap-3">
-          <button type="submit" className="rounded-full bg-brand-600 px-5 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+          <Button type="submit" size="sm">
             Save
-          </button>
+          </Button>
           <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
             {autosave.status === "saving" && "Saving…"}
             {autosave.status === "saved" && (
@@ -216,14 +216,15 @@ export function NoteEditor({
       )}
       <Form method="post" className="mt-6 border-t border-slate-200 pt-4 dark:border-slate-800">
         <input type="hidden" name="noteId" value={note.id} />
-        <button
+        <Button
           type="submit"
           name="intent"
           value="delete"
-          className="rounded-full border border-red-300 px-4 py-1.5 text-sm font-semibold text-red-700 hover:bg-red-50 dark:border-red-800 dark:text-red-300 dark:hover:bg-red-950"
+          variant="danger-outline"
+          size="xs"
         >
           Delete note
-        </button>
+        </Button>
       </Form>
     </article>
   );

@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import type { LessonState, Money, OutlineModule } from "../../../common/view-types.ts";
 import { formatMoney } from "../../../common/format.ts";
 import { CheckIcon, LockIcon } from "../icons.tsx";
+import { ButtonLink } from "../ui/button.tsx";
 
 export const lessonPath = (courseId: string, lessonId: string) => `/courses/${courseId}/submodule/${lessonId}`;
 export const finishPath = (courseId: string) => `/courses/${courseId}/complete`;
@@ -91,9 +92,9 @@ export function EnrolBanner({ course, lesson = "none" }: { course: { id: string;
         Enrol for {formatMoney(course.price)} (GST included) to unlock all {course.lessonCount} lessons, keep track of your progress and earn a certificate. Lessons
         marked as free previews stay open to everyone.
       </p>
-      <Link to={`/courses/${course.id}/confirm`} className="mt-3 inline-block rounded-full bg-brand-600 px-5 py-2.5 text-sm font-semibold text-white hover:bg-brand-700">
+      <ButtonLink to={`/courses/${course.id}/confirm`} className="mt-3 inline-block">
         Enrol now for {formatMoney(course.price)}
-      </Link>
+      </ButtonLink>
     </div>
   );
 }

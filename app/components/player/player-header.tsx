@@ -4,6 +4,7 @@ import { ArrowLeftIcon } from "../icons.tsx";
 import { ThemeToggle } from "../theme-toggle.tsx";
 import { UserMenu } from "../user-menu.tsx";
 import { SkipLink } from "../skip-link.tsx";
+import { Button, ButtonLink } from "../ui/button.tsx";
 
 /**
  * The player's own slim header: the way back to the course, where the learner is, and their
@@ -56,23 +57,23 @@ export function PlayerHeader({
           </div>
         )}
         <div className={`${progress ? "" : "ml-auto "}flex items-center gap-2`}>
-          <button
+          <Button
             type="button"
             onClick={sidebar.toggle}
             aria-pressed={!sidebar.hidden}
-            className="hidden rounded-full border border-slate-300 px-3 py-1.5 text-xs font-semibold text-slate-700 hover:bg-slate-50 lg:inline-flex dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800"
+            variant="secondary" size="2xs" className="hidden lg:inline-flex"
           >
             Course contents
-          </button>
+          </Button>
           <div className="hidden sm:block">
             <ThemeToggle />
           </div>
           {root?.viewer ? (
             <UserMenu viewer={root.viewer} />
           ) : (
-            <Link to="/login" className="shrink-0 whitespace-nowrap rounded-full bg-brand-600 px-4 py-2 text-sm font-semibold text-white hover:bg-brand-700">
+            <ButtonLink to="/login" size="sm" className="shrink-0 whitespace-nowrap">
               Sign in
-            </Link>
+            </ButtonLink>
           )}
         </div>
       </div>

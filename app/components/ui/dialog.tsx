@@ -1,12 +1,13 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { Form } from "react-router";
+import { Button } from "./button.tsx";
 
 // Invoker commands open the dialog before (or without) JavaScript in current browsers; React
 // does not know the attributes yet, so they are passed as plain lowercase ones.
 const invoke = (target: string) => ({ commandfor: target, command: "show-modal" }) as Record<string, string>;
 
 interface ConfirmDialogProps {
-  /** The button that opens the dialog, and its look. */
+  /** The button that opens the dialog, and its look (`buttonClass(…)` for one of the button variants). */
   trigger: ReactNode;
   triggerClassName: string;
   title: ReactNode;
@@ -66,24 +67,17 @@ export function ConfirmDialog({ trigger, triggerClassName, title, children, fiel
         </div>
         <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <form method="dialog">
-            <button
-              type="submit"
-              className="w-full rounded-full border border-slate-300 px-5 py-2.5 text-sm font-semibold hover:bg-slate-50 sm:w-auto dark:border-slate-700 dark:hover:bg-slate-800"
-            >
+            <Button type="submit" variant="secondary" className="w-full sm:w-auto">
               Cancel
-            </button>
+            </Button>
           </form>
           <Form method="post" preventScrollReset={preventScrollReset}>
             {Object.entries(fields).map(([name, value]) => (
               <input key={name} type="hidden" name={name} value={value} />
             ))}
-            <button
-              type="submit"
-              disabled={pending}
-              className="w-full rounded-full bg-red-700 px-5 py-2.5 text-sm font-semibold text-white hover:bg-red-800 disabled:opacity-60 sm:w-auto"
-            >
+            <Button type="submit" variant="danger" disabled={pending} className="w-full sm:w-auto">
               {pending ? pendingLabel : confirmLabel}
-            </button>
+            </Button>
           </Form>
         </div>
       </dialog>
