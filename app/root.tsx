@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import {
-  isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
@@ -18,7 +17,7 @@ import type { Route } from "./+types/root";
 import stylesheetHref from "./app.css?url";
 import { NavigationSpinner } from "./components/navigation-spinner.tsx";
 import { NoticeBanner } from "./components/notice-banner.tsx";
-import { ErrorPage, NotFound } from "./components/not-found.tsx";
+import { RouteError } from "./components/not-found.tsx";
 import { AnalyticsConsent } from "./components/analytics-consent.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
@@ -168,11 +167,5 @@ export default function App() {
 
 /** Every error page, the HTTP layer's own included (server/http/documents.ts), inside the site's header and footer. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  if (!isRouteErrorResponse(error)) return <ErrorPage status={500} />;
-  if (error.status === 404) return <NotFound />;
-  // Our own refusals carry a sentence: { message } from a route, plain text from the HTTP layer. A
-  // failure's text is not shown: it may be a proxy's or a crash's, and the page's own words say enough.
-  const data: unknown = error.status < 500 ? error.data : null;
-  const message = typeof data === "string" ? data : (data as { message?: unknown } | null)?.message;
-  return <ErrorPage status={error.status} message={typeof message === "string" ? message : undefined} />;
+  return <RouteError error={error} />;
 }

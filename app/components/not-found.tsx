@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { isRouteErrorResponse, Link } from "react-router";
 import { Container } from "./page-intro.tsx";
 import { ButtonLink } from "./ui/button.tsx";
 
@@ -24,15 +24,32 @@ const serverFailure = {
   message: "We could not show this page. Please try again in a moment; if it keeps happening, write to us from the help centre.",
 };
 
+/**
+ * The page for an error a route threw: a 404 as "not found", any other refusal with the sentence
+ * it carries ({ message } from a route, plain text from the HTTP layer). A failure's own text is not
+ * shown: it may be a proxy's or a crash's, and the page's words say enough. `inArea` draws it inside
+ * an area's own heading and navigation (the account, the player) instead of as the whole page.
+ */
+export function RouteError({ error, inArea = false }: { error: unknown; inArea?: boolean }) {
+  if (!isRouteErrorResponse(error)) return <ErrorPage status={500} inArea={inArea} />;
+  if (error.status === 404 && !inArea) return <NotFound />;
+  const data: unknown = error.status < 500 ? error.data : null;
+  const message = typeof data === "string" ? data : (data as { message?: unknown } | null)?.message;
+  return <ErrorPage status={error.status} message={typeof message === "string" ? message : undefined} inArea={inArea} />;
+}
+
+const notFoundText = { title: "We couldn't find that page", message: "The link may be out of date, or the address may have a typo." };
+
 /** The site's page for an error: what happened, in words, and the ways on from it. */
-export function ErrorPage({ status, message }: { status: number; message?: string | undefined }) {
-  const text = errorTexts[status] ?? (status >= 500 ? serverFailure : errorTexts[400]!);
-  return (
-    <Container className="py-16 sm:py-24">
+export function ErrorPage({ status, message, inArea = false }: { status: number; message?: string | undefined; inArea?: boolean }) {
+  const text = status === 404 ? notFoundText : (errorTexts[status] ?? (status >= 500 ? serverFailure : errorTexts[400]!));
+  const Heading = inArea ? "h2" : "h1";
+  const page = (
+    <>
       <title>{`${text.title} | Academy`}</title>
       <meta name="robots" content="noindex" />
       <p className="text-sm font-semibold text-brand-700 dark:text-brand-300">Error {status}</p>
-      <h1 className="mt-2 text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">{text.title}</h1>
+      <Heading className="mt-2 text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">{text.title}</Heading>
       <p className="mt-4 max-w-xl text-lg text-slate-600 dark:text-slate-300">{message || text.message}</p>
       <div className="mt-8 flex flex-wrap items-center gap-x-6 gap-y-3">
         <ButtonLink to="/">
@@ -42,8 +59,9 @@ export function ErrorPage({ status, message }: { status: number; message?: strin
           Help centre
         </Link>
       </div>
-    </Container>
+    </>
   );
+  return inArea ? <section className="py-4">{page}</section> : <Container className="py-16 sm:py-24">{page}</Container>;
 }
 
 export function NotFound() {

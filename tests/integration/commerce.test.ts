@@ -22,7 +22,7 @@ import { certificates, enrolments, lessonProgress, mailOutbox, orders, payments,
 import { findCertificate, issueCertificate } from "../../server/learning/certificates.ts";
 import { completeLesson } from "../../server/learning/completion.ts";
 import { setLessonComplete } from "../../server/learning/player.ts";
-import { receiptView } from "../../app/routes/receipt.server.ts";
+import { receiptView } from "../../app/routes/account/receipt.server.ts";
 import { createLogger } from "../../server/logger.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";

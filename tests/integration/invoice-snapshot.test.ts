@@ -7,7 +7,7 @@ import { and, eq, like } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { beforeAll, describe, expect, it } from "vitest";
-import { receiptView } from "../../app/routes/receipt.server.ts";
+import { receiptView } from "../../app/routes/account/receipt.server.ts";
 import type { Catalog } from "../../server/catalog/index.ts";
 import { createOrder, type Order } from "../../server/commerce/index.ts";
 import { migrationsFolder } from "../../server/db/client.ts";

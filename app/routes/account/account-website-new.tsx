@@ -1,0 +1,79 @@
+import { data, Form, redirect, useNavigation } from "react-router";
+import { appServices, requireViewer } from "../../../server/context.ts";
+import { attempt } from "../../../server/errors.ts";
+import { hostingPlans, startWebsite } from "../../../server/websites/index.ts";
+import { BackLink } from "../../components/back-link.tsx";
+import { FormAlert, SubmitButton } from "../../components/form-controls.tsx";
+import { PlanPicker } from "../../components/plan-picker.tsx";
+import { pageMeta } from "../../lib/seo.ts";
+import type { Route } from "./+types/account-website-new";
+import { TextField } from "../../components/ui/field.tsx";
+
+const defaultService = "website-hosting";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  requireViewer(context);
+  const { catalog } = context.get(appServices);
+  const query = new URL(request.url).searchParams;
+  const serviceId = query.get("service") ?? defaultService;
+  const service = catalog.services.find((s) => s.id === serviceId);
+  const plans = hostingPlans(catalog, serviceId);
+  if (!service || plans.length === 0) throw data(null, { status: 404 });
+  const wanted = query.get("plan");
+  return {
+    service: { id: service.id, title: service.title },
+    plans: plans.map(({ id, name, interval, price }) => ({ id, name, interval, price })),
+    selected: plans.some((p) => p.id === wanted) ? wanted : null,
+  };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "Host a website with us", description: "Choose a hosting plan and tell us your website's domain." });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const viewer = requireViewer(context);
+  const { catalog, db } = context.get(appServices);
+  const form = await request.formData();
+  const planId = String(form.get("planId") ?? "");
+  const domain = String(form.get("domain") ?? "");
+  const serviceId = String(form.get("serviceId") ?? defaultService);
+  const result = await attempt(() => startWebsite(db, catalog, { userId: viewer.id, serviceId, planId, domain }));
+  if (!result.ok) return data({ error: result.message, domain, planId }, { status: result.status });
+  throw redirect(`/account/services/websites/${result.value.id}/renew?plan=${encodeURIComponent(planId)}`);
+}
+
+export default function NewWebsite({ loaderData, actionData }: Route.ComponentProps) {
+  const { service, plans, selected } = loaderData;
+  const busy = useNavigation().state !== "idle";
+  return (
+    <section aria-labelledby="new-website-heading" className="max-w-2xl">
+      <BackLink fallback={`/service/${service.id}`} label="Back to the plans" />
+      <h2 id="new-website-heading" className="mt-4 text-xl font-semibold tracking-tight text-slate-950 dark:text-white">
+        Host a website with us
+      </h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        {service.title}. Choose a plan and tell us the domain; you see the price and dates before you pay.
+      </p>
+      <Form method="post" className="mt-6 space-y-6">
+        <input type="hidden" name="serviceId" value={service.id} />
+        {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
+        <PlanPicker plans={plans} selected={actionData?.planId ?? selected} legend="Plan" />
+        <TextField
+          label="Your website's domain"
+          name="domain"
+          required
+          autoComplete="url"
+          autoCapitalize="none"
+          spellCheck={false}
+          maxLength={253}
+          placeholder="shop.example.in"
+          defaultValue={actionData?.domain}
+          hint="The address people type, without https:// or a path. You keep the domain; we host the site."
+        />
+        <div className="sm:max-w-xs">
+          <SubmitButton pending={busy}>{busy ? "Please wait…" : "Continue"}</SubmitButton>
+        </div>
+      </Form>
+    </section>
+  );
+}

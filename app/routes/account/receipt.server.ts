@@ -1,0 +1,70 @@
+import { getReceipt, gstSplit, orderPagePath } from "../../../server/commerce/index.ts";
+import type { Catalog } from "../../../server/catalog/index.ts";
+import type { AppServices } from "../../../server/context.ts";
+import type { ReceiptView } from "../../../common/view-types.ts";
+import { paymentMethodLabel } from "../../components/account-payment-method.tsx";
+import { formatCreditNoteNumber, formatOrderNumber } from "../../../common/format.ts";
+
+/** The state named by a GSTIN's first two digits, for "place of supply"; only the codes we are likely to meet are named. */
+const gstStates: Record<string, string> = {
+  "07": "Delhi",
+  "09": "Uttar Pradesh",
+  "19": "West Bengal",
+  "24": "Gujarat",
+  "27": "Maharashtra",
+  "29": "Karnataka",
+  "32": "Kerala",
+  "33": "Tamil Nadu",
+  "36": "Telangana",
+  "37": "Andhra Pradesh",
+};
+
+/**
+ * Everything a receipt (the GST tax invoice) shows of one of the buyer's orders, for the receipt
+ * page and the invoice the CLI downloads. Another person's order is not found. "Billed to" is the
+ * buyer as recorded when the order was paid, never the profile as it is now.
+ */
+export async function receiptView(db: AppServices["db"], catalog: Catalog, buyer: { id: string }, orderId: string): Promise<ReceiptView> {
+  const { order, payment, refund } = await getReceipt(db, buyer.id, orderId);
+  const { site } = catalog;
+  const stateCode = site.gstin.slice(0, 2);
+  return {
+    id: order.id,
+    number: formatOrderNumber(order.number),
+    paid: order.status === "paid" || order.status === "refunded",
+    status: order.status,
+    courseId: order.courseId,
+    kind: order.kind,
+    payPath: orderPagePath(order),
+    title: order.title,
+    createdAt: order.createdAt,
+    paidAt: order.paidAt,
+    amount: order.amount,
+    taxableAmount: order.taxableAmount,
+    taxAmount: order.taxAmount,
+    taxRatePercent: order.taxRatePercent,
+    taxMode: order.taxMode,
+    ...gstSplit(order.taxAmount),
+    buyer: { name: order.billingName ?? "", email: order.billingEmail ?? "", gstin: order.buyerGstin },
+    seller: {
+      legalName: site.legalName,
+      addressLines: [site.address.line1, site.address.line2, `${site.address.city} ${site.address.postalCode}`, `${site.address.state}, ${site.address.country}`].filter(
+        (line): line is string => Boolean(line),
+      ),
+      gstin: site.gstin,
+      email: site.email,
+      phone: site.phone,
+    },
+    placeOfSupply: `${gstStates[stateCode] ?? site.address.state} (${stateCode})`,
+    payment: payment && {
+      method: paymentMethodLabel(payment.method),
+      providerPaymentId: payment.providerPaymentId,
+    },
+    free: order.provider === "free",
+    // The invoice never changes; a refund is corrected by a credit note of its own.
+    creditNote:
+      refund?.status === "processed" && refund.creditNoteNumber !== null && refund.processedAt
+        ? { number: formatCreditNoteNumber(refund.creditNoteNumber), issuedAt: refund.processedAt, providerRefundId: refund.providerRefundId }
+        : null,
+  };
+}

@@ -1,0 +1,239 @@
+import { useCallback } from "react";
+import { data, Form, Link, useNavigation, useSubmit } from "react-router";
+import {
+  coursePlayerPath,
+  createOrder,
+  findOrder,
+  gstSplit,
+  isEnrolled,
+  priceBreakdown,
+} from "../../../server/commerce/index.ts";
+import { appServices, requireViewer } from "../../../server/context.ts";
+import { attempt } from "../../../server/errors.ts";
+import { BackLink } from "../../components/back-link.tsx";
+import { CheckList } from "../../components/check-list.tsx";
+import { FormAlert, SubmitButton } from "../../components/form-controls.tsx";
+import { CancelOrderForm, OrderAlerts } from "../../components/order-progress.tsx";
+import { Container } from "../../components/page-intro.tsx";
+import { RazorpayCheckout } from "../../components/razorpay-checkout.tsx";
+import { SummaryRow } from "../../components/summary-row.tsx";
+import { formatPaise, formatOrderNumber } from "../../../common/format.ts";
+import { pageMeta } from "../../lib/seo.ts";
+import { useReloadWhile } from "../../lib/use-reload-while.ts";
+import type { Route } from "./+types/course-confirm";
+import { checkoutAction, checkoutHeaders } from "./checkout.server.ts";
+import { ButtonLink } from "../../components/ui/button.tsx";
+import { TextField } from "../../components/ui/field.tsx";
+import { cardClass } from "../../components/ui/card.tsx";
+
+function findCourse(context: Route.LoaderArgs["context"], courseId: string) {
+  const { catalog } = context.get(appServices);
+  const course = catalog.courses.find((c) => c.id === courseId);
+  if (!course) throw data(null, { status: 404 });
+  return course;
+}
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const viewer = requireViewer(context);
+  const { catalog, shop } = context.get(appServices);
+  const course = findCourse(context, params.courseId);
+  const price = priceBreakdown(course.price, catalog.site.tax);
+  const orderId = new URL(request.url).searchParams.get("order");
+  const found = orderId ? await attempt(() => findOrder(shop, viewer.id, orderId)) : null;
+  const order = found?.ok && found.value.courseId === course.id ? found.value : null;
+  return {
+    course: {
+      id: course.id,
+      title: course.title,
+      summary: course.summary,
+      lessonCount: course.lessonCount,
+      moduleCount: course.modules.length,
+      durationHours: course.durationHours,
+    },
+    price,
+    gst: gstSplit(price.tax),
+    owned: await isEnrolled(shop.db, viewer.id, course.id),
+    order: order && {
+      id: order.id,
+      number: formatOrderNumber(order.number),
+      status: order.status,
+      amount: order.amount,
+      failureReason: order.failureReason,
+      providerOrderId: order.providerOrderId,
+    },
+    refund: catalog.site.refund,
+    // A fresh key per rendering: resubmitting this form finds the order it already made.
+    idempotencyKey: crypto.randomUUID(),
+    playerPath: coursePlayerPath(course.id),
+  };
+}
+
+export const headers = checkoutHeaders;
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.loaderData ? `Confirm your order: ${args.loaderData.course.title}` : "Confirm your order",
+    description: "Review the course, the price with GST and the refund policy, then pay securely.",
+  });
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const viewer = requireViewer(context);
+  const services = context.get(appServices);
+  const course = findCourse(context, params.courseId);
+  const form = await request.formData();
+  return checkoutAction(services, viewer, form, {
+    here: `/courses/${course.id}/confirm`,
+    description: course.title,
+    create: () =>
+      createOrder(services.shop, {
+        userId: viewer.id,
+        courseId: course.id,
+        idempotencyKey: String(form.get("idempotencyKey") ?? ""),
+        buyerGstin: String(form.get("gstin") ?? ""),
+      }),
+  });
+}
+
+export default function ConfirmPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { course, price, gst, owned, order, refund, idempotencyKey, playerPath } = loaderData;
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const free = price.total === 0;
+  const checkout = actionData && "checkout" in actionData ? actionData : null;
+  const dismiss = useCallback(() => {
+    if (checkout) void submit({ intent: "cancel", orderId: checkout.orderId }, { method: "post" });
+  }, [checkout, submit]);
+  const waiting = order?.status === "created" && !checkout;
+  // The provider tells us how the payment went within seconds; look again every two seconds for a minute.
+  useReloadWhile(waiting, { intervalMs: 2000, limit: 30 });
+
+  if (order?.status === "paid") {
+    return (
+      <Container className="py-12 sm:py-16">
+        <div className="mx-auto max-w-xl rounded-2xl border border-emerald-200 bg-white p-8 text-center shadow-sm dark:border-emerald-900 dark:bg-slate-900">
+          <p aria-hidden="true" className="mx-auto grid size-12 place-items-center rounded-full bg-emerald-100 text-2xl text-emerald-700 dark:bg-emerald-900 dark:text-emerald-200">
+            ✓
+          </p>
+          <h1 className="mt-4 text-2xl font-bold text-slate-950 dark:text-white">You&apos;re enrolled</h1>
+          <p className="mt-3 text-slate-700 dark:text-slate-300">
+            {order.amount === 0
+              ? `${course.title} is now in your account.`
+              : `We received your payment of ${formatPaise(order.amount)} for ${course.title}. Your receipt is on its way to your inbox.`}
+          </p>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Order {order.number}</p>
+          <div className="mt-6 flex flex-col justify-center gap-3 sm:flex-row">
+            <ButtonLink to={playerPath} size="xl" className="border border-transparent">
+              Start learning
+            </ButtonLink>
+            {order.amount > 0 && (
+              <ButtonLink
+                to={`/account/orders/${order.id}/receipt`}
+                variant="secondary"
+                size="xl"
+              >
+                View receipt
+              </ButtonLink>
+            )}
+          </div>
+        </div>
+      </Container>
+    );
+  }
+
+  return (
+    <Container className="py-10 sm:py-14">
+      <BackLink fallback={`/course/${course.id}`} label="Back to the course" />
+      <h1 className="mt-6 text-3xl font-bold tracking-tight text-slate-950 dark:text-white">Confirm your order</h1>
+      <div className="mt-8 grid gap-8 lg:grid-cols-[1fr_24rem]">
+        <section aria-labelledby="course-heading" className={cardClass({ className: "p-6" })}>
+          <h2 id="course-heading" className="text-xl font-semibold text-slate-950 dark:text-white">
+            <Link to={`/course/${course.id}`} className="hover:underline">
+              {course.title}
+            </Link>
+          </h2>
+          <p className="mt-2 text-slate-600 dark:text-slate-400">{course.summary}</p>
+          <h3 className="mt-6 font-semibold text-slate-950 dark:text-white">What you get</h3>
+          <CheckList
+            small
+            className="mt-3 space-y-2"
+            items={[
+              `${course.lessonCount} lessons in ${course.moduleCount} modules, about ${course.durationHours} hours of learning`,
+              "Lifetime access at your own pace, on any device",
+              "Hands-on exercises and a final project",
+              "A certificate of completion with a public verification link",
+            ]}
+          />
+          <h3 className="mt-6 font-semibold text-slate-950 dark:text-white">Refund policy</h3>
+          <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+            Changed your mind? Ask for a full refund from your orders page within {refund.windowDays} days of buying, as long
+            as you have completed less than {refund.maxProgressPercent}% of the course. Read the{" "}
+            <Link to="/cancellation-refund" className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
+              cancellation &amp; refund policy
+            </Link>
+            .
+          </p>
+        </section>
+
+        <section
+          aria-labelledby="summary-heading"
+          className={cardClass({ raised: true, className: "order-first p-6 lg:order-last lg:self-start" })}
+        >
+          <h2 id="summary-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
+            Order summary
+          </h2>
+          {owned ? (
+            <div className="mt-4">
+              <FormAlert tone="info">You already own this course.</FormAlert>
+              <ButtonLink to={playerPath} size="lg" className="mt-4 block text-center">
+                Go to course
+              </ButtonLink>
+            </div>
+          ) : (
+            <>
+              <dl className="mt-4 divide-y divide-slate-200 dark:divide-slate-800">
+                {free ? (
+                  <SummaryRow label="Price" value="Free" strong />
+                ) : (
+                  <>
+                    <SummaryRow label="Course fee" value={formatPaise(price.taxable)} />
+                    <SummaryRow label={`CGST (${price.ratePercent / 2}%)`} value={formatPaise(gst.cgst)} />
+                    <SummaryRow label={`SGST (${price.ratePercent / 2}%)`} value={formatPaise(gst.sgst)} />
+                    <SummaryRow label="Total" value={formatPaise(price.total)} strong />
+                  </>
+                )}
+              </dl>
+              {!free && (
+                <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                  {price.mode === "inclusive" ? "The price includes GST." : "GST is added to the course fee."} One-time payment.
+                </p>
+              )}
+              <OrderAlerts error={actionData && "error" in actionData ? actionData.error : null} order={order} waiting={waiting} />
+              {checkout ? (
+                <RazorpayCheckout options={checkout.checkout} onDismiss={dismiss} />
+              ) : (
+                <Form method="post" className="mt-4 space-y-4">
+                  <input type="hidden" name="intent" value="pay" />
+                  <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+                  {!free && (
+                    <details className="text-sm">
+                      <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-300">Buying for a business? Add your GSTIN</summary>
+                      <div className="mt-3">
+                        <TextField label="GSTIN (optional)" name="gstin" autoComplete="off" maxLength={20} placeholder="29ABCDE1234F1Z5" hint="Printed on your tax invoice." />
+                      </div>
+                    </details>
+                  )}
+                  <SubmitButton pending={busy}>
+                    {busy ? "Please wait…" : free ? "Enrol for free" : order?.status === "failed" || order?.status === "cancelled" ? `Try again: pay ${formatPaise(price.total)}` : `Pay ${formatPaise(price.total)}`}
+                  </SubmitButton>
+                </Form>
+              )}
+              {waiting && order && <CancelOrderForm orderId={order.id} className="w-full text-center" />}
+              {!free && <p className="mt-4 text-center text-xs text-slate-600 dark:text-slate-400">Payments are processed securely by Razorpay. UPI, cards, net banking and wallets accepted.</p>}
+            </>
+          )}
+        </section>
+      </div>
+    </Container>
+  );
+}

@@ -1,0 +1,92 @@
+import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
+import { Container, PageIntro } from "../../components/page-intro.tsx";
+import { pageMeta } from "../../lib/seo.ts";
+import type { Route } from "./+types/api-reference";
+import { cardClass } from "../../components/ui/card.tsx";
+
+// Scalar's stylesheet as a file: the CSP refuses the un-nonced style elements its bundle would add.
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: "/api-tools/reference.css" }];
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "API reference", description: "Every operation of the Academy API, its parameters and answers, with a console to try them." });
+
+/** What Scalar's standalone bundle puts on window. */
+interface ScalarGlobal {
+  createApiReference(target: HTMLElement, configuration: Record<string, unknown>): { destroy?(): void };
+}
+
+/**
+ * The interactive reference (Scalar), rendered in the browser from /api/v1/openapi.json. The
+ * bundle comes from this origin; its own style elements carry the page's CSP nonce.
+ */
+export default function ApiReference() {
+  const host = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
+
+  useEffect(() => {
+    const target = host.current;
+    if (!target) return;
+    let app: { destroy?(): void } | undefined;
+    // The theme the page opened in (root.tsx's bootstrap script sets the class).
+    const dark = document.documentElement.classList.contains("dark");
+    const nonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce || undefined;
+    const start = () => {
+      const scalar = (window as unknown as { Scalar?: ScalarGlobal }).Scalar;
+      if (!scalar) return setState("failed");
+      target.replaceChildren();
+      app = scalar.createApiReference(target, {
+        url: "/api/v1/openapi.json",
+        nonce,
+        withDefaultFonts: false,
+        hideDarkModeToggle: true,
+        forceDarkModeState: dark ? "dark" : "light",
+        telemetry: false,
+        showDeveloperTools: "never",
+        agent: { disabled: true },
+        mcp: { disabled: true },
+      });
+      setState("ready");
+    };
+    const existing = document.querySelector<HTMLScriptElement>('script[src="/api-tools/reference.js"]');
+    if (existing && (window as unknown as { Scalar?: ScalarGlobal }).Scalar) start();
+    else {
+      const script = existing ?? Object.assign(document.createElement("script"), { src: "/api-tools/reference.js", async: true });
+      if (nonce) script.nonce = nonce;
+      script.addEventListener("load", start, { once: true });
+      script.addEventListener("error", () => setState("failed"), { once: true });
+      if (!existing) document.head.append(script);
+    }
+    return () => app?.destroy?.();
+  }, []);
+
+  return (
+    <Container className="py-10">
+      <PageIntro eyebrow="For developers" title="API reference" lead="Every operation of /api/v1, its parameters and answers. Send a request with your API key from the console on each operation." />
+      <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
+        <Link to="/api-tools" className="font-semibold text-brand-700 underline dark:text-brand-300">
+          Back to API and CLI
+        </Link>{" "}
+        · make a key there, or read the raw{" "}
+        <a href="/api/v1/openapi.json" className="font-semibold text-brand-700 underline dark:text-brand-300">
+          OpenAPI document
+        </a>
+        .
+      </p>
+      {state === "loading" && (
+        <p role="status" className="mt-8 text-slate-600 dark:text-slate-400">
+          Loading the reference…
+        </p>
+      )}
+      {state === "failed" && (
+        <p role="alert" className="mt-8 text-red-700 dark:text-red-300">
+          The interactive reference could not load. The operations are listed on the API and CLI page, and the OpenAPI document has all of them.
+        </p>
+      )}
+      <noscript>
+        <p className="mt-8">The interactive reference needs JavaScript. Every operation is listed on the API and CLI page.</p>
+      </noscript>
+      <div ref={host} className={cardClass({ className: "mt-8 overflow-hidden" })} />
+    </Container>
+  );
+}

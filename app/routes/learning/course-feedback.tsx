@@ -1,0 +1,326 @@
+import { data, Link, useNavigation } from "react-router";
+import { appServices, viewerContext } from "../../../server/context.ts";
+import { UserError } from "../../../server/errors.ts";
+import {
+  courseRating,
+  deleteReview,
+  InvalidReview,
+  listReviews,
+  maxCommentLength,
+  reviewerStanding,
+  reviewsPerPage,
+  saveReview,
+  type ReviewFieldErrors,
+  type SaveOutcome,
+} from "../../../server/feedback/index.ts";
+import { BackLink } from "../../components/back-link.tsx";
+import { DeleteReviewDialog } from "../../components/feedback/delete-review-dialog.tsx";
+import { RatingHistogram } from "../../components/feedback/rating-histogram.tsx";
+import { ReviewCard } from "../../components/feedback/review-card.tsx";
+import { ReviewForm } from "../../components/feedback/review-form.tsx";
+import { ratingText, reviewCount, Stars } from "../../components/feedback/stars.tsx";
+import { FormAlert } from "../../components/form-controls.tsx";
+import { StarIcon } from "../../components/icons.tsx";
+import { Container, PageIntro } from "../../components/page-intro.tsx";
+import { pageMeta } from "../../lib/seo.ts";
+import type { Route } from "./+types/course-feedback";
+import { ButtonLink } from "../../components/ui/button.tsx";
+import { cardClass } from "../../components/ui/card.tsx";
+
+/** Query values that are not a star count or a page number are ignored, as if absent. */
+function listFilter(params: URLSearchParams): { rating: number | null; page: number } {
+  const rating = params.get("rating") ?? "";
+  const page = params.get("page") ?? "";
+  return { rating: /^[1-5]$/.test(rating) ? Number(rating) : null, page: /^[1-9]\d{0,5}$/.test(page) ? Number(page) : 1 };
+}
+
+export async function loader({ params, url, context }: Route.LoaderArgs) {
+  const { catalog, db, cipher } = context.get(appServices);
+  const viewer = context.get(viewerContext);
+  const course = catalog.courses.find((c) => c.id === params.courseId);
+  if (!course) throw data(null, { status: 404 });
+  const { rating, page } = listFilter(url.searchParams);
+  const [summary, reviews, standing] = await Promise.all([
+    courseRating(db, course.id),
+    listReviews(db, cipher, { courseId: course.id, rating, page }),
+    viewer ? reviewerStanding(db, viewer.id, course.id) : null,
+  ]);
+  const matching = rating ? (summary.histogram.find((h) => h.stars === rating)?.count ?? 0) : summary.count;
+  return {
+    course: { id: course.id, title: course.title },
+    summary,
+    reviews,
+    rating,
+    page,
+    perPage: reviewsPerPage,
+    pageCount: Math.max(1, Math.ceil(matching / reviewsPerPage)),
+    matching,
+    standing,
+    maxCommentLength,
+  };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  args.loaderData
+    ? pageMeta(args, {
+        title: `Feedback for ${args.loaderData.course.title}${args.loaderData.page > 1 ? ` (page ${args.loaderData.page})` : ""}`,
+        description: `What learners say about ${args.loaderData.course.title}: ratings and reviews from verified learners.`,
+      })
+    : [];
+
+type Result =
+  | { intent: "save"; ok: true; message: string }
+  | { intent: "save"; ok: false; message: string; errors?: ReviewFieldErrors; values?: { rating: number | null; comment: string } }
+  | { intent: "delete"; ok: boolean; message: string };
+
+const saved: Record<SaveOutcome, string> = {
+  created: "Thank you. Your review is posted.",
+  updated: "Your review was updated.",
+  unchanged: "Your review is saved; nothing had changed.",
+};
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const { catalog, db } = context.get(appServices);
+  const viewer = context.get(viewerContext);
+  if (!catalog.courses.some((c) => c.id === params.courseId)) throw data(null, { status: 404 });
+  const form = await request.formData();
+  const intent = form.get("intent") === "delete" ? "delete" : "save";
+  if (!viewer) return data<Result>({ intent, ok: false, message: "Sign in to leave feedback." }, { status: 403 });
+
+  if (intent === "delete") {
+    await deleteReview(db, viewer.id, params.courseId);
+    return { intent, ok: true, message: "Your review was deleted." } satisfies Result;
+  }
+
+  const input = { rating: form.get("rating") ?? undefined, comment: form.get("comment") ?? undefined };
+  try {
+    const outcome = await saveReview(db, catalog, viewer.id, params.courseId, input);
+    return { intent, ok: true, message: saved[outcome] } satisfies Result;
+  } catch (error) {
+    if (error instanceof InvalidReview) {
+      const rating = Number(input.rating);
+      const values = { rating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null, comment: String(input.comment ?? "") };
+      return data<Result>(
+        { intent, ok: false, message: "Your review was not saved. Please fix what is marked below.", errors: error.errors, values },
+        { status: error.status },
+      );
+    }
+    if (error instanceof UserError) return data<Result>({ intent, ok: false, message: error.message }, { status: error.status });
+    throw error;
+  }
+}
+
+type LoaderData = Route.ComponentProps["loaderData"];
+
+function pageLink(filter: { rating: number | null; page: number }): string {
+  const query = new URLSearchParams();
+  if (filter.rating) query.set("rating", String(filter.rating));
+  if (filter.page > 1) query.set("page", String(filter.page));
+  const text = query.toString();
+  return text ? `?${text}` : ".";
+}
+
+function YourReview({ loaderData, actionData }: { loaderData: LoaderData; actionData: Result | undefined }) {
+  const { course, standing } = loaderData;
+  const navigation = useNavigation();
+  const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const signIn = `/login?redirectTo=${encodeURIComponent(`/course/${course.id}/feedback#your-review`)}`;
+  const failed = actionData && !actionData.ok && actionData.intent === "save" ? actionData : null;
+  const review = standing?.review ?? null;
+
+  let body;
+  if (!standing) {
+    body = (
+      <p className="text-slate-700 dark:text-slate-300">
+        Took this course?{" "}
+        <Link to={signIn} className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300">
+          Sign in to leave feedback
+        </Link>
+        .
+      </p>
+    );
+  } else if (standing.enrolment === "active") {
+    body = (
+      <ReviewForm
+        // A saved or deleted review starts the form afresh from what is stored.
+        key={review?.updatedAt ?? "new"}
+        initial={failed?.values ?? { rating: review?.rating ?? null, comment: review?.comment ?? "" }}
+        errors={failed?.errors}
+        maxLength={loaderData.maxCommentLength}
+        existing={review !== null}
+        pending={busy("save")}
+      />
+    );
+  } else {
+    body = (
+      <div className="space-y-3 text-slate-700 dark:text-slate-300">
+        <p>
+          {standing.enrolment === "revoked"
+            ? "Your access to this course ended with its refund, so you cannot review it any more."
+            : "Only learners enrolled in this course can review it, so every review here comes from someone who took it."}
+        </p>
+        {review && <p>Your earlier review ({review.rating} out of 5) stays up until you delete it.</p>}
+        {standing.enrolment === "none" && (
+          <Link to={`/course/${course.id}`} className="inline-block font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300">
+            See the course and how to enrol
+          </Link>
+        )}
+      </div>
+    );
+  }
+
+  return (
+    <section id="your-review" aria-labelledby="your-review-heading" className={cardClass({ className: "scroll-mt-24 p-6" })}>
+      <h2 id="your-review-heading" className="text-xl font-semibold text-slate-950 dark:text-white">
+        Your review
+      </h2>
+      {actionData && (
+        <div className="mt-4">
+          <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>
+        </div>
+      )}
+      <div className="mt-4">{body}</div>
+      {review && (
+        <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
+          <DeleteReviewDialog courseTitle={course.title} pending={busy("delete")} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function ReviewList({ loaderData }: { loaderData: LoaderData }) {
+  const { reviews, rating, page, perPage, pageCount, matching, summary } = loaderData;
+  const showAll = (
+    <Link to="." preventScrollReset className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300">
+      Show all reviews
+    </Link>
+  );
+  if (matching === 0) {
+    return (
+      <div className="rounded-2xl border border-dashed border-slate-300 px-6 py-10 text-center dark:border-slate-700">
+        <p className="font-semibold text-slate-950 dark:text-white">No {rating}-star reviews yet.</p>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          {reviewCount(summary.count)} in all. {showAll}
+        </p>
+      </div>
+    );
+  }
+  if (reviews.length === 0) {
+    return (
+      <div className="rounded-2xl border border-dashed border-slate-300 px-6 py-10 text-center dark:border-slate-700">
+        <p className="font-semibold text-slate-950 dark:text-white">There is no page {page} of these reviews.</p>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          They fit on {pageCount} {pageCount === 1 ? "page" : "pages"}.{" "}
+          <Link to={pageLink({ rating, page: pageCount })} className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300">
+            Go to the last page
+          </Link>
+        </p>
+      </div>
+    );
+  }
+  const first = (page - 1) * perPage + 1;
+  return (
+    <>
+      <p className="text-sm text-slate-600 dark:text-slate-400">
+        Showing {first}–{first + reviews.length - 1} of {reviewCount(matching)}
+        {rating && ` with ${rating} ${rating === 1 ? "star" : "stars"}`}, newest first.
+        {rating && <> {showAll}</>}
+      </p>
+      <ul className="mt-4 space-y-4">
+        {reviews.map((review) => (
+          <li key={review.id}>
+            <ReviewCard review={review} />
+          </li>
+        ))}
+      </ul>
+      {pageCount > 1 && (
+        <nav aria-label="Pages of reviews" className="mt-6 flex items-center justify-between gap-4 text-sm">
+          {page > 1 ? (
+            <ButtonLink to={pageLink({ rating, page: page - 1 })} variant="secondary" size="sm">
+              ← Newer reviews
+            </ButtonLink>
+          ) : (
+            <span />
+          )}
+          <span className="text-slate-600 dark:text-slate-400">
+            Page {page} of {pageCount}
+          </span>
+          {page < pageCount ? (
+            <ButtonLink to={pageLink({ rating, page: page + 1 })} variant="secondary" size="sm">
+              Older reviews →
+            </ButtonLink>
+          ) : (
+            <span />
+          )}
+        </nav>
+      )}
+    </>
+  );
+}
+
+export default function CourseFeedbackPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { course, summary, rating, standing } = loaderData;
+  const yourReview = <YourReview loaderData={loaderData} actionData={actionData} />;
+  return (
+    <Container className="py-12 sm:py-16">
+      <BackLink fallback={`/course/${course.id}`} label={`Back to ${course.title}`} />
+      <div className="mt-6">
+        <PageIntro eyebrow="Learner feedback" title={course.title} />
+      </div>
+      {summary.count === 0 ? (
+        <div className="mt-10 max-w-3xl space-y-8">
+          <div className="flex flex-col items-center rounded-2xl border border-dashed border-slate-300 px-6 py-14 text-center dark:border-slate-700">
+            <StarIcon className="size-10 text-amber-500" />
+            <h2 className="mt-4 text-xl font-semibold text-slate-950 dark:text-white">No feedback yet</h2>
+            <p className="mt-2 max-w-md text-slate-600 dark:text-slate-400">
+              Reviews appear here once learners enrolled in this course share their rating. Only verified learners can
+              leave feedback, so every review you read here comes from someone who took the course.
+            </p>
+            <ButtonLink
+              to={standing?.enrolment === "active" ? "#your-review" : `/course/${course.id}`}
+              className="mt-6"
+            >
+              {standing?.enrolment === "active" ? "Be the first to review it" : "See the course"}
+            </ButtonLink>
+          </div>
+          {yourReview}
+        </div>
+      ) : (
+        <div className="mt-10 grid gap-10 lg:grid-cols-[22rem_1fr]">
+          <div className="space-y-8">
+            <section aria-labelledby="rating-heading">
+              <h2 id="rating-heading" className="sr-only">
+                Rating
+              </h2>
+              <div className="flex items-center gap-4">
+                <p className="text-5xl font-bold text-slate-950 dark:text-white" aria-hidden="true">
+                  {summary.average.toFixed(1)}
+                </p>
+                <div>
+                  <Stars rating={summary.average} className="size-5" />
+                  <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                    <span className="sr-only">{ratingText(summary)}</span>
+                    <span aria-hidden="true">{reviewCount(summary.count)}</span>
+                  </p>
+                </div>
+              </div>
+              <div className="mt-6">
+                <RatingHistogram histogram={summary.histogram} total={summary.count} selected={rating} />
+              </div>
+            </section>
+            {yourReview}
+          </div>
+          <section aria-labelledby="reviews-heading" className="min-w-0">
+            <h2 id="reviews-heading" className="text-xl font-semibold text-slate-950 dark:text-white">
+              {rating ? `${rating}-star reviews` : "All reviews"}
+            </h2>
+            <div className="mt-3">
+              <ReviewList loaderData={loaderData} />
+            </div>
+          </section>
+        </div>
+      )}
+    </Container>
+  );
+}

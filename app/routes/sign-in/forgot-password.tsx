@@ -1,0 +1,52 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import { authErrorMessage, postToAuth } from "../../../server/auth/index.ts";
+import { appServices } from "../../../server/context.ts";
+import { AuthCard, FormAlert, SubmitButton } from "../../components/form-controls.tsx";
+import { pageMeta } from "../../lib/seo.ts";
+import type { Route } from "./+types/forgot-password";
+import { TextField } from "../../components/ui/field.tsx";
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, { title: "Reset your password", description: "Get a link to choose a new password for your Academy account." });
+
+const form = z.object({ email: z.string().trim().toLowerCase().email("Enter a valid e-mail address, like name@example.com.") });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const parsed = form.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ sent: false, error: parsed.error.issues[0]?.message ?? "Enter your e-mail." }, { status: 400 });
+  const result = await postToAuth(context.get(appServices).auth, request, "/request-password-reset", {
+    email: parsed.data.email,
+    redirectTo: "/reset-password",
+  });
+  if (!result.ok && result.status === 429) {
+    return data({ sent: false, error: authErrorMessage("reset-request", result) }, { status: 429 });
+  }
+  // The same answer whether or not the address has an account.
+  return { sent: true, error: null };
+}
+
+export default function ForgotPasswordPage({ actionData }: Route.ComponentProps) {
+  const pending = useNavigation().state === "submitting";
+  return (
+    <AuthCard title="Reset your password" lead="Enter the e-mail address of your account and we will send you a link to choose a new password.">
+      {actionData?.sent ? (
+        <FormAlert tone="success">
+          If an account uses that address, a link to reset its password is on its way. It works for one hour. Check your spam
+          folder if it does not arrive in a few minutes.
+        </FormAlert>
+      ) : (
+        <Form method="post" className="space-y-4" noValidate>
+          {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
+          <TextField label="E-mail" name="email" type="email" autoComplete="email" required />
+          <SubmitButton pending={pending}>{pending ? "Sending…" : "Send the link"}</SubmitButton>
+        </Form>
+      )}
+      <p className="mt-6 text-center text-sm">
+        <Link to="/login" className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+          Back to sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,260 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { authErrorMessage, emailVerifiedPath, postToAuth, safeRedirectTarget, verifyEmailPath } from "../../../server/auth/index.ts";
+import { appServices, viewerContext } from "../../../server/context.ts";
+import { profileName } from "../../../server/users/index.ts";
+import { CliApproval } from "../../components/cli-approval.tsx";
+import { nameLength, passwordLength } from "../../../common/limits.ts";
+import { AuthCard, FormAlert, PasswordField, SubmitButton } from "../../components/form-controls.tsx";
+import { GoogleButton } from "../../components/google-button.tsx";
+import { pageMeta } from "../../lib/seo.ts";
+import type { Route } from "./+types/login";
+import { TextField } from "../../components/ui/field.tsx";
+import { Checkbox } from "../../components/ui/choice.tsx";
+
+type Mode = "signin" | "signup";
+
+/** The approval page carries its idToken, a secret of the session: never kept by any cache. */
+const secretPage = (retryAfterSeconds?: number) =>
+  new Headers({ "Cache-Control": "private, no-store", ...(retryAfterSeconds === undefined ? {} : { "Retry-After": String(retryAfterSeconds) }) });
+
+export function headers({ loaderHeaders, actionHeaders }: Route.HeadersArgs) {
+  const result = new Headers();
+  for (const source of [loaderHeaders, actionHeaders]) {
+    for (const name of ["Cache-Control", "Retry-After"]) {
+      const value = source.get(name);
+      if (value) result.set(name, value);
+    }
+  }
+  return result;
+}
+
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const cliToken = url.searchParams.get("cliToken");
+  const viewer = context.get(viewerContext);
+  // `academy login` opens /login?cliToken=<code>: signed in, the person approves it here; signed out, they sign in first and come back.
+  if (cliToken !== null && viewer) {
+    const { cliLogin, shop } = context.get(appServices);
+    const now = shop.now();
+    const pending = await cliLogin.pending(cliToken, now, { userId: viewer.id, address: cliLogin.addressOf(request.headers) });
+    const retryAfterSeconds = "retryAfterSeconds" in pending ? pending.retryAfterSeconds : undefined;
+    return data(
+      {
+        cli: {
+          cliToken,
+          email: viewer.email,
+          idToken: await cliLogin.idTokenFor({ sessionId: viewer.sessionId, userId: viewer.id, email: viewer.email }, now),
+          request: pending,
+        },
+      },
+      { status: retryAfterSeconds === undefined ? 200 : 429, headers: secretPage(retryAfterSeconds) },
+    );
+  }
+  const redirectTo = cliToken !== null ? `/login?cliToken=${encodeURIComponent(cliToken)}` : safeRedirectTarget(url.searchParams.get("redirectTo"));
+  if (viewer) throw redirect(redirectTo);
+  // Enrolling without an account: the page is about that course, and creating the account comes first.
+  const enrolling = /^\/courses\/([^/?#]+)\/confirm(?:[?#]|$)/.exec(redirectTo)?.[1];
+  const course = enrolling ? context.get(appServices).catalog.courses.find((c) => c.id === enrolling) : undefined;
+  const requested = url.searchParams.get("mode");
+  const mode: Mode = requested === "signup" || (requested === null && course) ? "signup" : "signin";
+  const notice = url.searchParams.get("reset") === "1" ? "Your password was changed. Sign in with the new one." : null;
+  const googleError = {
+    google: "Google sign-in did not finish. Please try again, or use your e-mail and password.",
+    "google-rate": "Too many requests. Please wait a few minutes before trying again.",
+    "google-unavailable": "Google sign-in is not available right now. Please use your e-mail and password.",
+  }[url.searchParams.get("error") ?? ""];
+  return {
+    cli: null,
+    mode,
+    redirectTo,
+    enrolIn: course?.title ?? null,
+    notice,
+    googleError: googleError ?? null,
+    googleEnabled: context.get(appServices).googleEnabled,
+  };
+}
+
+export const meta: Route.MetaFunction = (args) =>
+  pageMeta(args, {
+    title: args.loaderData?.cli
+      ? "Sign in the Academy CLI"
+      : args.loaderData?.enrolIn
+        ? `${args.loaderData.mode === "signup" ? "Create your account" : "Sign in"} to enrol in ${args.loaderData.enrolIn}`
+        : args.loaderData?.mode === "signup"
+          ? "Create an account"
+          : "Sign in",
+    description: "Sign in to your Academy account, or create one to buy courses and manage your websites.",
+  });
+
+const email = z.string().trim().toLowerCase().email("Enter a valid e-mail address, like name@example.com.");
+const password = z
+  .string()
+  .min(passwordLength.min, `Your password needs at least ${passwordLength.min} characters.`)
+  .max(passwordLength.max, `Your password can have at most ${passwordLength.max} characters.`);
+const signInForm = z.object({ email, password: z.string().min(1, "Enter your password.") });
+const signUpForm = z.object({
+  name: profileName,
+  email,
+  password,
+});
+
+type FieldErrors = Partial<Record<"name" | "email" | "password", string>>;
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { auth, cliLogin, shop } = context.get(appServices);
+  const form = Object.fromEntries(await request.formData());
+  if (form.intent === "cli-approve" || form.intent === "cli-deny") {
+    const approve = form.intent === "cli-approve";
+    const decided = await cliLogin.decide(
+      { cliToken: String(form.cliToken ?? ""), email: String(form.email ?? ""), idToken: String(form.idToken ?? ""), approve },
+      shop.now(),
+      { address: cliLogin.addressOf(request.headers) },
+    );
+    if (!decided.ok) return data({ cliError: decided.message }, { status: decided.status, headers: secretPage(decided.retryAfterSeconds) });
+    throw redirect(approve ? "/cli-auth-success" : "/cli-auth-success?denied=1");
+  }
+  const mode: Mode = form.intent === "signup" ? "signup" : "signin";
+  const redirectTo = safeRedirectTarget(typeof form.redirectTo === "string" ? form.redirectTo : null);
+  const values = { name: String(form.name ?? ""), email: String(form.email ?? "") };
+
+  const parsed = (mode === "signup" ? signUpForm : signInForm).safeParse(form);
+  if (!parsed.success) {
+    const fieldErrors: FieldErrors = {};
+    for (const issue of parsed.error.issues) fieldErrors[issue.path[0] as keyof FieldErrors] ??= issue.message;
+    return data({ mode, values, fieldErrors, error: null }, { status: 400 });
+  }
+
+  const result =
+    mode === "signup"
+      ? await postToAuth(auth, request, "/sign-up/email", { ...(parsed.data as z.infer<typeof signUpForm>), callbackURL: emailVerifiedPath(redirectTo) })
+      : await postToAuth(auth, request, "/sign-in/email", { ...parsed.data, rememberMe: form.remember === "on" });
+  if (!result.ok) {
+    const error = authErrorMessage(mode === "signup" ? "sign-up" : "sign-in", result);
+    return data({ mode, values, fieldErrors: {} as FieldErrors, error }, { status: result.status });
+  }
+  throw redirect(mode === "signup" ? verifyEmailPath(redirectTo) : redirectTo, { headers: result.headers });
+}
+
+export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.cli) return <CliApproval {...loaderData.cli} error={actionData && "cliError" in actionData ? actionData.cliError : null} />;
+  return <SignInForm loaderData={loaderData} actionData={actionData && "mode" in actionData ? actionData : undefined} />;
+}
+
+function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.ComponentProps["loaderData"], { cli: object }>; actionData: Extract<Route.ComponentProps["actionData"], { mode: Mode }> | undefined }) {
+  const mode = actionData?.mode ?? loaderData.mode;
+  const { redirectTo, enrolIn, notice, googleError, googleEnabled } = loaderData;
+  const pending = useNavigation().state === "submitting";
+  const errors = actionData?.fieldErrors ?? {};
+  const modeLink = (m: Mode) => `/login?mode=${m}${redirectTo !== "/" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
+  const tab = (m: Mode, label: string) => (
+    <Link
+      to={modeLink(m)}
+      replace
+      aria-current={mode === m ? "page" : undefined}
+      className={`flex-1 rounded-full px-4 py-2 text-center text-sm font-semibold ${
+        mode === m
+          ? "bg-white text-slate-950 shadow-sm dark:bg-slate-700 dark:text-white"
+          : "text-slate-600 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white"
+      }`}
+    >
+      {label}
+    </Link>
+  );
+
+  return (
+    <AuthCard
+      title={enrolIn ? `${mode === "signup" ? "Create your account" : "Sign in"} to enrol in ${enrolIn}` : mode === "signup" ? "Create your account" : "Welcome back"}
+      lead={
+        enrolIn ? (
+          mode === "signup" ? (
+            <>
+              Then verify your e-mail, and you will be back here to pay. Already have an account?{" "}
+              <Link to={modeLink("signin")} replace className="font-semibold text-brand-700 underline dark:text-brand-300">
+                Sign in
+              </Link>
+            </>
+          ) : (
+            "You will be back on the enrolment page once you are signed in."
+          )
+        ) : mode === "signup" ? (
+          "Buy courses, track your progress and manage your websites."
+        ) : (
+          "Sign in to continue learning."
+        )
+      }
+    >
+      <nav aria-label="Sign in or create an account" className="mb-6 flex rounded-full bg-slate-100 p-1 dark:bg-slate-800">
+        {tab("signin", "Sign in")}
+        {tab("signup", "Create account")}
+      </nav>
+      {notice && !actionData && <FormAlert tone="success">{notice}</FormAlert>}
+      {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
+      {googleError && !actionData && <FormAlert>{googleError}</FormAlert>}
+      {googleEnabled && (
+        <div className="mt-4">
+          <GoogleButton redirectTo={redirectTo} />
+          <p className="my-4 flex items-center gap-3 text-xs text-slate-500 before:h-px before:flex-1 before:bg-slate-200 after:h-px after:flex-1 after:bg-slate-200 dark:text-slate-400 dark:before:bg-slate-700 dark:after:bg-slate-700">
+            or with e-mail
+          </p>
+        </div>
+      )}
+      <Form method="post" replace className="mt-4 space-y-4" noValidate>
+        <input type="hidden" name="intent" value={mode} />
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        {mode === "signup" && (
+          <TextField
+            label="Your name"
+            name="name"
+            autoComplete="name"
+            required
+            maxLength={nameLength.max}
+            defaultValue={actionData?.values.name}
+            error={errors.name}
+          />
+        )}
+        <TextField
+          label="E-mail"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={actionData?.values.email}
+          error={errors.email}
+        />
+        <PasswordField
+          label="Password"
+          name="password"
+          autoComplete={mode === "signup" ? "new-password" : "current-password"}
+          showStrength={mode === "signup"}
+          error={errors.password}
+        />
+        {mode === "signin" && (
+          <div className="flex items-center justify-between text-sm">
+            <Checkbox name="remember" defaultChecked>
+              Keep me signed in
+            </Checkbox>
+            <Link to="/forgot-password" className="font-medium text-brand-700 hover:underline dark:text-brand-300">
+              Forgot password?
+            </Link>
+          </div>
+        )}
+        <SubmitButton pending={pending}>
+          {pending ? "Please wait…" : mode === "signup" ? "Create account" : "Sign in"}
+        </SubmitButton>
+      </Form>
+      {mode === "signup" && (
+        <p className="mt-6 text-xs text-slate-600 dark:text-slate-400">
+          By creating an account you agree to our{" "}
+          <Link to="/terms" className="underline">
+            terms
+          </Link>{" "}
+          and{" "}
+          <Link to="/privacy" className="underline">
+            privacy policy
+          </Link>
+          .
+        </p>
+      )}
+    </AuthCard>
+  );
+}

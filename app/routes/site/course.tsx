@@ -1,0 +1,316 @@
+import { data, Link } from "react-router";
+import { coursePlayerPath, isEnrolled } from "../../../server/commerce/index.ts";
+import { appServices, viewerContext } from "../../../server/context.ts";
+import { courseRating, listReviews } from "../../../server/feedback/index.ts";
+import { BackLink } from "../../components/back-link.tsx";
+import { CheckList } from "../../components/check-list.tsx";
+import { ContentImage } from "../../components/content-image.tsx";
+import { CourseSyllabus, type EnrolOffer } from "../../components/course-syllabus.tsx";
+import { ReviewCard } from "../../components/feedback/review-card.tsx";
+import { ratingText, reviewCount, Stars } from "../../components/feedback/stars.tsx";
+import { BookIcon, ClockIcon, SignalIcon, StarIcon } from "../../components/icons.tsx";
+import { Container, Prose } from "../../components/page-intro.tsx";
+import { formatDuration, formatMoney, levelLabel } from "../../../common/format.ts";
+import { pageMeta, rootData } from "../../lib/seo.ts";
+import type { Route } from "./+types/course";
+import { ButtonLink } from "../../components/ui/button.tsx";
+import { cardClass } from "../../components/ui/card.tsx";
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const { catalog, db, cipher } = context.get(appServices);
+  const viewer = context.get(viewerContext);
+  const course = catalog.courses.find((c) => c.id === params.courseId);
+  if (!course) throw data(null, { status: 404 });
+  const instructor = catalog.team.find((m) => m.id === course.instructor);
+  const [rating, reviews] = await Promise.all([courseRating(db, course.id), listReviews(db, cipher, { courseId: course.id, perPage: 3 })]);
+  return {
+    course,
+    instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml, portrait: instructor.portrait },
+    refund: catalog.site.refund,
+    taxMode: catalog.site.tax.mode,
+    rating: { average: rating.average, count: rating.count },
+    reviews,
+    // Only signed-in pages ask; anonymous pages stay cacheable.
+    playerPath: viewer && (await isEnrolled(db, viewer.id, course.id)) ? coursePlayerPath(course.id) : null,
+  };
+}
+
+export const meta: Route.MetaFunction = (args) => {
+  if (!args.loaderData) return [];
+  const { course, instructor, rating } = args.loaderData;
+  const root = rootData(args.matches);
+  return [
+    ...pageMeta(args, { title: course.title, description: course.summary }),
+    {
+      "script:ld+json": {
+        "@context": "https://schema.org",
+        "@type": "Course",
+        "@id": `${root?.origin ?? ""}/course/${course.id}`,
+        name: course.title,
+        description: course.summary,
+        url: `${root?.origin ?? ""}/course/${course.id}`,
+        inLanguage: "en-IN",
+        educationalLevel: levelLabel[course.level],
+        teaches: course.outcomes,
+        coursePrerequisites: course.prerequisites,
+        provider: { "@type": "Organization", name: root?.site.legalName ?? "Academy", url: root?.origin },
+        ...(instructor && { instructor: { "@type": "Person", name: instructor.name, jobTitle: instructor.role } }),
+        offers: {
+          "@type": "Offer",
+          category: "Paid",
+          price: (course.price.amount / 100).toFixed(2),
+          priceCurrency: course.price.currency,
+          availability: "https://schema.org/InStock",
+          url: `${root?.origin ?? ""}/course/${course.id}`,
+        },
+        hasCourseInstance: {
+          "@type": "CourseInstance",
+          courseMode: "Online",
+          courseWorkload: `PT${Math.floor(course.totalMinutes / 60)}H${course.totalMinutes % 60}M`,
+        },
+        ...(rating.count > 0 && {
+          aggregateRating: {
+            "@type": "AggregateRating",
+            ratingValue: rating.average.toFixed(1),
+            ratingCount: rating.count,
+            reviewCount: rating.count,
+            bestRating: 5,
+            worstRating: 1,
+          },
+        }),
+      },
+    },
+  ];
+};
+
+/** What the lessons are made of, as the lessons say: video only where a lesson has one. */
+function lessonFormat(course: { lessonCount: number; videoLessonCount: number }): string {
+  if (course.videoLessonCount === 0) return "Written lessons";
+  if (course.videoLessonCount === course.lessonCount) return "Video lessons";
+  return `${course.videoLessonCount} video and ${course.lessonCount - course.videoLessonCount} written lessons`;
+}
+
+/** The price and the one button that matters: enrol, or go to the course when it is already yours. */
+function EnrolCall({ offer, owned, note, compact = false }: { offer: EnrolOffer; owned: boolean; note: string; compact?: boolean }) {
+  return (
+    <div className={compact ? "mx-auto flex max-w-3xl items-center justify-between gap-4" : "mt-8 flex flex-wrap items-center gap-x-5 gap-y-3 lg:hidden"}>
+      <div className="min-w-0">
+        <p className={`${compact ? "text-xl" : "text-2xl"} font-bold text-slate-950 dark:text-white`}>{owned ? "You own this course" : offer.price}</p>
+        {!owned && <p className="text-xs text-slate-600 dark:text-slate-400">{note}</p>}
+      </div>
+      <ButtonLink to={offer.enrolPath} size={compact ? "lg" : "xl"} className="shrink-0 text-center">
+        {offer.enrolLabel}
+      </ButtonLink>
+    </div>
+  );
+}
+
+export default function CoursePage({ loaderData }: Route.ComponentProps) {
+  const { course, instructor, refund, taxMode, playerPath, rating, reviews } = loaderData;
+  const free = course.price.amount === 0;
+  const offer: EnrolOffer = {
+    price: free ? "Free" : formatMoney(course.price),
+    enrolPath: playerPath ?? `/courses/${course.id}/confirm`,
+    enrolLabel: playerPath ? "Go to course" : free ? "Enrol for free" : "Enrol now",
+  };
+  const priceNote = free ? "Lifetime access" : `${taxMode === "inclusive" ? "Includes GST" : "Plus GST"} · one-time payment`;
+  return (
+    <div>
+      <section className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/50">
+        <Container className="py-10 sm:py-14">
+          <BackLink fallback="/courses" label="Back to courses" />
+          <div className="grid items-center gap-8 lg:grid-cols-[1fr_24rem]">
+            <div className="min-w-0">
+              <p className="mt-6 text-sm font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">
+                {course.category}
+              </p>
+              <h1 className="mt-2 max-w-3xl text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">
+                {course.title}
+              </h1>
+              <p className="mt-4 max-w-3xl text-lg leading-8 text-slate-600 dark:text-slate-300">{course.summary}</p>
+              <ul className="mt-6 flex flex-wrap gap-x-6 gap-y-2 text-sm text-slate-700 dark:text-slate-300">
+                <li className="inline-flex items-center gap-1.5">
+                  <SignalIcon className="size-4" /> {levelLabel[course.level]}
+                </li>
+                <li className="inline-flex items-center gap-1.5">
+                  <ClockIcon className="size-4" /> {formatDuration(course.totalMinutes)} of lessons
+                </li>
+                <li className="inline-flex items-center gap-1.5">
+                  <BookIcon className="size-4" /> {course.modules.length} modules · {course.lessonCount} lessons
+                </li>
+                <li>{lessonFormat(course)}</li>
+                <li>
+                  <Link
+                    to={`/course/${course.id}/feedback`}
+                    className="inline-flex items-center gap-1.5 underline underline-offset-2 hover:text-slate-950 dark:hover:text-white"
+                  >
+                    {rating.count > 0 ? (
+                      <>
+                        <Stars rating={rating.average} />
+                        <span aria-hidden="true">
+                          {rating.average.toFixed(1)} · {reviewCount(rating.count)}
+                        </span>
+                        <span className="sr-only">{ratingText(rating)}</span>
+                      </>
+                    ) : (
+                      <>
+                        <StarIcon className="size-4" /> No reviews yet
+                      </>
+                    )}
+                  </Link>
+                </li>
+              </ul>
+              <EnrolCall offer={offer} owned={playerPath !== null} note={priceNote} />
+            </div>
+            <ContentImage picture={course.cover} eager className="w-full rounded-2xl shadow-sm ring-1 ring-slate-900/5 dark:ring-white/10" />
+          </div>
+        </Container>
+      </section>
+
+      <Container className="grid gap-12 py-12 lg:grid-cols-[1fr_20rem]">
+        <div className="min-w-0">
+          <section aria-labelledby="outcomes">
+            <h2 id="outcomes" className="text-2xl font-bold text-slate-950 dark:text-white">
+              What you will learn
+            </h2>
+            <CheckList items={course.outcomes} className="mt-5 grid gap-3 sm:grid-cols-2" />
+          </section>
+
+          <section aria-labelledby="about" className="mt-12">
+            <h2 id="about" className="text-2xl font-bold text-slate-950 dark:text-white">
+              About this course
+            </h2>
+            <Prose html={course.descriptionHtml} className="mt-4" />
+          </section>
+
+          <section aria-labelledby="syllabus" className="mt-12">
+            <h2 id="syllabus" className="text-2xl font-bold text-slate-950 dark:text-white">
+              Syllabus
+            </h2>
+            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+              {course.modules.length} modules · {course.lessonCount} lessons · {formatDuration(course.totalMinutes)} of
+              lessons, each with exercises, and a final project
+            </p>
+            <CourseSyllabus courseId={course.id} modules={course.modules} enrolled={playerPath !== null} offer={offer} />
+          </section>
+
+          <section aria-labelledby="audience" className="mt-12 grid gap-8 sm:grid-cols-2">
+            <div>
+              <h2 id="audience" className="text-xl font-bold text-slate-950 dark:text-white">
+                Who it is for
+              </h2>
+              <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700 dark:text-slate-300">
+                {course.audience.map((a) => (
+                  <li key={a}>{a}</li>
+                ))}
+              </ul>
+            </div>
+            <div>
+              <h2 className="text-xl font-bold text-slate-950 dark:text-white">Before you start</h2>
+              {course.prerequisites.length > 0 ? (
+                <ul className="mt-3 list-disc space-y-1 pl-5 text-slate-700 dark:text-slate-300">
+                  {course.prerequisites.map((p) => (
+                    <li key={p}>{p}</li>
+                  ))}
+                </ul>
+              ) : (
+                <p className="mt-3 text-slate-700 dark:text-slate-300">No prior experience needed.</p>
+              )}
+            </div>
+          </section>
+
+          <section aria-labelledby="course-reviews" className="mt-12">
+            <div className="flex flex-wrap items-baseline justify-between gap-3">
+              <h2 id="course-reviews" className="text-2xl font-bold text-slate-950 dark:text-white">
+                What learners say
+              </h2>
+              {rating.count > 0 && (
+                <Link to={`/course/${course.id}/feedback`} className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                  See all {reviewCount(rating.count)}
+                </Link>
+              )}
+            </div>
+            {reviews.length > 0 ? (
+              <ul className="mt-5 grid gap-4">
+                {reviews.map((review) => (
+                  <li key={review.id}>
+                    <ReviewCard review={review} />
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className="mt-3 text-slate-700 dark:text-slate-300">
+                No reviews yet. Learners enrolled in this course can{" "}
+                <Link to={`/course/${course.id}/feedback`} className="font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300">
+                  share their feedback
+                </Link>
+                .
+              </p>
+            )}
+          </section>
+
+          {instructor && (
+            <section aria-labelledby="instructor" className="mt-12">
+              <h2 id="instructor" className="text-xl font-bold text-slate-950 dark:text-white">
+                Your instructor
+              </h2>
+              <div className="mt-4 flex gap-4 rounded-xl border border-slate-200 p-5 dark:border-slate-800">
+                <ContentImage picture={instructor.portrait} className="size-20 shrink-0 rounded-full" />
+                <div>
+                  <p className="font-semibold text-slate-950 dark:text-white">{instructor.name}</p>
+                  <p className="text-sm text-slate-600 dark:text-slate-400">{instructor.role}</p>
+                  <Prose html={instructor.bioHtml} className="mt-3 text-sm" />
+                </div>
+              </div>
+            </section>
+          )}
+        </div>
+
+        <aside aria-label="Enrol" id="enrol" className="lg:sticky lg:top-24 lg:self-start">
+          <div className={cardClass({ raised: true, className: "p-6" })}>
+            {playerPath ? (
+              <p className="text-lg font-semibold text-slate-950 dark:text-white">You own this course</p>
+            ) : (
+              <>
+                <p className="text-3xl font-bold text-slate-950 dark:text-white">{offer.price}</p>
+                {!free && (
+                  <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                    {taxMode === "inclusive" ? "Price includes GST" : "GST is added at checkout"} · one-time payment
+                  </p>
+                )}
+              </>
+            )}
+            <ButtonLink
+              to={offer.enrolPath}
+              size="lg"
+              className="mt-5 block text-center"
+            >
+              {offer.enrolLabel}
+            </ButtonLink>
+            <CheckList
+              small
+              className="mt-6 space-y-2"
+              items={[
+                `${course.lessonCount} lessons across ${course.modules.length} modules, ${formatDuration(course.totalMinutes)} in all`,
+                "Self-paced, with lifetime access",
+                "Hands-on exercises and a final project",
+                "Certificate of completion",
+                `Refund within ${refund.windowDays} days if you have completed less than ${refund.maxProgressPercent}%`,
+              ]}
+            />
+            <p className="mt-4 text-xs text-slate-600 dark:text-slate-400">
+              See the{" "}
+              <Link to="/cancellation-refund" className="underline underline-offset-2">
+                cancellation &amp; refund policy
+              </Link>
+              .
+            </p>
+          </div>
+        </aside>
+      </Container>
+      <section aria-label="Buy this course" className="sticky bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-[0_-4px_12px_rgb(0_0_0/0.06)] backdrop-blur lg:hidden dark:border-slate-800 dark:bg-slate-950/95">
+        <EnrolCall offer={offer} owned={playerPath !== null} note={free ? "Lifetime access" : "One-time payment"} compact />
+      </section>
+    </div>
+  );
+}
