@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher } from "react-router";
+import { replyProblem, type FormReply } from "../../../common/forms.ts";
 import { formatMoment } from "../../lib/format.ts";
 import { FormAlert } from "../form-controls.tsx";
 import { Prose } from "../page-intro.tsx";
@@ -10,12 +11,6 @@ export interface LessonNote {
   title: string;
   html: string;
   updatedAt: string;
-}
-
-export interface AddNoteResult {
-  ok: boolean;
-  intent: "add-note";
-  message: string | null;
 }
 
 const fieldClass =
@@ -37,10 +32,10 @@ export function LessonNotesPanel({
   /** How many notes the learner has on this lesson; the page shows the latest few. */
   total: number;
   limits: { title: number; body: number };
-  fallback: AddNoteResult | undefined;
+  fallback: FormReply | undefined;
 }) {
   const id = useId();
-  const fetcher = useFetcher<AddNoteResult>();
+  const fetcher = useFetcher<FormReply>();
   const form = useRef<HTMLFormElement>(null);
   const result = fetcher.data ?? fallback;
   const adding = fetcher.state !== "idle";
@@ -95,7 +90,7 @@ export function LessonNotesPanel({
         <h3 id={`${id}-add`} className="text-sm font-semibold text-slate-950 dark:text-white">
           Add a note
         </h3>
-        {result && !result.ok && result.message && <FormAlert>{result.message}</FormAlert>}
+        {replyProblem(result) && <FormAlert>{replyProblem(result)}</FormAlert>}
         <div>
           <label htmlFor={`${id}-title`} className="text-sm font-medium text-slate-800 dark:text-slate-200">
             Title <span className="font-normal text-slate-600 dark:text-slate-400">(optional)</span>
