@@ -1,4 +1,5 @@
-import { data, Link, redirect, useNavigation } from "react-router";
+import { Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import { appServices } from "../../server/context.ts";
 import { cancelWebsite, hostingPlan, unpaidWebsiteDays, websiteHistory } from "../../server/websites/index.ts";
 import { BackLink } from "../components/back-link.tsx";
@@ -10,6 +11,7 @@ import { ExpiryText } from "../components/website-expiry.tsx";
 import { formatDay, formatOrderNumber, formatPaise } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/account-website";
+import { readForm } from "./forms.server.ts";
 import { ownWebsite, websiteView } from "./website-view.server.ts";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -37,8 +39,8 @@ export const meta: Route.MetaFunction = (args) =>
 export async function action({ params, request, context }: Route.ActionArgs) {
   const { viewer, site } = await ownWebsite(context, params.webId);
   const { db, shop } = context.get(appServices);
-  const form = await request.formData();
-  if (form.get("intent") !== "cancel-website") return data({ error: "Unknown action." }, { status: 400 });
+  const form = await readForm(request, z.object({ intent: z.literal("cancel-website") }));
+  if (!form.ok) return form.reply;
   const kept = await cancelWebsite(db, viewer.id, site.id, shop.now());
   // A website never paid for is removed rather than cancelled: back to the list, which no longer shows it.
   throw redirect(kept ? `/account/services/websites/${site.id}` : "/account/services/websites?removed=1");
@@ -75,9 +77,9 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
           </Link>
         )}
       </div>
-      {actionData?.error && (
+      {actionData?.message && (
         <div className="mt-4">
-          <FormAlert>{actionData.error}</FormAlert>
+          <FormAlert>{actionData.message}</FormAlert>
         </div>
       )}
       {site.state === "expired" && (

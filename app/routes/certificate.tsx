@@ -1,4 +1,5 @@
 import { data, isRouteErrorResponse, Link, useParams } from "react-router";
+import { z } from "zod";
 import { coursePlayerPath } from "../../server/commerce/index.ts";
 import { appServices, requireViewer, viewerContext } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
@@ -12,6 +13,7 @@ import { StatusBadge } from "../components/status-badge.tsx";
 import { formatDay } from "../lib/format.ts";
 import { pageMeta } from "../lib/seo.ts";
 import type { Route } from "./+types/certificate";
+import { attemptFor, readForm, succeed } from "./forms.server.ts";
 
 // Only for printing, so it never holds up the first paint.
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet, media: "print" }];
@@ -55,13 +57,17 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   };
 }
 
+// The name is checked by correctCertificateName, with the profile's rules.
+const correctionForm = z.object({ intent: z.literal("correct-name"), name: z.unknown() });
+
 /** The holder's one name correction; the domain refuses anyone else, a second change and a bad name. */
 export async function action({ params, request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const { catalog, cipher, db } = context.get(appServices);
-  const form = await request.formData();
-  const corrected = await attempt(() => correctCertificateName({ db, cipher, catalog }, viewer.id, params.certificateId, form.get("name"), new Date()));
-  return corrected.ok ? { ok: true as const } : data({ ok: false as const, message: corrected.message }, { status: corrected.status });
+  const form = await readForm(request, correctionForm);
+  if (!form.ok) return form.reply;
+  const corrected = await attemptFor(form, () => correctCertificateName({ db, cipher, catalog }, viewer.id, params.certificateId, form.value.name, new Date()));
+  return corrected.ok ? succeed(form) : corrected.reply;
 }
 
 export const meta: Route.MetaFunction = (args) => {

@@ -8,6 +8,7 @@ import {
   isEnrolled,
   priceBreakdown,
 } from "../../server/commerce/index.ts";
+import { replyProblem } from "../../common/forms.ts";
 import { appServices, requireViewer } from "../../server/context.ts";
 import { attempt } from "../../server/errors.ts";
 import { BackLink } from "../components/back-link.tsx";
@@ -77,17 +78,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const services = context.get(appServices);
   const course = findCourse(context, params.courseId);
-  const form = await request.formData();
-  return checkoutAction(services, viewer, form, {
+  return checkoutAction(services, viewer, request, {
     here: `/courses/${course.id}/confirm`,
     description: course.title,
-    create: () =>
-      createOrder(services.shop, {
-        userId: viewer.id,
-        courseId: course.id,
-        idempotencyKey: String(form.get("idempotencyKey") ?? ""),
-        buyerGstin: String(form.get("gstin") ?? ""),
-      }),
+    create: (pay) => createOrder(services.shop, { userId: viewer.id, courseId: course.id, idempotencyKey: pay.idempotencyKey, buyerGstin: pay.gstin }),
   });
 }
 
@@ -97,7 +91,7 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
   const submit = useSubmit();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const free = price.total === 0;
-  const checkout = actionData && "checkout" in actionData ? actionData : null;
+  const checkout = actionData?.checkout ?? null;
   const dismiss = useCallback(() => {
     if (checkout) void submit({ intent: "cancel", orderId: checkout.orderId }, { method: "post" });
   }, [checkout, submit]);
@@ -204,9 +198,9 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
                   {price.mode === "inclusive" ? "The price includes GST." : "GST is added to the course fee."} One-time payment.
                 </p>
               )}
-              <OrderAlerts error={actionData && "error" in actionData ? actionData.error : null} order={order} waiting={waiting} />
+              <OrderAlerts error={replyProblem(actionData)} order={order} waiting={waiting} />
               {checkout ? (
-                <RazorpayCheckout options={checkout.checkout} onDismiss={dismiss} />
+                <RazorpayCheckout options={checkout.options} onDismiss={dismiss} />
               ) : (
                 <Form method="post" className="mt-4 space-y-4">
                   <input type="hidden" name="intent" value="pay" />
