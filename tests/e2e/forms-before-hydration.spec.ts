@@ -11,15 +11,12 @@ test.beforeEach(async ({ context }) => {
 
 /** Holds every script of the next page back until `release` is called: the page is its server HTML until then. */
 async function holdScripts(page: Page) {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
+  const held = Promise.withResolvers<void>();
   await page.route(/\.js(\?|$)/, async (route) => {
-    await held;
+    await held.promise;
     await route.continue();
   });
-  return release;
+  return () => held.resolve();
 }
 
 /** React has taken over this element: its fiber is attached to the node. */
