@@ -1,6 +1,7 @@
 import type { Money } from "../../common/view-types.ts";
 import { formatMoney, intervalLabel } from "../../common/format.ts";
 import { choiceCardClass } from "./ui/choice.tsx";
+import { useEffect, useRef } from "react";
 
 export interface PickablePlan {
   id: string;
@@ -11,7 +12,10 @@ export interface PickablePlan {
   note?: string;
 }
 
-/** The hosting plans as radio cards; a plain form posts the chosen one as `planId`. */
+/**
+ * The hosting plans as radio cards; a plain form posts the chosen one as `planId`. The radios are
+ * uncontrolled: a plan picked before the page's script arrived stays picked, and `onSelect` hears of it.
+ */
 export function PlanPicker({
   plans,
   selected,
@@ -23,8 +27,13 @@ export function PlanPicker({
   legend: string;
   onSelect?: (planId: string) => void;
 }) {
+  const group = useRef<HTMLFieldSetElement>(null);
+  useEffect(() => {
+    const picked = group.current?.querySelector<HTMLInputElement>('input[name="planId"]:checked');
+    if (picked) onSelect?.(picked.value);
+  }, [onSelect]);
   return (
-    <fieldset>
+    <fieldset ref={group}>
       <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">{legend}</legend>
       <div className="mt-2 grid gap-3 sm:grid-cols-2">
         {plans.map((plan) => (

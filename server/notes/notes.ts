@@ -9,6 +9,7 @@ import { BadCursor, Conflict, NotFound, TooManyRequests, ValidationError } from 
 import { accessibleLesson } from "./attachment.ts";
 import { inBulkLane } from "./bulk-lane.ts";
 import { noteLength } from "../../common/limits.ts";
+import { noteContent } from "../../common/notes-forms.ts";
 
 export const noteLimits = {
   ...noteLength,
@@ -89,13 +90,9 @@ function decrypt(cipher: FieldCipher, row: typeof notes.$inferSelect): Note {
 
 /** Title and body as stored: line endings made uniform (forms send CRLF), limits checked with their own messages. */
 function cleanContent(input: { title: string; body: string }): { title: string; body: string } {
-  const title = input.title.replace(/\s+/g, " ").trim();
-  const body = input.body.replace(/\r\n?/g, "\n");
-  if (title.length > noteLimits.title) throw new ValidationError(`Keep the title to ${noteLimits.title} characters or fewer (it has ${title.length}).`);
-  if (body.length > noteLimits.body) {
-    throw new ValidationError(`Keep a note to ${noteLimits.body.toLocaleString("en-IN")} characters or fewer (it has ${body.length.toLocaleString("en-IN")}).`);
-  }
-  return { title, body };
+  const parsed = noteContent.safeParse(input);
+  if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? "Check the note's title and text.");
+  return parsed.data;
 }
 
 /** One row of this user's, live or deleted; another user's id, or one that is not an id at all, is not found. */

@@ -4,6 +4,7 @@ import { formatDay } from "../../../common/format.ts";
 import { FormAlert } from "../form-controls.tsx";
 import { Button } from "../ui/button.tsx";
 import { TextField } from "../ui/field.tsx";
+import { replyProblem, type FormReply } from "../../../common/forms.ts";
 
 export interface NameCorrectionState {
   currentName: string;
@@ -16,10 +17,10 @@ export interface NameCorrectionState {
  * For the holder only: the one correction of the printed name, folded away until asked for, or,
  * once used, who to write to instead. Works without JavaScript (a native disclosure and a form).
  */
-export function NameCorrection({ state, result }: { state: NameCorrectionState; result: { ok: true } | { ok: false; message: string } | undefined }) {
+export function NameCorrection({ state, result }: { state: NameCorrectionState; result: FormReply | undefined }) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting" && navigation.formData?.get("intent") === "correct-name";
-  const failed = result && !result.ok ? result.message : undefined;
+  const failed = replyProblem(result) ?? undefined;
   return (
     <section aria-label="Name on this certificate" className="mt-6 max-w-2xl text-sm text-slate-700 dark:text-slate-300 print:hidden">
       {result?.ok && <FormAlert tone="success">Your certificate was reissued with the corrected name. Its ID and verification link stay the same.</FormAlert>}

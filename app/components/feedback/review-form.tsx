@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Form } from "react-router";
 import { StarIcon } from "../icons.tsx";
 import { Button } from "../ui/button.tsx";
@@ -9,11 +9,17 @@ export interface ReviewFormErrors {
   comment?: string;
 }
 
+/** A star count from a form value, or null when it is not one. */
+function stars(value: string | undefined): number | null {
+  return value && /^[1-5]$/.test(value) ? Number(value) : null;
+}
+
 const ratingWords = ["", "Poor", "Fair", "Good", "Very good", "Excellent"];
 
 /**
  * The learner's rating and comment. Posts to the page's action; the comment's length is counted as
- * it is typed (the server checks it again, trimmed).
+ * it is typed (the server checks it again, trimmed). The controls are uncontrolled, so a star
+ * chosen or a comment typed before the page's script arrived is kept and read back once it has.
  */
 export function ReviewForm({
   initial,
@@ -22,19 +28,26 @@ export function ReviewForm({
   existing,
   pending,
 }: {
-  initial: { rating: number | null; comment: string };
+  initial: { rating?: string; comment?: string };
   errors?: ReviewFormErrors;
   maxLength: number;
   existing: boolean;
   pending: boolean;
 }) {
   const id = useId();
-  const [rating, setRating] = useState(initial.rating);
-  const [comment, setComment] = useState(initial.comment);
+  const form = useRef<HTMLFormElement>(null);
+  const [rating, setRating] = useState(stars(initial.rating));
+  const [comment, setComment] = useState(initial.comment ?? "");
+  useEffect(() => {
+    const fields = form.current && new FormData(form.current);
+    if (!fields) return;
+    setRating(stars(fields.get("rating")?.toString()));
+    setComment(fields.get("comment")?.toString() ?? "");
+  }, []);
   const length = comment.trim().length;
   const over = length - maxLength;
   return (
-    <Form method="post" preventScrollReset className="space-y-5">
+    <Form ref={form} method="post" preventScrollReset className="space-y-5">
       <input type="hidden" name="intent" value="save" />
       <fieldset aria-describedby={errors.rating ? `${id}-rating-error` : undefined}>
         <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Your rating</legend>
@@ -49,7 +62,7 @@ export function ReviewForm({
                   type="radio"
                   name="rating"
                   value={n}
-                  checked={rating === n}
+                  defaultChecked={stars(initial.rating) === n}
                   onChange={() => setRating(n)}
                   required
                   className="sr-only"
@@ -85,7 +98,7 @@ export function ReviewForm({
           name="comment"
           rows={6}
           required
-          value={comment}
+          defaultValue={initial.comment}
           onChange={(event) => setComment(event.target.value)}
           aria-invalid={errors.comment || over > 0 ? true : undefined}
           aria-describedby={[`${id}-count`, errors.comment && `${id}-comment-error`].filter(Boolean).join(" ")}

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher } from "react-router";
 import { formatMoment } from "../../../common/format.ts";
+import { replyProblem, type FormReply } from "../../../common/forms.ts";
 import { FormAlert } from "../form-controls.tsx";
 import { Prose } from "../page-intro.tsx";
 import { notesHref } from "./notes-href.ts";
@@ -15,11 +16,6 @@ export interface LessonNote {
   updatedAt: string;
 }
 
-export interface AddNoteResult {
-  ok: boolean;
-  intent: "add-note";
-  message: string | null;
-}
 
 /**
  * The learner's notes on this lesson, newest first, and a form to add one. It posts to the lesson's
@@ -37,10 +33,10 @@ export function LessonNotesPanel({
   /** How many notes the learner has on this lesson; the page shows the latest few. */
   total: number;
   limits: { title: number; body: number };
-  fallback: AddNoteResult | undefined;
+  fallback: FormReply | undefined;
 }) {
   const id = useId();
-  const fetcher = useFetcher<AddNoteResult>();
+  const fetcher = useFetcher<FormReply>();
   const form = useRef<HTMLFormElement>(null);
   const result = fetcher.data ?? fallback;
   const adding = fetcher.state !== "idle";
@@ -95,7 +91,7 @@ export function LessonNotesPanel({
         <h3 id={`${id}-add`} className="text-sm font-semibold text-slate-950 dark:text-white">
           Add a note
         </h3>
-        {result && !result.ok && result.message && <FormAlert>{result.message}</FormAlert>}
+        {replyProblem(result) && <FormAlert>{replyProblem(result)}</FormAlert>}
         <TextField
           id={`${id}-title`}
           label={

@@ -2,18 +2,12 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { Form, Link, useFetcher } from "react-router";
 import type { NoteLesson } from "../../../common/view-types.ts";
 import { formatMoment } from "../../../common/format.ts";
+import { replyProblem, type FormReply } from "../../../common/forms.ts";
 import { Prose } from "../page-intro.tsx";
 import { noteLessonLink } from "./notes-href.ts";
 import { Button } from "../ui/button.tsx";
 import { controlClass } from "../ui/field.tsx";
 import { cardClass } from "../ui/card.tsx";
-
-/** What the notes page's action answers. */
-export interface NoteActionResult {
-  ok: boolean;
-  intent: string;
-  message: string | null;
-}
 
 export interface EditedNote {
   id: string;
@@ -41,7 +35,7 @@ const tabClass = (active: boolean) =>
  * way without JavaScript). One save at a time, so an older one never lands after a newer one.
  */
 function useAutosave(noteId: string, current: Content, initial: Content, preview: boolean) {
-  const fetcher = useFetcher<NoteActionResult>();
+  const fetcher = useFetcher<FormReply>();
   const [saved, setSaved] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const sending = useRef<Content | null>(null);
@@ -61,7 +55,7 @@ function useAutosave(noteId: string, current: Content, initial: Content, preview
     const sent = sending.current;
     sending.current = null;
     if (fetcher.data.ok) setSaved(sent);
-    else setError(fetcher.data.message ?? "Your note could not be saved.");
+    else setError(replyProblem(fetcher.data) ?? "Your note could not be saved.");
   }, [fetcher.state, fetcher.data]);
 
   useEffect(() => {

@@ -1,8 +1,7 @@
 import { useEffect, useRef } from "react";
-import { data, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import { foldAttempts, historyPageSize, listOrdersWithEligibility, orderPagePath, pageOf, requestRefund } from "../../../server/commerce/index.ts";
 import { appServices, requireViewer } from "../../../server/context.ts";
-import { attempt } from "../../../server/errors.ts";
 import { AccountEmptyState } from "../../components/account-empty-state.tsx";
 import { RefundDialog } from "../../components/account-refund-dialog.tsx";
 import { FormAlert } from "../../components/form-controls.tsx";
@@ -14,6 +13,9 @@ import { useReloadWhile } from "../../lib/use-reload-while.ts";
 import type { Route } from "./+types/account-orders";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
+import { z } from "zod";
+import { flag, replyProblem } from "../../../common/forms.ts";
+import { attemptFor, readForm, succeed } from "../forms.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
@@ -62,23 +64,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Your orders", description: "Every course you have ordered, its receipt, and refunds." });
 
-type Result = { ok: boolean; message: string };
+const refundForm = z.object({ intent: z.literal("refund"), orderId: z.string(), retry: flag("1") });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const { shop } = context.get(appServices);
-  const form = await request.formData();
-  if (form.get("intent") !== "refund") return data<Result>({ ok: false, message: "Unknown action." }, { status: 400 });
-  const orderId = String(form.get("orderId") ?? "");
-  const result = await attempt(() => requestRefund(shop, viewer.id, orderId));
-  if (!result.ok) return data<Result>({ ok: false, message: result.message }, { status: result.status });
+  const form = await readForm(request, refundForm);
+  if (!form.ok) return form.reply;
+  const result = await attemptFor(form, () => requestRefund(shop, viewer.id, form.value.orderId));
+  if (!result.ok) return result.reply;
   const amount = formatPaise(result.value.amount);
   // The confirmation e-mail goes out with the first request only.
-  const message =
-    form.get("retry") === "1"
-      ? `Your refund of ${amount} has been requested again.`
-      : `Your refund of ${amount} has been requested. We have e-mailed you a confirmation.`;
-  return { ok: true, message } satisfies Result;
+  return succeed(
+    form,
+    form.value.retry ? `Your refund of ${amount} has been requested again.` : `Your refund of ${amount} has been requested. We have e-mailed you a confirmation.`,
+  );
 }
 
 // A failed refund request can still change the order (access is restored), so reload after any submission.
@@ -223,7 +223,7 @@ export default function AccountOrders({ loaderData, actionData }: Route.Componen
         {awaitingConfirmation && (
           <FormAlert tone="info">We are still confirming a payment with the bank. This page will show it as soon as it is confirmed.</FormAlert>
         )}
-        {actionData && <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>}
+        {actionData && <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.ok ? actionData.message : replyProblem(actionData)}</FormAlert>}
       </div>
 
       {orders.length === 0 && paged ? (

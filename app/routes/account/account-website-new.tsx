@@ -1,6 +1,5 @@
 import { data, Form, redirect, useNavigation } from "react-router";
 import { appServices, requireViewer } from "../../../server/context.ts";
-import { attempt } from "../../../server/errors.ts";
 import { hostingPlans, startWebsite } from "../../../server/websites/index.ts";
 import { BackLink } from "../../components/back-link.tsx";
 import { FormAlert, SubmitButton } from "../../components/form-controls.tsx";
@@ -8,6 +7,9 @@ import { PlanPicker } from "../../components/plan-picker.tsx";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/account-website-new";
 import { TextField } from "../../components/ui/field.tsx";
+import { z } from "zod";
+import { replyProblem } from "../../../common/forms.ts";
+import { attemptFor, readForm } from "../forms.server.ts";
 
 const defaultService = "website-hosting";
 
@@ -30,16 +32,18 @@ export function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Host a website with us", description: "Choose a hosting plan and tell us your website's domain." });
 
+// The plan and domain are checked by startWebsite, for every caller; no plan chosen reads as an unknown one.
+const newWebsite = z.object({ planId: z.string().default(""), domain: z.string().default(""), serviceId: z.string().default(defaultService) });
+
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const { catalog, db } = context.get(appServices);
-  const form = await request.formData();
-  const planId = String(form.get("planId") ?? "");
-  const domain = String(form.get("domain") ?? "");
-  const serviceId = String(form.get("serviceId") ?? defaultService);
-  const result = await attempt(() => startWebsite(db, catalog, { userId: viewer.id, serviceId, planId, domain }));
-  if (!result.ok) return data({ error: result.message, domain, planId }, { status: result.status });
-  throw redirect(`/account/services/websites/${result.value.id}/renew?plan=${encodeURIComponent(planId)}`);
+  const form = await readForm(request, newWebsite);
+  if (!form.ok) return form.reply;
+  const { planId, domain, serviceId } = form.value;
+  const started = await attemptFor(form, () => startWebsite(db, catalog, { userId: viewer.id, serviceId, planId, domain }));
+  if (!started.ok) return started.reply;
+  throw redirect(`/account/services/websites/${started.value.id}/renew?plan=${encodeURIComponent(planId)}`);
 }
 
 export default function NewWebsite({ loaderData, actionData }: Route.ComponentProps) {
@@ -56,8 +60,8 @@ export default function NewWebsite({ loaderData, actionData }: Route.ComponentPr
       </p>
       <Form method="post" className="mt-6 space-y-6">
         <input type="hidden" name="serviceId" value={service.id} />
-        {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
-        <PlanPicker plans={plans} selected={actionData?.planId ?? selected} legend="Plan" />
+        {replyProblem(actionData) && <FormAlert>{replyProblem(actionData)}</FormAlert>}
+        <PlanPicker plans={plans} selected={actionData?.values.planId ?? selected} legend="Plan" />
         <TextField
           label="Your website's domain"
           name="domain"
@@ -67,7 +71,7 @@ export default function NewWebsite({ loaderData, actionData }: Route.ComponentPr
           spellCheck={false}
           maxLength={253}
           placeholder="shop.example.in"
-          defaultValue={actionData?.domain}
+          defaultValue={actionData?.values.domain}
           hint="The address people type, without https:// or a path. You keep the domain; we host the site."
         />
         <div className="sm:max-w-xs">

@@ -18,6 +18,7 @@ import { ExpiryText } from "../../components/website-expiry.tsx";
 import { formatDay, formatOrderNumber, formatPaise } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";
 import { useReloadWhile } from "../../lib/use-reload-while.ts";
+import { replyProblem } from "../../../common/forms.ts";
 import type { Route } from "./+types/account-website-renew";
 import { checkoutAction, checkoutHeaders } from "../checkout/checkout.server.ts";
 import { ownWebsite, websiteView } from "./website-view.server.ts";
@@ -75,18 +76,11 @@ export const meta: Route.MetaFunction = (args) =>
 export async function action({ params, request, context }: Route.ActionArgs) {
   const { viewer, site } = await ownWebsite(context, params.webId);
   const services = context.get(appServices);
-  const form = await request.formData();
-  return checkoutAction(services, viewer, form, {
+  return checkoutAction(services, viewer, request, {
     here: `/account/services/websites/${site.id}/renew`,
     description: `Website hosting for ${site.domain}`,
-    create: () =>
-      createHostingOrder(services.shop, {
-        userId: viewer.id,
-        websiteId: site.id,
-        planId: String(form.get("planId") ?? ""),
-        idempotencyKey: String(form.get("idempotencyKey") ?? ""),
-        buyerGstin: String(form.get("gstin") ?? ""),
-      }),
+    create: (pay) =>
+      createHostingOrder(services.shop, { userId: viewer.id, websiteId: site.id, planId: pay.planId, idempotencyKey: pay.idempotencyKey, buyerGstin: pay.gstin }),
   });
 }
 
@@ -95,7 +89,7 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
   const navigation = useNavigation();
   const submit = useSubmit();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
-  const checkout = actionData && "checkout" in actionData ? actionData : null;
+  const checkout = actionData?.checkout ?? null;
   const dismiss = useCallback(() => {
     if (checkout) void submit({ intent: "cancel", orderId: checkout.orderId }, { method: "post" });
   }, [checkout, submit]);
@@ -164,7 +158,7 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         <ExpiryText site={site} />
       </p>
-      <OrderAlerts error={actionData && "error" in actionData ? actionData.error : null} order={order} waiting={waiting} />
+      <OrderAlerts error={replyProblem(actionData)} order={order} waiting={waiting} />
       {cancelled ? (
         <div className="mt-6">
           <FormAlert tone="info">You cancelled this website, so it cannot be renewed. To host it again, choose a plan on the hosting page.</FormAlert>
@@ -173,7 +167,7 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
           </Link>
         </div>
       ) : checkout ? (
-        <RazorpayCheckout options={checkout.checkout} onDismiss={dismiss} />
+        <RazorpayCheckout options={checkout.options} onDismiss={dismiss} />
       ) : (
         <Form method="post" className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
           <input type="hidden" name="intent" value="pay" />

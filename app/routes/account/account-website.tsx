@@ -1,4 +1,4 @@
-import { data, Link, redirect, useNavigation } from "react-router";
+import { Link, redirect, useNavigation } from "react-router";
 import { appServices } from "../../../server/context.ts";
 import { unpaidWebsiteDays } from "../../../common/website-states.ts";
 import { cancelWebsite, hostingPlan, websiteHistory } from "../../../server/websites/index.ts";
@@ -10,7 +10,9 @@ import { WebsiteStatusBadge } from "../../components/status-badge.tsx";
 import { ExpiryText } from "../../components/website-expiry.tsx";
 import { formatDay, formatOrderNumber, formatPaise } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";
+import { z } from "zod";
 import type { Route } from "./+types/account-website";
+import { readForm } from "../forms.server.ts";
 import { ownWebsite, websiteView } from "./website-view.server.ts";
 import { buttonClass, ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
@@ -40,8 +42,8 @@ export const meta: Route.MetaFunction = (args) =>
 export async function action({ params, request, context }: Route.ActionArgs) {
   const { viewer, site } = await ownWebsite(context, params.webId);
   const { db, shop } = context.get(appServices);
-  const form = await request.formData();
-  if (form.get("intent") !== "cancel-website") return data({ error: "Unknown action." }, { status: 400 });
+  const form = await readForm(request, z.object({ intent: z.literal("cancel-website") }));
+  if (!form.ok) return form.reply;
   const kept = await cancelWebsite(db, viewer.id, site.id, shop.now());
   // A website never paid for is removed rather than cancelled: back to the list, which no longer shows it.
   throw redirect(kept ? `/account/services/websites/${site.id}` : "/account/services/websites?removed=1");
@@ -78,9 +80,9 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
           </ButtonLink>
         )}
       </div>
-      {actionData?.error && (
+      {actionData?.message && (
         <div className="mt-4">
-          <FormAlert>{actionData.error}</FormAlert>
+          <FormAlert>{actionData.message}</FormAlert>
         </div>
       )}
       {site.state === "expired" && (

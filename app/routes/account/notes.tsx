@@ -2,6 +2,9 @@ import { useEffect, useRef } from "react";
 import { data, Form, Link, redirect, useNavigation, useSubmit } from "react-router";
 import { appServices, requireViewer } from "../../../server/context.ts";
 import { attempt } from "../../../server/errors.ts";
+import { z } from "zod";
+import { refused, replyProblem, sentForm } from "../../../common/forms.ts";
+import { noteContent } from "../../../common/notes-forms.ts";
 import {
   createNote,
   deleteNote,
@@ -19,13 +22,14 @@ import {
 import { AccountEmptyState } from "../../components/account-empty-state.tsx";
 import { FormAlert } from "../../components/form-controls.tsx";
 import { DeletedNoteToast } from "../../components/notes/deleted-note-toast.tsx";
-import { NoteEditor, type NoteActionResult } from "../../components/notes/note-editor.tsx";
+import { NoteEditor } from "../../components/notes/note-editor.tsx";
 import { NoteList } from "../../components/notes/note-list.tsx";
 import { notesHref } from "../../components/notes/notes-href.ts";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/notes";
 import { Button } from "../../components/ui/button.tsx";
 import { controlClass } from "../../components/ui/field.tsx";
+import { attemptFor, readForm, succeed } from "../forms.server.ts";
 
 /** How many notes the list shows before "Show all": enough for most learners, light for the rest. */
 const listLength = 50;
@@ -89,37 +93,42 @@ export const meta: Route.MetaFunction = (args) =>
     description: "Your private notes, on their own or on the lessons you take.",
   });
 
+const noteId = z.string();
+const notesForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("create") }),
+  z.object({ intent: z.literal("save"), noteId, ...noteContent.shape }),
+  z.object({ intent: z.literal("delete"), noteId }),
+  z.object({ intent: z.literal("restore"), noteId }),
+]);
+
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const { catalog, cipher, db } = context.get(appServices);
   const { q, sort } = readQuery(new URL(request.url));
-  const form = await request.formData();
-  const intent = String(form.get("intent") ?? "");
-  const noteId = String(form.get("noteId") ?? "");
-  const failed = (result: { status: number; message: string }) =>
-    data<NoteActionResult>({ ok: false, intent, message: result.message }, { status: result.status });
-
-  if (intent === "create") {
-    const result = await attempt(() => createNote(db, cipher, catalog, viewer.id, { title: "", body: "" }));
-    if (!result.ok) return failed(result);
-    throw redirect(notesHref({ note: result.value.id, sort }));
+  const form = await readForm(request, notesForm);
+  if (!form.ok) return form.reply;
+  const input = form.value;
+  switch (input.intent) {
+    case "create": {
+      const made = await attemptFor(form, () => createNote(db, cipher, catalog, viewer.id, { title: "", body: "" }));
+      if (!made.ok) return made.reply;
+      throw redirect(notesHref({ note: made.value.id, sort }));
+    }
+    case "save": {
+      const saved = await attemptFor(form, () => updateNote(db, cipher, viewer.id, input.noteId, { title: input.title, body: input.body }));
+      return saved.ok ? succeed(form) : saved.reply;
+    }
+    case "delete": {
+      const deleted = await attemptFor(form, () => deleteNote(db, viewer.id, input.noteId));
+      if (!deleted.ok) return deleted.reply;
+      throw redirect(notesHref({ q, sort, deleted: input.noteId }));
+    }
+    case "restore": {
+      const restored = await attemptFor(form, () => restoreNote(db, viewer.id, input.noteId));
+      if (!restored.ok) return restored.reply;
+      throw redirect(notesHref({ q, sort, note: input.noteId }));
+    }
   }
-  if (intent === "save") {
-    const result = await attempt(() => updateNote(db, cipher, viewer.id, noteId, { title: String(form.get("title") ?? ""), body: String(form.get("body") ?? "") }));
-    if (!result.ok) return failed(result);
-    return { ok: true, intent, message: null } satisfies NoteActionResult;
-  }
-  if (intent === "delete") {
-    const result = await attempt(() => deleteNote(db, viewer.id, noteId));
-    if (!result.ok) return failed(result);
-    throw redirect(notesHref({ q, sort, deleted: noteId }));
-  }
-  if (intent === "restore") {
-    const result = await attempt(() => restoreNote(db, viewer.id, noteId));
-    if (!result.ok) return failed(result);
-    throw redirect(notesHref({ q, sort, note: noteId }));
-  }
-  return failed({ status: 400, message: "Unknown action." });
 }
 
 /**
@@ -127,12 +136,12 @@ export async function action({ request, context }: Route.ActionArgs) {
  * retry, not an error page. Its error status keeps the router from reloading the page's data.
  */
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
-  const intent = String((await request.clone().formData()).get("intent") ?? "");
+  const sent = sentForm(await request.clone().formData());
   try {
     return await serverAction();
   } catch (error) {
     if (error instanceof Response) throw error;
-    return data<NoteActionResult>({ ok: false, intent, message: "We could not reach the server. Check your connection; your text is still here." }, { status: 503 });
+    return data(refused(sent, "We could not reach the server. Check your connection; your text is still here."), { status: 503 });
   }
 }
 
@@ -186,7 +195,8 @@ export default function NotesPage({ loaderData, actionData }: Route.ComponentPro
   const { notes, selected, total, matching, q, sort, view, deleted, limits, all, searchProblem } = loaderData;
   const navigation = useNavigation();
   const creating = navigation.formData?.get("intent") === "create";
-  const problem = actionData && !actionData.ok && actionData.intent !== "save" ? actionData.message : null;
+  // A failed save is shown in the editor, beside the text it concerns.
+  const problem = actionData?.intent === "save" ? null : replyProblem(actionData);
 
   return (
     <section aria-labelledby="notes-heading">

@@ -1,9 +1,8 @@
 import { useState, type ChangeEvent, type FormEvent } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { authErrorMessage, callAuth } from "../../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
-import { StorageUnavailable } from "../../../server/storage/index.ts";
 import { PhotoError, profileName, readUserDocument, setProfilePhoto } from "../../../server/users/index.ts";
 import { SettingsSection } from "../../components/settings-section.tsx";
 import { FormAlert, PasswordField } from "../../components/form-controls.tsx";
@@ -14,6 +13,9 @@ import type { Route } from "./+types/profile";
 import { Button } from "../../components/ui/button.tsx";
 import { TextField } from "../../components/ui/field.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
+import { replyFor, replyProblem } from "../../../common/forms.ts";
+import { UserError } from "../../../server/errors.ts";
+import { attemptFor, readForm, refuse, succeed } from "../forms.server.ts";
 
 function requireViewer(context: Route.LoaderArgs["context"]) {
   const viewer = context.get(viewerContext);
@@ -41,55 +43,57 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Your profile", description: "Your name, photo, e-mail and password." });
 
-const nameForm = z.object({ name: profileName });
-const passwordForm = z.object({
-  currentPassword: z.string().min(1, "Enter your current password."),
-  newPassword: z.string().min(passwordLength.min, `Your new password needs at least ${passwordLength.min} characters.`).max(passwordLength.max, `Your new password can have at most ${passwordLength.max} characters.`),
-});
+const profileForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("name"), name: profileName }),
+  // Anything but a file is an empty upload, which the photo check refuses in its own words.
+  z.object({ intent: z.literal("photo"), photo: z.unknown().transform((photo) => (photo instanceof File ? photo : null)) }),
+  z.object({ intent: z.literal("remove-photo") }),
+  z.object({
+    intent: z.literal("password"),
+    currentPassword: z.string().min(1, "Enter your current password."),
+    newPassword: z.string().min(passwordLength.min, `Your new password needs at least ${passwordLength.min} characters.`).max(passwordLength.max, `Your new password can have at most ${passwordLength.max} characters.`),
+  }),
+]);
 
-type Result = { section: "name" | "photo" | "password"; ok: boolean; message: string };
-
-const reply = (result: Result, status = 200) => data(result, { status });
+/** A photo the server cannot use, or cannot store now, is the form's answer like any refusal. */
+async function storePhoto(...args: Parameters<typeof setProfilePhoto>) {
+  try {
+    return await setProfilePhoto(...args);
+  } catch (error) {
+    if (error instanceof PhotoError) throw new UserError(error.message, error.status);
+    throw error;
+  }
+}
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const { auth, db, cipher, storage } = context.get(appServices);
-  const form = await request.formData();
-  const intent = form.get("intent");
-
-  if (intent === "name") {
-    const parsed = nameForm.safeParse(Object.fromEntries(form));
-    if (!parsed.success) return reply({ section: "name", ok: false, message: parsed.error.issues[0]?.message ?? "" }, 400);
-    // Better Auth's hooks check it again and copy it to the user document, as for every caller.
-    await auth.api.updateUser({ body: { name: parsed.data.name }, headers: request.headers });
-    return reply({ section: "name", ok: true, message: "Your name was saved." });
-  }
-
-  if (intent === "photo" || intent === "remove-photo") {
-    const file = form.get("photo");
-    const upload = intent === "remove-photo" ? null : file instanceof File ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0);
-    try {
-      const url = await setProfilePhoto({ db, cipher, storage }, viewer.id, upload);
-      return reply({ section: "photo", ok: true, message: url ? "Your new photo is in place." : "Your photo was removed." });
-    } catch (error) {
-      if (error instanceof PhotoError) return reply({ section: "photo", ok: false, message: error.message }, error.status);
-      if (error instanceof StorageUnavailable) return reply({ section: "photo", ok: false, message: error.message }, 503);
-      throw error;
+  const form = await readForm(request, profileForm);
+  if (!form.ok) return form.reply;
+  const input = form.value;
+  switch (input.intent) {
+    case "name":
+      // Better Auth's hooks check it again and copy it to the user document, as for every caller.
+      await auth.api.updateUser({ body: { name: input.name }, headers: request.headers });
+      return succeed(form, "Your name was saved.");
+    case "photo":
+    case "remove-photo": {
+      const upload = input.intent === "photo" ? Buffer.from((await input.photo?.arrayBuffer()) ?? new ArrayBuffer(0)) : null;
+      const stored = await attemptFor(form, () => storePhoto({ db, cipher, storage }, viewer.id, upload));
+      if (!stored.ok) return stored.reply;
+      return succeed(form, stored.value ? "Your new photo is in place." : "Your photo was removed.");
+    }
+    case "password": {
+      const { currentPassword, newPassword } = input;
+      const result = await callAuth(
+        auth.api.changePassword({ body: { currentPassword, newPassword, revokeOtherSessions: true }, headers: request.headers, asResponse: true }),
+      );
+      if (!result.ok) return refuse(form, { status: result.status, message: authErrorMessage("sign-in", result) });
+      // The change replaced this device's session: redirect so the page is loaded again with the new
+      // cookie (answering this request with the page would run its loaders on the revoked one).
+      throw redirect("/profile?password=changed#password", { headers: result.headers });
     }
   }
-
-  if (intent === "password") {
-    const parsed = passwordForm.safeParse(Object.fromEntries(form));
-    if (!parsed.success) return reply({ section: "password", ok: false, message: parsed.error.issues[0]?.message ?? "" }, 400);
-    const result = await callAuth(
-      auth.api.changePassword({ body: { ...parsed.data, revokeOtherSessions: true }, headers: request.headers, asResponse: true }),
-    );
-    if (!result.ok) return reply({ section: "password", ok: false, message: authErrorMessage("sign-in", result) }, result.status);
-    // The change replaced this device's session: redirect so the page is loaded again with the new
-    // cookie (answering this request with the page would run its loaders on the revoked one).
-    throw redirect("/profile?password=changed#password", { headers: result.headers });
-  }
-  return reply({ section: "name", ok: false, message: "Unknown action." }, 400);
 }
 
 /** What is wrong with a chosen photo that the browser can tell before uploading it, or null. */
@@ -105,8 +109,11 @@ function photoProblem(file: File | undefined): string | null {
 export default function ProfilePage({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  const result = (section: Result["section"]) =>
-    actionData?.section === section ? <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert> : null;
+  const result = (...intents: string[]) => {
+    const reply = replyFor(actionData, ...intents);
+    const text = reply?.ok ? reply.message : replyProblem(reply);
+    return reply && text ? <FormAlert tone={reply.ok ? "success" : "error"}>{text}</FormAlert> : null;
+  };
   // Checked here so a photo the server would refuse is never sent (one over the body limit would get an error page).
   const [chosenPhotoProblem, setChosenPhotoProblem] = useState<string | null>(null);
   const checkPhoto = (event: ChangeEvent<HTMLInputElement>) => {
@@ -165,7 +172,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
               </Form>
             )}
           </div>
-          <div className="mt-4">{chosenPhotoProblem ? <FormAlert>{chosenPhotoProblem}</FormAlert> : result("photo")}</div>
+          <div className="mt-4">{chosenPhotoProblem ? <FormAlert>{chosenPhotoProblem}</FormAlert> : result("photo", "remove-photo")}</div>
         </SettingsSection>
 
         <SettingsSection id="details" title="Name and e-mail">

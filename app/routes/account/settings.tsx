@@ -1,5 +1,4 @@
-import { useState } from "react";
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { callAuth } from "../../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
 import { listWebsites, websiteState } from "../../../server/websites/index.ts";
@@ -14,6 +13,9 @@ import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { controlClass } from "../../components/ui/field.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { choiceCardClass } from "../../components/ui/choice.tsx";
+import { z } from "zod";
+import { fieldState, replyFor } from "../../../common/forms.ts";
+import { readForm, refuse, succeed } from "../forms.server.ts";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const viewer = context.get(viewerContext);
@@ -44,42 +46,46 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Settings", description: "Theme, signed-in devices, your data and your account." });
 
-type Result = { section: "sessions" | "delete"; ok: boolean; message: string };
+const settingsForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("revoke-session"), sessionId: z.string() }),
+  z.object({ intent: z.literal("revoke-others") }),
+  z.object({ intent: z.literal("delete-account"), confirmation: z.string() }),
+]);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
   if (!viewer) throw redirect("/login?redirectTo=%2Fsettings");
   const { auth } = context.get(appServices);
-  const form = await request.formData();
-  const intent = form.get("intent");
-
-  if (intent === "revoke-session") {
-    const sessions = await auth.api.listSessions({ headers: request.headers });
-    const target = sessions.find((s) => s.id === form.get("sessionId"));
-    if (!target) return data<Result>({ section: "sessions", ok: false, message: "That device is already signed out." }, { status: 404 });
-    await auth.api.revokeSession({ body: { token: target.token }, headers: request.headers });
-    return { section: "sessions", ok: true, message: `${describeDevice(target.userAgent)} was signed out.` } satisfies Result;
-  }
-  if (intent === "revoke-others") {
-    await auth.api.revokeOtherSessions({ headers: request.headers });
-    return { section: "sessions", ok: true, message: "Every other device was signed out." } satisfies Result;
-  }
-  if (intent === "delete-account") {
-    if (String(form.get("confirmation") ?? "").trim().toLowerCase() !== viewer.email.toLowerCase()) {
-      return data<Result>({ section: "delete", ok: false, message: `Type your e-mail address, ${viewer.email}, to confirm.` }, { status: 400 });
+  const form = await readForm(request, settingsForm);
+  if (!form.ok) return form.reply;
+  const input = form.value;
+  switch (input.intent) {
+    case "revoke-session": {
+      const sessions = await auth.api.listSessions({ headers: request.headers });
+      const target = sessions.find((s) => s.id === input.sessionId);
+      if (!target) return refuse(form, { status: 404, message: "That device is already signed out." });
+      await auth.api.revokeSession({ body: { token: target.token }, headers: request.headers });
+      return succeed(form, `${describeDevice(target.userAgent)} was signed out.`);
     }
-    const result = await callAuth(auth.api.deleteUser({ body: {}, headers: request.headers, asResponse: true }));
-    if (!result.ok) {
-      const message =
-        result.status === 400 || result.status === 401 || result.status === 403
-          ? "For your safety, sign out and sign in again, then delete your account within a day."
-          : result.message;
-      return data<Result>({ section: "delete", ok: false, message }, { status: result.status });
+    case "revoke-others":
+      await auth.api.revokeOtherSessions({ headers: request.headers });
+      return succeed(form, "Every other device was signed out.");
+    case "delete-account": {
+      if (input.confirmation.trim().toLowerCase() !== viewer.email.toLowerCase()) {
+        return refuse(form, { status: 400, message: `Type your e-mail address, ${viewer.email}, to confirm.` });
+      }
+      const result = await callAuth(auth.api.deleteUser({ body: {}, headers: request.headers, asResponse: true }));
+      if (!result.ok) {
+        const message =
+          result.status === 400 || result.status === 401 || result.status === 403
+            ? "For your safety, sign out and sign in again, then delete your account within a day."
+            : result.message;
+        return refuse(form, { status: result.status, message });
+      }
+      // Better Auth's beforeDelete hook erased the rest (server/users/delete-account.ts), as for every deletion.
+      throw redirect("/?deleted=1", { headers: result.headers });
     }
-    // Better Auth's beforeDelete hook erased the rest (server/users/delete-account.ts), as for every deletion.
-    throw redirect("/?deleted=1", { headers: result.headers });
   }
-  return data<Result>({ section: "sessions", ok: false, message: "Unknown action." }, { status: 400 });
 }
 
 const themeOptions: { value: ThemePreference; label: string; hint: string }[] = [
@@ -128,10 +134,11 @@ const lastSeenFormat = new Intl.DateTimeFormat("en-IN", { dateStyle: "medium", t
 
 export default function SettingsPage({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const [confirmation, setConfirmation] = useState("");
   const others = loaderData.sessions.filter((s) => !s.current).length;
-  const result = (section: Result["section"]) =>
-    actionData?.section === section ? <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert> : null;
+  const result = (...intents: string[]) => {
+    const reply = replyFor(actionData, ...intents);
+    return reply?.message ? <FormAlert tone={reply.ok ? "success" : "error"}>{reply.message}</FormAlert> : null;
+  };
 
   return (
     <section aria-labelledby="settings-heading" className="max-w-3xl">
@@ -145,7 +152,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
 
         <SettingsSection id="devices" title="Signed-in devices" lead="Sign out anywhere you no longer use.">
           <div className="space-y-4">
-            {result("sessions")}
+            {result("revoke-session", "revoke-others")}
             <ul className="divide-y divide-slate-200 rounded-xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
               {loaderData.sessions.map((s) => (
                 <li key={s.id} className="flex flex-wrap items-center justify-between gap-3 p-4">
@@ -223,7 +230,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
                 </p>
               </div>
             </div>
-            {result("delete")}
+            {result("delete-account")}
             {loaderData.hosted.length > 0 && (
               <div role="note" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
                 <p className="font-semibold">Deleting your account ends the hosting of {loaderData.hosted.length === 1 ? "this website" : "these websites"} now, without a refund:</p>
@@ -243,8 +250,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
               id="confirmation"
               name="confirmation"
               autoComplete="off"
-              value={confirmation}
-              onChange={(event) => setConfirmation(event.target.value)}
+              defaultValue={fieldState(actionData, "confirmation").defaultValue}
               className={controlClass({ className: "block w-full" })}
             />
             <Button

@@ -20,6 +20,7 @@ import { SummaryRow } from "../../components/summary-row.tsx";
 import { formatPaise, formatOrderNumber } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";
 import { useReloadWhile } from "../../lib/use-reload-while.ts";
+import { replyProblem } from "../../../common/forms.ts";
 import type { Route } from "./+types/course-confirm";
 import { checkoutAction, checkoutHeaders } from "./checkout.server.ts";
 import { ButtonLink } from "../../components/ui/button.tsx";
@@ -80,17 +81,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const services = context.get(appServices);
   const course = findCourse(context, params.courseId);
-  const form = await request.formData();
-  return checkoutAction(services, viewer, form, {
+  return checkoutAction(services, viewer, request, {
     here: `/courses/${course.id}/confirm`,
     description: course.title,
-    create: () =>
-      createOrder(services.shop, {
-        userId: viewer.id,
-        courseId: course.id,
-        idempotencyKey: String(form.get("idempotencyKey") ?? ""),
-        buyerGstin: String(form.get("gstin") ?? ""),
-      }),
+    create: (pay) => createOrder(services.shop, { userId: viewer.id, courseId: course.id, idempotencyKey: pay.idempotencyKey, buyerGstin: pay.gstin }),
   });
 }
 
@@ -100,7 +94,7 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
   const submit = useSubmit();
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const free = price.total === 0;
-  const checkout = actionData && "checkout" in actionData ? actionData : null;
+  const checkout = actionData?.checkout ?? null;
   const dismiss = useCallback(() => {
     if (checkout) void submit({ intent: "cancel", orderId: checkout.orderId }, { method: "post" });
   }, [checkout, submit]);
@@ -208,9 +202,9 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
                   {price.mode === "inclusive" ? "The price includes GST." : "GST is added to the course fee."} One-time payment.
                 </p>
               )}
-              <OrderAlerts error={actionData && "error" in actionData ? actionData.error : null} order={order} waiting={waiting} />
+              <OrderAlerts error={replyProblem(actionData)} order={order} waiting={waiting} />
               {checkout ? (
-                <RazorpayCheckout options={checkout.checkout} onDismiss={dismiss} />
+                <RazorpayCheckout options={checkout.options} onDismiss={dismiss} />
               ) : (
                 <Form method="post" className="mt-4 space-y-4">
                   <input type="hidden" name="intent" value="pay" />

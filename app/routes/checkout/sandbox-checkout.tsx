@@ -5,6 +5,9 @@ import { callbackPath, ProviderError, type SandboxMethod, sandboxMethods } from 
 import { formatPaise } from "../../../common/format.ts";
 import type { Route } from "./+types/sandbox-checkout";
 import { Button } from "../../components/ui/button.tsx";
+import { z } from "zod";
+import { refused, replyProblem, succeeded, type FormReply } from "../../../common/forms.ts";
+import { readForm } from "../forms.server.ts";
 
 function gateway(context: Route.LoaderArgs["context"]) {
   const { sandbox } = context.get(appServices);
@@ -38,19 +41,20 @@ export const meta: Route.MetaFunction = () => [{ title: "Sandbox checkout — no
 
 const methodLabels: Record<SandboxMethod, string> = { upi: "UPI", card: "Card", netbanking: "Net banking", wallet: "Wallet" };
 
+const choose = "Choose a payment method, then Pay or Decline.";
+const paymentForm = z.object({ outcome: z.enum(["pay", "decline"], { error: choose }), method: z.enum(sandboxMethods, { error: choose }) });
+
+/** The gateway's reply: the one form reply, with the fields to post back to the shop once paid or declined. */
+type SandboxReply = FormReply & { callback?: Record<string, string> };
+
 export async function action({ params, request, context }: Route.ActionArgs) {
   const sandbox = gateway(context);
-  const form = await request.formData();
-  const outcome = form.get("outcome");
-  const method = form.get("method");
-  if ((outcome !== "pay" && outcome !== "decline") || !sandboxMethods.includes(method as SandboxMethod)) {
-    return data({ error: "Choose a payment method, then Pay or Decline." as string, callback: null }, { status: 400 });
-  }
+  const form = await readForm(request, paymentForm);
+  if (!form.ok) return data<SandboxReply>(form.reply.data, form.reply.init ?? {});
   try {
-    const callback = await sandbox.pay(params.orderId, { outcome, method: method as SandboxMethod });
-    return { error: null, callback };
+    return data<SandboxReply>({ ...succeeded(form), callback: await sandbox.pay(params.orderId, form.value) });
   } catch (error) {
-    if (error instanceof ProviderError) return data({ error: error.message, callback: null }, { status: 404 });
+    if (error instanceof ProviderError) return data<SandboxReply>(refused(form, error.message), { status: 404 });
     throw error;
   }
 }
@@ -103,9 +107,9 @@ export default function SandboxCheckout({ loaderData, actionData }: Route.Compon
           <ReturnToShop fields={actionData.callback} target={loaderData.callbackPath} />
         ) : (
           <Form method="post" className="mt-6">
-            {actionData?.error && (
+            {replyProblem(actionData) && (
               <p role="alert" className="mb-4 rounded-lg bg-red-50 px-3 py-2 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-                {actionData.error}
+                {replyProblem(actionData)}
               </p>
             )}
             {order.status === "paid" && (

@@ -2,7 +2,6 @@ import { data, Form, Link, useNavigation } from "react-router";
 import { apiScopes, keyLifetimes, keyLimits } from "../../../common/api-keys.ts";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../../server/api/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
-import { attempt } from "../../../server/errors.ts";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { FormAlert } from "../../components/form-controls.tsx";
 import { Container, PageIntro } from "../../components/page-intro.tsx";
@@ -13,6 +12,9 @@ import type { Route } from "./+types/api-tools";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
 import { Checkbox } from "../../components/ui/choice.tsx";
+import { z } from "zod";
+import { checked, succeeded } from "../../../common/forms.ts";
+import { attemptFor, readForm, refuse, succeed } from "../forms.server.ts";
 
 const scopeText: Record<(typeof apiScopes)[number], string> = {
   read: "Read your courses, progress, notes, orders, receipts and websites",
@@ -48,32 +50,38 @@ export function headers({ actionHeaders }: Route.HeadersArgs) {
   return cacheControl ? { "Cache-Control": cacheControl } : new Headers();
 }
 
-type Result = { ok: true; message: string; secret?: string } | { ok: false; message: string };
+const keysForm = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("create-key"),
+    name: z.string(),
+    scopes: checked(z.string()),
+    lifetime: z.string().transform((days) => (days === "never" ? null : Number(days))),
+  }),
+  z.object({ intent: z.literal("revoke-key"), keyId: z.string() }),
+]);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
-  if (!viewer) return data<Result>({ ok: false, message: "Sign in to manage your API keys." }, { status: 401 });
   const { db, shop } = context.get(appServices);
-  const form = await request.formData();
-  const intent = form.get("intent");
-  if (intent === "create-key") {
-    const lifetime = String(form.get("lifetime") ?? "");
-    const made = await attempt(() =>
-      createApiKey(db, viewer.id, { name: String(form.get("name") ?? ""), scopes: form.getAll("scopes").map(String), lifetimeDays: lifetime === "never" ? null : Number(lifetime) }, shop.now()),
-    );
-    if (!made.ok) return data<Result>({ ok: false, message: made.message }, { status: made.status });
-    // The page now shows the key's secret: no cache may keep it.
-    return data<Result>(
-      { ok: true, message: `Key "${made.value.key.name}" made. Copy its secret now: it is not shown again.`, secret: made.value.secret },
-      { headers: { "Cache-Control": "private, no-store" } },
-    );
+  const form = await readForm(request, keysForm);
+  if (!form.ok) return form.reply;
+  if (!viewer) return refuse(form, { status: 401, message: "Sign in to manage your API keys." });
+  const input = form.value;
+  switch (input.intent) {
+    case "create-key": {
+      const made = await attemptFor(form, () => createApiKey(db, viewer.id, { name: input.name, scopes: input.scopes, lifetimeDays: input.lifetime }, shop.now()));
+      if (!made.ok) return made.reply;
+      // The page now shows the key's secret: no cache may keep it.
+      return data(
+        { ...succeeded(form, `Key "${made.value.key.name}" made. Copy its secret now: it is not shown again.`), secret: made.value.secret },
+        { headers: { "Cache-Control": "private, no-store" } },
+      );
+    }
+    case "revoke-key": {
+      const revoked = await attemptFor(form, () => revokeApiKey(db, viewer.id, input.keyId, shop.now()));
+      return revoked.ok ? succeed(form, "The key is revoked. Anything using it can no longer sign in.") : revoked.reply;
+    }
   }
-  if (intent === "revoke-key") {
-    const revoked = await attempt(() => revokeApiKey(db, viewer.id, String(form.get("keyId") ?? ""), shop.now()));
-    if (!revoked.ok) return data<Result>({ ok: false, message: revoked.message }, { status: revoked.status });
-    return { ok: true, message: "The key is revoked. Anything using it can no longer sign in." } satisfies Result;
-  }
-  return data<Result>({ ok: false, message: "Unknown action." }, { status: 400 });
 }
 
 const code = "rounded bg-slate-100 px-1.5 py-0.5 font-mono text-sm dark:bg-slate-800";
@@ -84,6 +92,7 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
   const { signedIn, keys, operations } = loaderData;
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
+  const secret = actionData && "secret" in actionData && typeof actionData.secret === "string" ? actionData.secret : null;
   return (
     <Container className="py-12 sm:py-16">
       <PageIntro
@@ -134,8 +143,8 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
             </p>
           ) : (
             <div className="space-y-6">
-              {actionData && <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>}
-              {actionData?.ok && "secret" in actionData && actionData.secret && (
+              {actionData?.message && <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>}
+              {secret && (
                 <div className="rounded-xl border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
                   <label htmlFor="new-secret" className="text-sm font-semibold text-amber-950 dark:text-amber-100">
                     Your new key (shown once)
@@ -143,14 +152,14 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
                   <input
                     id="new-secret"
                     readOnly
-                    value={actionData.secret}
+                    value={secret}
                     onFocus={(event) => event.currentTarget.select()}
                     className="mt-2 block w-full rounded-lg border border-amber-300 bg-white px-3 py-2 font-mono text-sm dark:border-amber-700 dark:bg-slate-900"
                   />
                 </div>
               )}
               {/* A new form once a key is made, so the fields start empty for the next one. */}
-              <Form method="post" key={actionData && "secret" in actionData ? actionData.secret : "new-key"} className="space-y-4">
+              <Form method="post" key={secret ?? "new-key"} className="space-y-4">
                 <TextField label="Name" name="name" required maxLength={keyLimits.name} placeholder="Reading-list script" />
                 <fieldset>
                   <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">It may</legend>

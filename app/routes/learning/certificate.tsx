@@ -13,6 +13,8 @@ import { formatDay } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/certificate";
 import { Button, ButtonLink } from "../../components/ui/button.tsx";
+import { z } from "zod";
+import { attemptFor, readForm, succeed } from "../forms.server.ts";
 
 // Only for printing, so it never holds up the first paint.
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: printStylesheet, media: "print" }];
@@ -56,13 +58,17 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   };
 }
 
+// The name is checked by correctCertificateName, with the profile's rules.
+const correctionForm = z.object({ intent: z.literal("correct-name"), name: z.unknown() });
+
 /** The holder's one name correction; the domain refuses anyone else, a second change and a bad name. */
 export async function action({ params, request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const { catalog, cipher, db } = context.get(appServices);
-  const form = await request.formData();
-  const corrected = await attempt(() => correctCertificateName({ db, cipher, catalog }, viewer.id, params.certificateId, form.get("name"), new Date()));
-  return corrected.ok ? { ok: true as const } : data({ ok: false as const, message: corrected.message }, { status: corrected.status });
+  const form = await readForm(request, correctionForm);
+  if (!form.ok) return form.reply;
+  const corrected = await attemptFor(form, () => correctCertificateName({ db, cipher, catalog }, viewer.id, params.certificateId, form.value.name, new Date()));
+  return corrected.ok ? succeed(form) : corrected.reply;
 }
 
 export const meta: Route.MetaFunction = (args) => {

@@ -1,6 +1,7 @@
 import { data, Link, useNavigation } from "react-router";
 import { appServices, viewerContext } from "../../../server/context.ts";
-import { UserError } from "../../../server/errors.ts";
+import { z } from "zod";
+import { replyFor, type FormReply } from "../../../common/forms.ts";
 import {
   courseRating,
   deleteReview,
@@ -10,7 +11,6 @@ import {
   reviewerStanding,
   reviewsPerPage,
   saveReview,
-  type ReviewFieldErrors,
   type SaveOutcome,
 } from "../../../server/feedback/index.ts";
 import { BackLink } from "../../components/back-link.tsx";
@@ -26,6 +26,7 @@ import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/course-feedback";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
+import { attemptFor, readForm, refuse, succeed } from "../forms.server.ts";
 
 /** Query values that are not a star count or a page number are ignored, as if absent. */
 function listFilter(params: URLSearchParams): { rating: number | null; page: number } {
@@ -68,45 +69,38 @@ export const meta: Route.MetaFunction = (args) =>
       })
     : [];
 
-type Result =
-  | { intent: "save"; ok: true; message: string }
-  | { intent: "save"; ok: false; message: string; errors?: ReviewFieldErrors; values?: { rating: number | null; comment: string } }
-  | { intent: "delete"; ok: boolean; message: string };
-
 const saved: Record<SaveOutcome, string> = {
   created: "Thank you. Your review is posted.",
   updated: "Your review was updated.",
   unchanged: "Your review is saved; nothing had changed.",
 };
 
+// The rating and comment are checked by saveReview, for every caller, with a message per field.
+const feedbackForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("save"), rating: z.string().optional(), comment: z.string().optional() }),
+  z.object({ intent: z.literal("delete") }),
+]);
+
 export async function action({ params, request, context }: Route.ActionArgs) {
   const { catalog, db } = context.get(appServices);
   const viewer = context.get(viewerContext);
   if (!catalog.courses.some((c) => c.id === params.courseId)) throw data(null, { status: 404 });
-  const form = await request.formData();
-  const intent = form.get("intent") === "delete" ? "delete" : "save";
-  if (!viewer) return data<Result>({ intent, ok: false, message: "Sign in to leave feedback." }, { status: 403 });
-
-  if (intent === "delete") {
-    await deleteReview(db, viewer.id, params.courseId);
-    return { intent, ok: true, message: "Your review was deleted." } satisfies Result;
-  }
-
-  const input = { rating: form.get("rating") ?? undefined, comment: form.get("comment") ?? undefined };
-  try {
-    const outcome = await saveReview(db, catalog, viewer.id, params.courseId, input);
-    return { intent, ok: true, message: saved[outcome] } satisfies Result;
-  } catch (error) {
-    if (error instanceof InvalidReview) {
-      const rating = Number(input.rating);
-      const values = { rating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : null, comment: String(input.comment ?? "") };
-      return data<Result>(
-        { intent, ok: false, message: "Your review was not saved. Please fix what is marked below.", errors: error.errors, values },
-        { status: error.status },
+  const form = await readForm(request, feedbackForm);
+  if (!form.ok) return form.reply;
+  if (!viewer) return refuse(form, { status: 403, message: "Sign in to leave feedback." });
+  const input = form.value;
+  switch (input.intent) {
+    case "delete":
+      await deleteReview(db, viewer.id, params.courseId);
+      return succeed(form, "Your review was deleted.");
+    case "save": {
+      const outcome = await attemptFor(
+        form,
+        () => saveReview(db, catalog, viewer.id, params.courseId, { rating: input.rating, comment: input.comment }),
+        (error) => (error instanceof InvalidReview ? { message: "Your review was not saved. Please fix what is marked below.", fieldErrors: error.errors } : undefined),
       );
+      return outcome.ok ? succeed(form, saved[outcome.value]) : outcome.reply;
     }
-    if (error instanceof UserError) return data<Result>({ intent, ok: false, message: error.message }, { status: error.status });
-    throw error;
   }
 }
 
@@ -120,12 +114,12 @@ function pageLink(filter: { rating: number | null; page: number }): string {
   return text ? `?${text}` : ".";
 }
 
-function YourReview({ loaderData, actionData }: { loaderData: LoaderData; actionData: Result | undefined }) {
+function YourReview({ loaderData, actionData }: { loaderData: LoaderData; actionData: FormReply | undefined }) {
   const { course, standing } = loaderData;
   const navigation = useNavigation();
   const busy = (intent: string) => navigation.state !== "idle" && navigation.formData?.get("intent") === intent;
   const signIn = `/login?redirectTo=${encodeURIComponent(`/course/${course.id}/feedback#your-review`)}`;
-  const failed = actionData && !actionData.ok && actionData.intent === "save" ? actionData : null;
+  const failed = replyFor(actionData, "save");
   const review = standing?.review ?? null;
 
   let body;
@@ -144,8 +138,8 @@ function YourReview({ loaderData, actionData }: { loaderData: LoaderData; action
       <ReviewForm
         // A saved or deleted review starts the form afresh from what is stored.
         key={review?.updatedAt ?? "new"}
-        initial={failed?.values ?? { rating: review?.rating ?? null, comment: review?.comment ?? "" }}
-        errors={failed?.errors}
+        initial={failed && !failed.ok ? failed.values : { rating: String(review?.rating ?? ""), comment: review?.comment ?? "" }}
+        errors={failed?.fieldErrors}
         maxLength={loaderData.maxCommentLength}
         existing={review !== null}
         pending={busy("save")}
@@ -174,7 +168,7 @@ function YourReview({ loaderData, actionData }: { loaderData: LoaderData; action
       <h2 id="your-review-heading" className="text-xl font-semibold text-slate-950 dark:text-white">
         Your review
       </h2>
-      {actionData && (
+      {actionData?.message && (
         <div className="mt-4">
           <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>
         </div>

@@ -7,7 +7,7 @@ import { createNote, listLessonNotes, noteLimits, renderNoteMarkdown } from "../
 import { CourseProgress } from "../../components/account-progress.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "../../components/icons.tsx";
-import { LessonNotesPanel, type AddNoteResult } from "../../components/notes/lesson-notes-panel.tsx";
+import { LessonNotesPanel } from "../../components/notes/lesson-notes-panel.tsx";
 import { CourseOutline, EnrolBanner, finishPath, lessonPath, modulePath } from "../../components/player/course-outline.tsx";
 import { PlayerHeader } from "../../components/player/player-header.tsx";
 import { useOpenWhenWide } from "../../components/player/use-open-when-wide.ts";
@@ -15,7 +15,11 @@ import { Prose } from "../../components/page-intro.tsx";
 import { pageMeta } from "../../lib/seo.ts";
 import { htmlOnce, useHtmlOnce, type HtmlOnce } from "../../lib/server-html.ts";
 import type { RouteHandle } from "../../root.tsx";
+import { z } from "zod";
+import { flag, replyFor } from "../../../common/forms.ts";
+import { noteContent } from "../../../common/notes-forms.ts";
 import type { Route } from "./+types/learn-lesson";
+import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import { loadCourseState, loadCourseStateOrVisitor, playerSummary } from "./player.server.ts";
 import { ButtonLink } from "../../components/ui/button.tsx";
 
@@ -62,43 +66,47 @@ export const meta: Route.MetaFunction = (args) =>
     description: args.loaderData ? `Lesson ${args.loaderData.lesson.id} of ${args.loaderData.course.title}.` : "",
   });
 
+const lessonForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("add-note"), ...noteContent.shape }),
+  z.object({ intent: z.enum(["complete", "incomplete"]), acceptRefundLimit: flag("yes"), continue: flag("yes") }),
+]);
+
 export async function action({ params, request, context }: Route.ActionArgs) {
   context.set(actionRan, true);
   const { viewer, catalog, db } = await loadCourseState(context, params.courseId);
-  const form = await request.formData();
-  const intent = form.get("intent");
-  if (intent === "add-note") {
-    const { cipher } = context.get(appServices);
-    const lesson = { courseId: params.courseId, lessonId: params.lessonId };
-    const note = { title: String(form.get("title") ?? ""), body: String(form.get("body") ?? ""), lesson };
-    const result = await attempt(() => createNote(db, cipher, catalog, viewer.id, note));
-    if (!result.ok) return data<AddNoteResult>({ ok: false, intent, message: result.message }, { status: result.status });
-    return { ok: true, intent, message: null } satisfies AddNoteResult;
-  }
-  if (intent !== "complete" && intent !== "incomplete") return data({ ok: false, message: "Unknown action." }, { status: 400 });
   const { cipher, logger, shop } = context.get(appServices);
-  const options = { acceptRefundLimit: form.get("acceptRefundLimit") === "yes", now: shop.now() };
-  const complete = intent === "complete";
-  const result = await attempt(async () => {
-    try {
-      return await completeLesson(db, catalog, viewer.id, { courseId: params.courseId, lessonId: params.lessonId, complete }, options);
-    } catch (error) {
-      if (error instanceof RefundLimitAhead) return error;
-      throw error;
+  const form = await readForm(request, lessonForm);
+  if (!form.ok) return form.reply;
+  const input = form.value;
+  switch (input.intent) {
+    case "add-note": {
+      const lesson = { courseId: params.courseId, lessonId: params.lessonId };
+      const added = await attemptFor(form, () => createNote(db, cipher, catalog, viewer.id, { title: input.title, body: input.body, lesson }));
+      return added.ok ? succeed(form) : added.reply;
     }
-  });
-  if (!result.ok) return data({ ok: false, message: result.message, refundNotice: null }, { status: result.status });
-  if (result.value instanceof RefundLimitAhead) return data({ ok: false, message: null, refundNotice: result.value.message }, { status: 409 });
-  if (!complete || form.get("continue") !== "yes") return { ok: true, message: null, refundNotice: null };
-  // "Complete and continue": on to the next lesson, or to the finish line once every lesson is done.
-  const state = result.value;
-  if (state.nextLessonId === null) {
-    // The certificate is issued with the course's last lesson; a refusal (no name yet) is explained on the finish page.
-    await attempt(() => issueCertificate({ db, cipher, logger, catalog }, viewer.id, params.courseId));
-    throw redirect(finishPath(params.courseId));
+    case "complete":
+    case "incomplete": {
+      const complete = input.intent === "complete";
+      const options = { acceptRefundLimit: input.acceptRefundLimit, now: shop.now() };
+      // Completing would end a refund the learner can still ask for: the notice stands in for the confirmation the form lacked.
+      const completed = await attemptFor(
+        form,
+        () => completeLesson(db, catalog, viewer.id, { courseId: params.courseId, lessonId: params.lessonId, complete }, options),
+        (error) => (error instanceof RefundLimitAhead ? { message: null, fieldErrors: { acceptRefundLimit: error.message } } : undefined),
+      );
+      if (!completed.ok) return completed.reply;
+      if (!complete || !input.continue) return succeed(form);
+      // "Complete and continue": on to the next lesson, or to the finish line once every lesson is done.
+      const state = completed.value;
+      if (state.nextLessonId === null) {
+        // The certificate is issued with the course's last lesson; a refusal (no name yet) is explained on the finish page.
+        await attempt(() => issueCertificate({ db, cipher, logger, catalog }, viewer.id, params.courseId));
+        throw redirect(finishPath(params.courseId));
+      }
+      const next = lessonView(catalog, state, params.lessonId).next;
+      throw redirect(next ? lessonPath(params.courseId, next.id) : finishPath(params.courseId));
+    }
   }
-  const next = lessonView(catalog, state, params.lessonId).next;
-  throw redirect(next ? lessonPath(params.courseId, next.id) : finishPath(params.courseId));
 }
 
 const lessonBodyId = "lesson-body";
@@ -241,6 +249,7 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
   const navigation = useRef<HTMLElement>(null);
   useCurrentLessonInView(navigation, lesson.id);
 
+  const progressProblem = replyFor(actionData, "complete", "incomplete")?.message;
   const showDone = progress.formData ? progress.formData.get("intent") === "complete" : done;
 
   const lessons = outline.flatMap((m) => m.lessons);
@@ -362,11 +371,11 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
                     </p>
                   </progress.Form>
                 ) : (
-                  <CompleteLesson finishes={finishes} refundNotice={(actionData && "refundNotice" in actionData && actionData.refundNotice) || refundNotice} />
+                  <CompleteLesson finishes={finishes} refundNotice={replyFor(actionData, "complete")?.fieldErrors.acceptRefundLimit ?? refundNotice} />
                 ))}
-              {actionData && !("intent" in actionData) && actionData.message && (
+              {progressProblem && (
                 <p role="alert" className="mb-6 text-sm text-red-700 dark:text-red-300">
-                  {actionData.message}
+                  {progressProblem}
                 </p>
               )}
               <div className="flex flex-wrap justify-between gap-3">
@@ -406,7 +415,7 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
                 notes={notes}
                 total={loaderData.notesTotal}
                 limits={loaderData.noteLimits}
-                fallback={actionData && "intent" in actionData && actionData.intent === "add-note" ? actionData : undefined}
+                fallback={replyFor(actionData, "add-note")}
               />
             )}
           </article>

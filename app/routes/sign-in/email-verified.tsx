@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { authErrorMessage, emailVerifiedPath, postToAuth, safeRedirectTarget, verifyEmailPath } from "../../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
 import { noticeCookie } from "../../../server/notice.ts";
@@ -6,6 +6,8 @@ import { AuthCard, FormAlert, SubmitButton } from "../../components/form-control
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/email-verified";
 import { ButtonLink } from "../../components/ui/button.tsx";
+import { z } from "zod";
+import { readForm, refuse, succeed } from "../forms.server.ts";
 
 /**
  * Where a verification mail's link lands. Verified (Better Auth signs the person in as it verifies):
@@ -41,9 +43,11 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   if (viewer.emailVerified) throw redirect(safeRedirectTarget(url.searchParams.get("redirectTo")));
   const { auth } = context.get(appServices);
   const then = safeRedirectTarget(url.searchParams.get("redirectTo"));
+  const form = await readForm(request, z.object({}));
+  if (!form.ok) return form.reply;
   const result = await postToAuth(auth, request, "/send-verification-email", { email: viewer.email, callbackURL: emailVerifiedPath(then) });
-  if (!result.ok) return data({ sent: false, error: authErrorMessage("verification-resend", result) }, { status: result.status });
-  return { sent: true, error: null };
+  if (!result.ok) return refuse(form, { status: result.status, message: authErrorMessage("verification-resend", result) });
+  return succeed(form, `A new link is on its way to ${viewer.email}. It can take a minute to arrive.`);
 }
 
 export default function EmailVerifiedPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -65,8 +69,7 @@ export default function EmailVerifiedPage({ loaderData, actionData }: Route.Comp
     <AuthCard title={expired ? "This link has expired" : "This link did not work"} lead={why}>
       {viewer ? (
         <div className="space-y-4">
-          {actionData?.sent && <FormAlert tone="success">A new link is on its way to {viewer.email}. It can take a minute to arrive.</FormAlert>}
-          {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
+          {actionData?.message && <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>}
           <Form method="post">
             <SubmitButton pending={pending}>{pending ? "Sending…" : "Send me a new link"}</SubmitButton>
           </Form>

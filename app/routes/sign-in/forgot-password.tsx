@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { authErrorMessage, postToAuth } from "../../../server/auth/index.ts";
 import { appServices } from "../../../server/context.ts";
@@ -6,39 +6,39 @@ import { AuthCard, FormAlert, SubmitButton } from "../../components/form-control
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/forgot-password";
 import { TextField } from "../../components/ui/field.tsx";
+import { fieldState } from "../../../common/forms.ts";
+import { readForm, refuse, succeed } from "../forms.server.ts";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Reset your password", description: "Get a link to choose a new password for your Academy account." });
 
-const form = z.object({ email: z.string().trim().toLowerCase().email("Enter a valid e-mail address, like name@example.com.") });
+const resetRequest = z.object({ email: z.string().trim().toLowerCase().email("Enter a valid e-mail address, like name@example.com.") });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = form.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ sent: false, error: parsed.error.issues[0]?.message ?? "Enter your e-mail." }, { status: 400 });
+  const form = await readForm(request, resetRequest);
+  if (!form.ok) return form.reply;
   const result = await postToAuth(context.get(appServices).auth, request, "/request-password-reset", {
-    email: parsed.data.email,
+    email: form.value.email,
     redirectTo: "/reset-password",
   });
-  if (!result.ok && result.status === 429) {
-    return data({ sent: false, error: authErrorMessage("reset-request", result) }, { status: 429 });
-  }
+  if (!result.ok && result.status === 429) return refuse(form, { status: 429, message: authErrorMessage("reset-request", result) });
   // The same answer whether or not the address has an account.
-  return { sent: true, error: null };
+  return succeed(form);
 }
 
 export default function ForgotPasswordPage({ actionData }: Route.ComponentProps) {
   const pending = useNavigation().state === "submitting";
   return (
     <AuthCard title="Reset your password" lead="Enter the e-mail address of your account and we will send you a link to choose a new password.">
-      {actionData?.sent ? (
+      {actionData?.ok ? (
         <FormAlert tone="success">
           If an account uses that address, a link to reset its password is on its way. It works for one hour. Check your spam
           folder if it does not arrive in a few minutes.
         </FormAlert>
       ) : (
         <Form method="post" className="space-y-4" noValidate>
-          {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
-          <TextField label="E-mail" name="email" type="email" autoComplete="email" required />
+          {actionData?.message && <FormAlert>{actionData.message}</FormAlert>}
+          <TextField label="E-mail" name="email" type="email" autoComplete="email" required {...fieldState(actionData, "email")} />
           <SubmitButton pending={pending}>{pending ? "Sending…" : "Send the link"}</SubmitButton>
         </Form>
       )}

@@ -11,6 +11,8 @@ import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/login";
 import { TextField } from "../../components/ui/field.tsx";
 import { Checkbox } from "../../components/ui/choice.tsx";
+import { fieldState, flag, refused, replyFor, type FormReply } from "../../../common/forms.ts";
+import { readForm, refuse } from "../forms.server.ts";
 
 type Mode = "signin" | "signup";
 
@@ -91,60 +93,49 @@ const password = z
   .string()
   .min(passwordLength.min, `Your password needs at least ${passwordLength.min} characters.`)
   .max(passwordLength.max, `Your password can have at most ${passwordLength.max} characters.`);
-const signInForm = z.object({ email, password: z.string().min(1, "Enter your password.") });
-const signUpForm = z.object({
-  name: profileName,
-  email,
-  password,
-});
-
-type FieldErrors = Partial<Record<"name" | "email" | "password", string>>;
+const loginForm = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("signin"), email, password: z.string().min(1, "Enter your password."), remember: flag("on"), redirectTo: z.string().optional() }),
+  z.object({ intent: z.literal("signup"), name: profileName, email, password, redirectTo: z.string().optional() }),
+  z.object({ intent: z.enum(["cli-approve", "cli-deny"]), cliToken: z.string(), email: z.string(), idToken: z.string() }),
+]);
 
 export async function action({ request, context }: Route.ActionArgs) {
   const { auth, cliLogin, shop } = context.get(appServices);
-  const form = Object.fromEntries(await request.formData());
-  if (form.intent === "cli-approve" || form.intent === "cli-deny") {
-    const approve = form.intent === "cli-approve";
-    const decided = await cliLogin.decide(
-      { cliToken: String(form.cliToken ?? ""), email: String(form.email ?? ""), idToken: String(form.idToken ?? ""), approve },
-      shop.now(),
-      { address: cliLogin.addressOf(request.headers) },
-    );
-    if (!decided.ok) return data({ cliError: decided.message }, { status: decided.status, headers: secretPage(decided.retryAfterSeconds) });
-    throw redirect(approve ? "/cli-auth-success" : "/cli-auth-success?denied=1");
+  const form = await readForm(request, loginForm);
+  if (!form.ok) return form.reply;
+  const input = form.value;
+  switch (input.intent) {
+    case "cli-approve":
+    case "cli-deny": {
+      const approve = input.intent === "cli-approve";
+      const decided = await cliLogin.decide({ cliToken: input.cliToken, email: input.email, idToken: input.idToken, approve }, shop.now(), { address: cliLogin.addressOf(request.headers) });
+      if (!decided.ok) return data(refused(form, decided.message), { status: decided.status, headers: secretPage(decided.retryAfterSeconds) });
+      throw redirect(approve ? "/cli-auth-success" : "/cli-auth-success?denied=1");
+    }
+    case "signup": {
+      const redirectTo = safeRedirectTarget(input.redirectTo ?? null);
+      const result = await postToAuth(auth, request, "/sign-up/email", { name: input.name, email: input.email, password: input.password, callbackURL: emailVerifiedPath(redirectTo) });
+      if (!result.ok) return refuse(form, { status: result.status, message: authErrorMessage("sign-up", result) });
+      throw redirect(verifyEmailPath(redirectTo), { headers: result.headers });
+    }
+    case "signin": {
+      const redirectTo = safeRedirectTarget(input.redirectTo ?? null);
+      const result = await postToAuth(auth, request, "/sign-in/email", { email: input.email, password: input.password, rememberMe: input.remember });
+      if (!result.ok) return refuse(form, { status: result.status, message: authErrorMessage("sign-in", result) });
+      throw redirect(redirectTo, { headers: result.headers });
+    }
   }
-  const mode: Mode = form.intent === "signup" ? "signup" : "signin";
-  const redirectTo = safeRedirectTarget(typeof form.redirectTo === "string" ? form.redirectTo : null);
-  const values = { name: String(form.name ?? ""), email: String(form.email ?? "") };
-
-  const parsed = (mode === "signup" ? signUpForm : signInForm).safeParse(form);
-  if (!parsed.success) {
-    const fieldErrors: FieldErrors = {};
-    for (const issue of parsed.error.issues) fieldErrors[issue.path[0] as keyof FieldErrors] ??= issue.message;
-    return data({ mode, values, fieldErrors, error: null }, { status: 400 });
-  }
-
-  const result =
-    mode === "signup"
-      ? await postToAuth(auth, request, "/sign-up/email", { ...(parsed.data as z.infer<typeof signUpForm>), callbackURL: emailVerifiedPath(redirectTo) })
-      : await postToAuth(auth, request, "/sign-in/email", { ...parsed.data, rememberMe: form.remember === "on" });
-  if (!result.ok) {
-    const error = authErrorMessage(mode === "signup" ? "sign-up" : "sign-in", result);
-    return data({ mode, values, fieldErrors: {} as FieldErrors, error }, { status: result.status });
-  }
-  throw redirect(mode === "signup" ? verifyEmailPath(redirectTo) : redirectTo, { headers: result.headers });
 }
 
 export default function LoginPage({ loaderData, actionData }: Route.ComponentProps) {
-  if (loaderData.cli) return <CliApproval {...loaderData.cli} error={actionData && "cliError" in actionData ? actionData.cliError : null} />;
-  return <SignInForm loaderData={loaderData} actionData={actionData && "mode" in actionData ? actionData : undefined} />;
+  if (loaderData.cli) return <CliApproval {...loaderData.cli} error={replyFor(actionData, "cli-approve", "cli-deny")?.message ?? null} />;
+  return <SignInForm loaderData={loaderData} actionData={replyFor(actionData, "signin", "signup")} />;
 }
 
-function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.ComponentProps["loaderData"], { cli: object }>; actionData: Extract<Route.ComponentProps["actionData"], { mode: Mode }> | undefined }) {
-  const mode = actionData?.mode ?? loaderData.mode;
+function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.ComponentProps["loaderData"], { cli: object }>; actionData: FormReply | undefined }) {
+  const mode: Mode = actionData?.intent === "signup" || (!actionData && loaderData.mode === "signup") ? "signup" : "signin";
   const { redirectTo, enrolIn, notice, googleError, googleEnabled } = loaderData;
   const pending = useNavigation().state === "submitting";
-  const errors = actionData?.fieldErrors ?? {};
   const modeLink = (m: Mode) => `/login?mode=${m}${redirectTo !== "/" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
   const tab = (m: Mode, label: string) => (
     <Link
@@ -188,7 +179,7 @@ function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.Comp
         {tab("signup", "Create account")}
       </nav>
       {notice && !actionData && <FormAlert tone="success">{notice}</FormAlert>}
-      {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
+      {actionData?.message && <FormAlert>{actionData.message}</FormAlert>}
       {googleError && !actionData && <FormAlert>{googleError}</FormAlert>}
       {googleEnabled && (
         <div className="mt-4">
@@ -208,8 +199,7 @@ function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.Comp
             autoComplete="name"
             required
             maxLength={nameLength.max}
-            defaultValue={actionData?.values.name}
-            error={errors.name}
+            {...fieldState(actionData, "name")}
           />
         )}
         <TextField
@@ -218,15 +208,14 @@ function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.Comp
           type="email"
           autoComplete="email"
           required
-          defaultValue={actionData?.values.email}
-          error={errors.email}
+          {...fieldState(actionData, "email")}
         />
         <PasswordField
           label="Password"
           name="password"
           autoComplete={mode === "signup" ? "new-password" : "current-password"}
           showStrength={mode === "signup"}
-          error={errors.password}
+          error={fieldState(actionData, "password").error}
         />
         {mode === "signin" && (
           <div className="flex items-center justify-between text-sm">

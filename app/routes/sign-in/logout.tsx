@@ -1,9 +1,11 @@
-import { data, Form, redirect } from "react-router";
+import { Form, redirect } from "react-router";
 import { callAuth } from "../../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
 import { AuthCard, FormAlert, SubmitButton } from "../../components/form-controls.tsx";
 import { pageMeta } from "../../lib/seo.ts";
+import { z } from "zod";
 import type { Route } from "./+types/logout";
+import { readForm, refuse } from "../forms.server.ts";
 
 export function loader({ context }: Route.LoaderArgs) {
   if (!context.get(viewerContext)) throw redirect("/");
@@ -13,16 +15,18 @@ export function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) => pageMeta(args, { title: "Sign out", description: "Sign out of Academy." });
 
 export async function action({ request, context }: Route.ActionArgs) {
+  const form = await readForm(request, z.object({}));
+  if (!form.ok) return form.reply;
   const result = await callAuth(context.get(appServices).auth.api.signOut({ headers: request.headers, asResponse: true }));
   // Spec §8: a sign-out failure shows its own message.
-  if (!result.ok) return data({ error: result.message }, { status: result.status });
+  if (!result.ok) return refuse(form, { status: result.status, message: result.message });
   throw redirect("/", { headers: result.headers });
 }
 
 export default function LogoutPage({ actionData }: Route.ComponentProps) {
   return (
     <AuthCard title="Sign out" lead="You can sign in again at any time.">
-      {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
+      {actionData?.message && <FormAlert>{actionData.message}</FormAlert>}
       <Form method="post" className="mt-4">
         <SubmitButton>Sign out</SubmitButton>
       </Form>

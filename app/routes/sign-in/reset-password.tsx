@@ -1,11 +1,13 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { authErrorMessage, postToAuth } from "../../../server/auth/index.ts";
 import { appServices } from "../../../server/context.ts";
 import { passwordLength } from "../../../common/limits.ts";
 import { AuthCard, FormAlert, PasswordField, SubmitButton } from "../../components/form-controls.tsx";
 import { pageMeta } from "../../lib/seo.ts";
+import { replyProblem } from "../../../common/forms.ts";
 import type { Route } from "./+types/reset-password";
+import { readForm, refuse } from "../forms.server.ts";
 
 export function loader({ url }: Route.LoaderArgs) {
   return { token: url.searchParams.get("token") ?? "", linkError: url.searchParams.has("error") };
@@ -14,19 +16,19 @@ export function loader({ url }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Choose a new password", description: "Set a new password for your Academy account." });
 
-const form = z.object({
+const newPassword = z.object({
   token: z.string().min(1, "This link is incomplete. Ask for a new one."),
   password: z.string().min(passwordLength.min, `Your password needs at least ${passwordLength.min} characters.`).max(passwordLength.max, `Your password can have at most ${passwordLength.max} characters.`),
 });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const parsed = form.safeParse(Object.fromEntries(await request.formData()));
-  if (!parsed.success) return data({ error: parsed.error.issues[0]?.message ?? "Check the form." }, { status: 400 });
+  const form = await readForm(request, newPassword);
+  if (!form.ok) return form.reply;
   const result = await postToAuth(context.get(appServices).auth, request, "/reset-password", {
-    newPassword: parsed.data.password,
-    token: parsed.data.token,
+    newPassword: form.value.password,
+    token: form.value.token,
   });
-  if (!result.ok) return data({ error: authErrorMessage("reset", result) }, { status: result.status });
+  if (!result.ok) return refuse(form, { status: result.status, message: authErrorMessage("reset", result) });
   // Every session of the account was revoked with the reset; sign in again with the new password.
   throw redirect("/login?reset=1");
 }
@@ -48,7 +50,7 @@ export default function ResetPasswordPage({ loaderData, actionData }: Route.Comp
   return (
     <AuthCard title="Choose a new password" lead="After the change, every device signed in to your account is signed out.">
       <Form method="post" className="space-y-4" noValidate>
-        {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
+        {replyProblem(actionData) && <FormAlert>{replyProblem(actionData)}</FormAlert>}
         <input type="hidden" name="token" value={loaderData.token} />
         <PasswordField label="New password" name="password" autoComplete="new-password" showStrength />
         <SubmitButton pending={pending}>{pending ? "Saving…" : "Set new password"}</SubmitButton>

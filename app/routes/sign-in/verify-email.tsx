@@ -1,11 +1,13 @@
 import { useEffect, useState } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { authErrorMessage, callAuth, emailVerifiedPath, postToAuth, safeRedirectTarget, verifyEmailPath } from "../../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
 import { AuthCard, FormAlert } from "../../components/form-controls.tsx";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/verify-email";
 import { Button } from "../../components/ui/button.tsx";
+import { z } from "zod";
+import { readForm, refuse, succeed } from "../forms.server.ts";
 
 /** Seconds before the resend button works again; the server's rate limits are the real guard. */
 const resendCooldownSeconds = 60;
@@ -19,25 +21,31 @@ export function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Verify your e-mail", description: "Confirm your e-mail address to start using your Academy account." });
 
+const verifyForm = z.object({ intent: z.enum(["check", "resend", "signout"]) });
+
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = context.get(viewerContext);
   if (!viewer) throw redirect("/login");
   const { auth } = context.get(appServices);
   // Where the person was going (the CLI's approval, say): the mailed link and the recheck both lead there.
   const then = safeRedirectTarget(new URL(request.url).searchParams.get("redirectTo"));
-  const intent = (await request.formData()).get("intent");
-  if (intent === "signout") {
-    const result = await callAuth(auth.api.signOut({ headers: request.headers, asResponse: true }));
-    if (!result.ok) return data({ sent: false, error: result.message }, { status: result.status });
-    throw redirect("/login", { headers: result.headers });
+  const form = await readForm(request, verifyForm);
+  if (!form.ok) return form.reply;
+  switch (form.value.intent) {
+    case "signout": {
+      const result = await callAuth(auth.api.signOut({ headers: request.headers, asResponse: true }));
+      if (!result.ok) return refuse(form, { status: result.status, message: result.message });
+      throw redirect("/login", { headers: result.headers });
+    }
+    case "resend": {
+      const result = await postToAuth(auth, request, "/send-verification-email", { email: viewer.email, callbackURL: emailVerifiedPath(then) });
+      if (!result.ok) return refuse(form, { status: result.status, message: authErrorMessage("verification-resend", result) });
+      return succeed(form, "A new link is on its way. It can take a minute to arrive.");
+    }
+    case "check":
+      // "I've verified": the root middleware rechecks on the redirect and sends a verified user home.
+      throw redirect(verifyEmailPath(then));
   }
-  if (intent === "resend") {
-    const result = await postToAuth(auth, request, "/send-verification-email", { email: viewer.email, callbackURL: emailVerifiedPath(then) });
-    if (!result.ok) return data({ sent: false, error: authErrorMessage("verification-resend", result) }, { status: result.status });
-    return { sent: true, error: null };
-  }
-  // "I've verified": the root middleware rechecks on the redirect and sends a verified user home.
-  throw redirect(verifyEmailPath(then));
 }
 
 function useCountdown(active: boolean): number {
@@ -56,7 +64,7 @@ function useCountdown(active: boolean): number {
 export default function VerifyEmailPage({ loaderData, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const submitting = navigation.state === "submitting" ? navigation.formData?.get("intent") : null;
-  const left = useCountdown(actionData?.sent === true);
+  const left = useCountdown(actionData?.ok === true);
   return (
     <AuthCard
       title="Check your inbox"
@@ -68,8 +76,7 @@ export default function VerifyEmailPage({ loaderData, actionData }: Route.Compon
       }
     >
       <div className="space-y-4">
-        {actionData?.sent && <FormAlert tone="success">A new link is on its way. It can take a minute to arrive.</FormAlert>}
-        {actionData?.error && <FormAlert>{actionData.error}</FormAlert>}
+        {actionData?.message && <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>}
         <p className="text-sm text-slate-600 dark:text-slate-400">
           No mail? Check your spam or promotions folder, or send the link again.
         </p>
