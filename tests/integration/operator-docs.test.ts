@@ -34,7 +34,7 @@ describe("the operator's documents", () => {
   it("name only files of the project that exist", async () => {
     const missing: string[] = [];
     for (const { file, text } of await operatorTexts()) {
-      for (const [, named] of text.matchAll(/`((?:deploy|scripts|docs|tests|bench|server|cli|app)\/[A-Za-z0-9_./-]*[A-Za-z0-9_/-])`/g)) {
+      for (const [, named] of text.matchAll(/`((?:deploy|scripts|docs|tests|bench|server|cli|app|common)\/[A-Za-z0-9_./-]*[A-Za-z0-9_/-])`/g)) {
         // deploy/tls/ holds the operator's own certificate, never committed.
         if (named?.startsWith("deploy/tls/")) continue;
         if (!existsSync(path.join(projectRoot, named as string))) missing.push(`${file}: ${named}`);
