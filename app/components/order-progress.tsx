@@ -1,5 +1,7 @@
-import { Form } from "react-router";
+import { useCallback } from "react";
+import { Form, useNavigation, useSubmit } from "react-router";
 import type { OrderStatus } from "../../common/order-statuses.ts";
+import { useReloadWhile } from "../lib/use-reload-while.ts";
 import { FormAlert } from "./form-controls.tsx";
 
 interface OrderProgress {
@@ -38,4 +40,21 @@ export function CancelOrderForm({ orderId, className = "" }: { orderId: string; 
       </button>
     </Form>
   );
+}
+
+/**
+ * A checkout page's state: whether its form is posting, how closing the provider's checkout cancels
+ * the order, and whether a payment is still being settled, in which case the page looks again every
+ * two seconds for a minute (the provider tells us within seconds).
+ */
+export function useCheckout(checkout: { orderId: string } | null, order: OrderProgress | null) {
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const dismiss = useCallback(() => {
+    if (checkout) void submit({ intent: "cancel", orderId: checkout.orderId }, { method: "post" });
+  }, [checkout, submit]);
+  const waiting = order?.status === "created" && !checkout;
+  useReloadWhile(waiting, { intervalMs: 2000, limit: 30 });
+  return { busy, dismiss, waiting };
 }

@@ -1,5 +1,5 @@
-import { useCallback, useState } from "react";
-import { Form, Link, useNavigation, useSubmit } from "react-router";
+import { useState } from "react";
+import { Form, Link } from "react-router";
 import { createHostingOrder, findOrder, gstSplit, priceBreakdown, unappliedHostingReason } from "../../../server/commerce/index.ts";
 import { appServices } from "../../../server/context.ts";
 import { attempt } from "../../../server/errors.ts";
@@ -9,7 +9,7 @@ import { FormAlert, SubmitButton } from "../../components/form-controls.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { TextField } from "../../components/ui/field.tsx";
-import { CancelOrderForm, OrderAlerts } from "../../components/order-progress.tsx";
+import { CancelOrderForm, OrderAlerts, useCheckout } from "../../components/order-progress.tsx";
 import { PlanPicker } from "../../components/plan-picker.tsx";
 import { RazorpayCheckout } from "../../components/razorpay-checkout.tsx";
 import { WebsiteStatusBadge } from "../../components/status-badge.tsx";
@@ -17,7 +17,6 @@ import { SummaryRow } from "../../components/summary-row.tsx";
 import { ExpiryText } from "../../components/website-expiry.tsx";
 import { formatDay, formatOrderNumber, formatPaise } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";
-import { useReloadWhile } from "../../lib/use-reload-while.ts";
 import { replyProblem } from "../../../common/forms.ts";
 import type { Route } from "./+types/account-website-renew";
 import { checkoutAction, checkoutHeaders } from "../checkout/checkout.server.ts";
@@ -86,15 +85,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 
 export default function RenewWebsite({ loaderData, actionData }: Route.ComponentProps) {
   const { site, plans, selected, order, idempotencyKey } = loaderData;
-  const navigation = useNavigation();
-  const submit = useSubmit();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const checkout = actionData?.checkout ?? null;
-  const dismiss = useCallback(() => {
-    if (checkout) void submit({ intent: "cancel", orderId: checkout.orderId }, { method: "post" });
-  }, [checkout, submit]);
-  const waiting = order?.status === "created" && !checkout;
-  useReloadWhile(waiting, { intervalMs: 2000, limit: 30 });
+  const { busy, dismiss, waiting } = useCheckout(checkout, order);
   const details = `/account/services/websites/${site.id}`;
   const [choice, setChoice] = useState(selected);
   const chosen = plans.find((plan) => plan.id === choice) ?? null;

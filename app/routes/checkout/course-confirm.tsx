@@ -1,5 +1,4 @@
-import { useCallback } from "react";
-import { data, Form, Link, useNavigation, useSubmit } from "react-router";
+import { data, Form, Link } from "react-router";
 import {
   coursePlayerPath,
   createOrder,
@@ -13,13 +12,12 @@ import { attempt } from "../../../server/errors.ts";
 import { BackLink } from "../../components/back-link.tsx";
 import { CheckList } from "../../components/check-list.tsx";
 import { FormAlert, SubmitButton } from "../../components/form-controls.tsx";
-import { CancelOrderForm, OrderAlerts } from "../../components/order-progress.tsx";
+import { CancelOrderForm, OrderAlerts, useCheckout } from "../../components/order-progress.tsx";
 import { Container } from "../../components/page-intro.tsx";
 import { RazorpayCheckout } from "../../components/razorpay-checkout.tsx";
 import { SummaryRow } from "../../components/summary-row.tsx";
 import { formatPaise, formatOrderNumber } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";
-import { useReloadWhile } from "../../lib/use-reload-while.ts";
 import { replyProblem } from "../../../common/forms.ts";
 import type { Route } from "./+types/course-confirm";
 import { checkoutAction, checkoutHeaders } from "./checkout.server.ts";
@@ -90,17 +88,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 
 export default function ConfirmPage({ loaderData, actionData }: Route.ComponentProps) {
   const { course, price, gst, owned, order, refund, idempotencyKey, playerPath } = loaderData;
-  const navigation = useNavigation();
-  const submit = useSubmit();
-  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const free = price.total === 0;
   const checkout = actionData?.checkout ?? null;
-  const dismiss = useCallback(() => {
-    if (checkout) void submit({ intent: "cancel", orderId: checkout.orderId }, { method: "post" });
-  }, [checkout, submit]);
-  const waiting = order?.status === "created" && !checkout;
-  // The provider tells us how the payment went within seconds; look again every two seconds for a minute.
-  useReloadWhile(waiting, { intervalMs: 2000, limit: 30 });
+  const { busy, dismiss, waiting } = useCheckout(checkout, order);
 
   if (order?.status === "paid") {
     return (
