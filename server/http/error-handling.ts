@@ -6,6 +6,7 @@ import type { HttpDeps } from "./deps.ts";
 import type { Documents } from "./documents.ts";
 import type { HttpEnv } from "./env.ts";
 import { isSafeMethod } from "./site-origin.ts";
+import { profilePhoto } from "../../common/limits.ts";
 
 /** An uncaught error, and a body over the limit, answered with the site's error page. */
 export function mountErrorHandling(app: Hono<HttpEnv>, deps: HttpDeps, { errorPage }: Documents): void {
@@ -22,8 +23,11 @@ export function mountErrorHandling(app: Hono<HttpEnv>, deps: HttpDeps, { errorPa
     return errorPage(c, 500, message).catch(() => c.text(message, 500));
   });
 
-  // Nothing we accept is larger than a 2 MB photo plus the form around it. Reads without a body skip
+  // Nothing we accept is larger than a profile photo plus the form around it. Reads without a body skip
   // the check, which would otherwise build a full Request for every one of them.
-  const limitBody = bodyLimit({ maxSize: 3 * 1024 * 1024, onError: (c) => errorPage(c, 413, "Nothing was uploaded: files can be at most 2 MB. Go back and choose a smaller one.") });
+  const limitBody = bodyLimit({
+    maxSize: profilePhoto.maxBytes + 1024 * 1024,
+    onError: (c) => errorPage(c, 413, `Nothing was uploaded: files can be at most ${profilePhoto.maxMegabytes} MB. Go back and choose a smaller one.`),
+  });
   app.use("*", (c, next) => (isSafeMethod(c.req.method) ? next() : limitBody(c, next)));
 }
