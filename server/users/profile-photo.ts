@@ -1,16 +1,15 @@
 import sharp from "sharp";
 import { profilePhoto } from "../../common/limits.ts";
+import { UserError } from "../errors.ts";
 
 /** Enough for any phone's photo at 2 MB; a bigger image is only pixels to decode for a 256-pixel square. */
 const maxPhotoPixels = 24_000_000;
 
-export class PhotoError extends Error {
+/** 400 for a photo we cannot use, 429 for one upload too many. */
+export class PhotoError extends UserError {
   override name = "PhotoError";
-  /** 400 for a photo we cannot use, 429 for one upload too many. */
-  readonly status: number;
   constructor(message: string, status = 400) {
-    super(message);
-    this.status = status;
+    super(message, status);
   }
 }
 

@@ -3,7 +3,7 @@ import { Form, redirect, useNavigation } from "react-router";
 import { z } from "zod";
 import { authErrorMessage, callAuth } from "../../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
-import { PhotoError, profileName, readUserDocument, setProfilePhoto } from "../../../server/users/index.ts";
+import { profileName, readUserDocument, setProfilePhoto } from "../../../server/users/index.ts";
 import { SettingsSection } from "../../components/settings-section.tsx";
 import { FormAlert, PasswordField } from "../../components/form-controls.tsx";
 import { nameLength, passwordLength, profilePhoto } from "../../../common/limits.ts";
@@ -14,7 +14,6 @@ import { Button } from "../../components/ui/button.tsx";
 import { TextField } from "../../components/ui/field.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { replyFor, replyProblem } from "../../../common/forms.ts";
-import { UserError } from "../../../server/errors.ts";
 import { attemptFor, readForm, refuse, succeed } from "../forms.server.ts";
 
 function requireViewer(context: Route.LoaderArgs["context"]) {
@@ -55,16 +54,6 @@ const profileForm = z.discriminatedUnion("intent", [
   }),
 ]);
 
-/** A photo the server cannot use, or cannot store now, is the form's answer like any refusal. */
-async function storePhoto(...args: Parameters<typeof setProfilePhoto>) {
-  try {
-    return await setProfilePhoto(...args);
-  } catch (error) {
-    if (error instanceof PhotoError) throw new UserError(error.message, error.status);
-    throw error;
-  }
-}
-
 export async function action({ request, context }: Route.ActionArgs) {
   const viewer = requireViewer(context);
   const { auth, db, cipher, storage } = context.get(appServices);
@@ -79,7 +68,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "photo":
     case "remove-photo": {
       const upload = input.intent === "photo" ? Buffer.from((await input.photo?.arrayBuffer()) ?? new ArrayBuffer(0)) : null;
-      const stored = await attemptFor(form, () => storePhoto({ db, cipher, storage }, viewer.id, upload));
+      const stored = await attemptFor(form, () => setProfilePhoto({ db, cipher, storage }, viewer.id, upload));
       if (!stored.ok) return stored.reply;
       return succeed(form, stored.value ? "Your new photo is in place." : "Your photo was removed.");
     }
