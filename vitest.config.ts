@@ -2,12 +2,29 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["server/**/*.test.ts", "common/**/*.test.ts", "app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts"],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
     // Vitest's default is one worker fewer than the cores: on CI's two, one file at a time (522 s serially, 395 s with two).
     maxWorkers: 2,
+    projects: [
+      // The tests beside the code: no database, no build, seconds (`npm run check`).
+      { extends: true, test: { name: "unit", include: ["server/**/*.test.ts", "common/**/*.test.ts", "app/**/*.test.{ts,tsx}"] } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts"],
+          exclude: ["tests/integration/fuzz.test.ts"],
+          globalSetup: ["tests/support/vitest-global-setup.ts"],
+        },
+      },
+      {
+        // After the rest, alone: it keeps a core busy for a minute or more and would starve the tests that time a server's start.
+        extends: true,
+        test: { name: "fuzz", include: ["tests/integration/fuzz.test.ts"], globalSetup: ["tests/support/vitest-global-setup.ts"], sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

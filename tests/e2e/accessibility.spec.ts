@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { seriousViolations } from "./axe.ts";
+import { gotoHydrated } from "./hydration.ts";
 
 const paths = [
   "/",
@@ -27,8 +28,7 @@ for (const scheme of ["light", "dark"] as const) {
   for (const path of paths) {
     test(`${path} has no serious or critical axe violations (${scheme})`, async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
-      await page.goto(path);
-      await page.waitForLoadState("networkidle");
+      await gotoHydrated(page, path);
       expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(scheme === "dark");
       // Open every disclosure so collapsed content is checked too.
       await page.evaluate(() => document.querySelectorAll("details").forEach((d) => (d.open = true)));

@@ -1,12 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
 import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
+import { gotoHydrated } from "./hydration.ts";
 
 const titles = (page: Page) => page.getByRole("main").getByRole("article").getByRole("heading").allTextContents();
 
 test("typing searches in place, the sort and category follow, and the URL keeps the state", async ({ page }) => {
-  await page.goto("/courses");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/courses");
   await page.evaluate(() => Object.assign(window, { sameDocument: true }));
   const historyLength = await page.evaluate(() => history.length);
 
@@ -33,8 +33,7 @@ test("typing searches in place, the sort and category follow, and the URL keeps 
 });
 
 test("a search with no results says so and offers a way back to every course", async ({ page }) => {
-  await page.goto("/courses?q=quantum+knitting&sort=newest");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/courses?q=quantum+knitting&sort=newest");
   await expect(page.getByRole("heading", { name: "No courses match “quantum knitting”" })).toBeVisible();
   await page.getByRole("link", { name: "Clear search and filters" }).click();
   await expect(page).toHaveURL(/\/courses$/);

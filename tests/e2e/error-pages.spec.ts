@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { scanBudget, seriousViolations } from "./axe.ts";
 import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { gotoHydrated, hydrated } from "./hydration.ts";
 
 const password = "velvet quarry lantern biscuit";
 // A 2 × 2 PNG, valid by its content.
@@ -60,8 +61,7 @@ test("an error page has no serious or critical axe violations in either theme", 
 
 test("413: a body over the limit gets the site's page with the limit, and the page stays after scripts load", async ({ page, request }) => {
   await signUpVerified(page, request, { name: "Large Upload", email: uniqueEmail("large"), password });
-  await page.goto("/profile");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/profile");
   // A form the browser sends itself (not the page's checked one): what a script-less browser or an old tab would send.
   const answer = page.waitForResponse((response) => response.request().method() === "POST");
   await page.evaluate(() => {
@@ -78,15 +78,14 @@ test("413: a body over the limit gets the site's page with the limit, and the pa
   await expect(page).toHaveTitle("That upload is too large | Academy");
   await expectSitePage(page, "That upload is too large");
   await expect(page.getByRole("main")).toContainText("Nothing was uploaded: files can be at most 2 MB.");
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("That upload is too large");
   await expect(page.getByRole("button", { name: "Account menu for Large Upload" })).toBeVisible();
 });
 
 test("500: a failure on our side is shown on the site's page, in words, in the chosen theme", async ({ page }) => {
   await page.addInitScript(() => localStorage.setItem("academy-theme", "dark"));
-  await page.goto("/courses");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/courses");
   // The browser asks the server for the next page's data; here that request fails as a crashed server's would.
   await page.route("**/help.data*", (route) => route.fulfill({ status: 500, contentType: "text/plain", body: "Internal Server Error" }));
   await page.getByRole("banner").getByRole("link", { name: "Help" }).click();
@@ -99,8 +98,7 @@ test("500: a failure on our side is shown on the site's page, in words, in the c
 
 test("a photo over 2 MB or of another type is refused in the browser, before any upload", async ({ page, request }) => {
   await signUpVerified(page, request, { name: "Careful Uploader", email: uniqueEmail("photo-check"), password });
-  await page.goto("/profile");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/profile");
   const posts: string[] = [];
   page.on("request", (sent) => {
     if (sent.method() === "POST") posts.push(sent.url());

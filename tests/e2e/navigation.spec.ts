@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
 import { spinnerDelayMs } from "../../app/components/navigation-spinner.tsx";
 import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { gotoHydrated } from "./hydration.ts";
 
 test("a slow client navigation shows the full-screen Loading... spinner", async ({ page }) => {
-  await page.goto("/");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/");
   await page.route("**/courses.data*", async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1200));
     await route.continue();
@@ -18,8 +18,7 @@ test("a slow client navigation shows the full-screen Loading... spinner", async 
 test("a slow form shows its pending state on its own button, not the full-screen spinner", async ({ page, request, context }) => {
   await useOwnAddress(context);
   await signUpVerified(page, request, { name: "Ishaan", email: uniqueEmail("pending"), password: "correct horse battery staple" });
-  await page.goto("/profile");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/profile");
   await page.route("**/profile.data*", async (route) => {
     if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1200));
     await route.continue();
@@ -35,8 +34,7 @@ test("a navigation shorter than the spinner's delay does not flash it", async ({
   // The page's clock is ours: the navigation's data is held while exactly 1 ms less than the delay
   // passes, however long this machine takes.
   await page.clock.install();
-  await page.goto("/");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/");
   await page.clock.pauseAt(Date.now() + 60_000);
   let release: (() => void) | undefined;
   await page.route("**/team.data*", async (route) => {
@@ -59,8 +57,7 @@ test("a navigation shorter than the spinner's delay does not flash it", async ({
 });
 
 test("the view scrolls to the top on a route change and back restores the position", async ({ page }) => {
-  await page.goto("/courses");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/courses");
   await page.getByRole("contentinfo").scrollIntoViewIfNeeded();
   const before = await page.evaluate(() => window.scrollY);
   expect(before).toBeGreaterThan(200);
@@ -73,8 +70,7 @@ test("the view scrolls to the top on a route change and back restores the positi
 });
 
 test("the back action returns to the previous page", async ({ page }) => {
-  await page.goto("/");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/");
   await page.getByRole("link", { name: "Front-End Web Development" }).first().click();
   await expect(page).toHaveURL(/\/course\/webdevfrontendcourse$/);
   await page.getByRole("link", { name: "Back to courses" }).click();
@@ -82,16 +78,14 @@ test("the back action returns to the previous page", async ({ page }) => {
 });
 
 test("the back action falls back to the parent list when there is no previous page", async ({ page }) => {
-  await page.goto("/service/website-hosting");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/service/website-hosting");
   await page.getByRole("link", { name: "Back to services" }).click();
   await expect(page).toHaveURL(/\/services$/);
 });
 
 test("on a phone the navigation collapses into a menu", async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
-  await page.goto("/");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/");
   await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
   const toggle = page.getByRole("button", { name: "Open menu" });
   await toggle.click();
@@ -107,8 +101,7 @@ test("on a phone only one menu is open at a time", async ({ page, context, reque
   await useOwnAddress(context);
   await signUpVerified(page, request, { name: "Two Menus", email: uniqueEmail("menus"), password: "correct horse battery staple" });
   await page.setViewportSize({ width: 375, height: 740 });
-  await page.goto("/courses");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/courses");
   await page.getByRole("button", { name: "Open menu" }).click();
   const mobile = page.getByRole("navigation", { name: "Mobile" });
   await expect(mobile).toBeVisible();
@@ -124,8 +117,7 @@ test("on a phone only one menu is open at a time", async ({ page, context, reque
 });
 
 test("the site can be used with the keyboard alone", async ({ page }) => {
-  await page.goto("/");
-  await page.waitForLoadState("networkidle");
+  await gotoHydrated(page, "/");
   await page.keyboard.press("Tab");
   await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
   await page.keyboard.press("Enter");

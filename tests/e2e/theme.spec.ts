@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { gotoHydrated, hydrated } from "./hydration.ts";
 
 const isDark = () => document.documentElement.classList.contains("dark");
 
@@ -8,7 +9,7 @@ test("defaults to the system scheme and follows it live", async ({ page }) => {
   await expect(page.getByRole("button", { name: "System theme" }).first()).toHaveAttribute("aria-pressed", "true");
   expect(await page.evaluate(isDark)).toBe(true);
   // Following the scheme live is the hydrated app's work: wait for its scripts before changing it.
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   await page.emulateMedia({ colorScheme: "light" });
   await expect.poll(() => page.evaluate(isDark)).toBe(false);
   await page.emulateMedia({ colorScheme: "dark" });
@@ -17,13 +18,15 @@ test("defaults to the system scheme and follows it live", async ({ page }) => {
 
 test("a chosen theme persists across reloads and ignores the system scheme", async ({ page }) => {
   await page.emulateMedia({ colorScheme: "light" });
-  await page.goto("/courses");
+  // The theme buttons are the hydrated app's: a click before its scripts run is lost.
+  await gotoHydrated(page, "/courses");
   await page.getByRole("button", { name: "Dark theme" }).first().click();
   expect(await page.evaluate(isDark)).toBe(true);
   expect(await page.evaluate(() => localStorage.getItem("academy-theme"))).toBe("dark");
   await page.reload();
   expect(await page.evaluate(isDark)).toBe(true);
   await expect(page.getByRole("button", { name: "Dark theme" }).first()).toHaveAttribute("aria-pressed", "true");
+  await hydrated(page);
   await page.emulateMedia({ colorScheme: "dark" });
   await page.getByRole("button", { name: "Light theme" }).first().click();
   expect(await page.evaluate(isDark)).toBe(false);

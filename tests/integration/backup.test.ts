@@ -23,7 +23,7 @@ import { createNote, getNote } from "../../server/notes/index.ts";
 import { startWebsite } from "../../server/websites/index.ts";
 import { listeningPort } from "../support/server-process.ts";
 import { scratchSpace } from "../support/scratch.ts";
-import { contentDir, deliverTestWebhooks, identitySuite, payInTestSandbox, projectRoot, startTestPayments } from "./helpers.ts";
+import { contentDir, deliverTestWebhooks, identitySuite, payInTestSandbox, projectRoot, requireCurrentBuild, startTestPayments } from "./helpers.ts";
 
 /** One database an Academy process can be pointed at: the environment that names it, and a handle on it for the test. */
 interface Place {
@@ -97,9 +97,7 @@ interface Server {
 
 /** The real server (server/main.ts over the production build) on a place, listening on a free port. */
 async function startServer(env: Record<string, string>): Promise<Server> {
-  if (!existsSync(path.join(projectRoot, "build/server/index.js"))) {
-    throw new Error("No build: run `npm run build` before the backup tests (npm test does).");
-  }
+  await requireCurrentBuild("the backup tests");
   const child = spawn(process.execPath, ["server/main.ts"], {
     cwd: projectRoot,
     env: processEnv({ HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", ...env }),

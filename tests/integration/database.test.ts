@@ -6,7 +6,7 @@ import { migrationsFolder, SchemaTooNew, type Database } from "../../server/db/c
 import { appRoots } from "../../server/db/schema.ts";
 import { databaseKinds } from "./helpers.ts";
 
-describe.each(databaseKinds)("migrations on $name", ({ open }) => {
+describe.each(databaseKinds)("migrations on $name", ({ empty: open }) => {
   let database: Database | undefined;
   afterEach(async () => {
     await database?.close();

@@ -1,16 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
 import { existsSync } from "node:fs";
-import { cp, mkdtemp } from "node:fs/promises";
+import { cp, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { Client } from "pg";
 import type { ServerBuild } from "react-router";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { loadCatalog, type Catalog, type Course } from "../../server/catalog/index.ts";
-import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
+import { fromPostgres, type Database, type Db } from "../../server/db/client.ts";
 import { enrolments, sandboxWebhooks } from "../../server/db/schema.ts";
 import { completeCheckout, handleWebhook } from "../../server/commerce/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
@@ -21,6 +20,8 @@ import { createHttpApp, type HttpDeps } from "../../server/http/app.ts";
 import { loadStaticAssets } from "../../server/http/static-assets.ts";
 import { createLogger, type Logger } from "../../server/logger.ts";
 import { createPayments, type Payments } from "../../server/payments/index.ts";
+import { sourceHash, stampFile } from "../../scripts/source-hash.ts";
+import { migratedPostgresTemplate, pgliteCopy } from "../support/database-templates.ts";
 
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
 export const contentDir = path.join(projectRoot, "content");
@@ -34,15 +35,25 @@ export async function contentCopy(): Promise<string> {
 
 /**
  * The databases the integration suite runs on: always embedded PGlite, and a real PostgreSQL
- * server when TEST_DATABASE_URL is set (CI starts one).
+ * server when TEST_DATABASE_URL is set (CI starts one). `open` gives a new database of that kind
+ * with every migration applied, a copy of one migrated once (tests/support/database-templates.ts);
+ * `empty` one no migration has touched, for the tests of migrating.
  */
-export const databaseKinds: { name: string; open: () => Promise<Database> }[] = [
-  { name: "PGlite", open: async () => fromPglite(await PGlite.create()) },
-  ...(process.env.TEST_DATABASE_URL ? [{ name: "PostgreSQL", open: () => freshPostgres(process.env.TEST_DATABASE_URL as string) }] : []),
+export const databaseKinds: { name: string; open: () => Promise<Database>; empty: () => Promise<Database> }[] = [
+  { name: "PGlite", open: () => pgliteCopy("migrated"), empty: () => pgliteCopy("empty") },
+  ...(process.env.TEST_DATABASE_URL
+    ? [
+        {
+          name: "PostgreSQL",
+          open: async () => freshPostgres(process.env.TEST_DATABASE_URL as string, await migratedPostgresTemplate(process.env.TEST_DATABASE_URL as string)),
+          empty: () => freshPostgres(process.env.TEST_DATABASE_URL as string),
+        },
+      ]
+    : []),
 ];
 
-/** A new, empty database on the test server: its URL, and how to drop it when done. */
-export async function newPostgresDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new database on the test server, empty or a copy of `template`: its URL, and how to drop it when done. */
+export async function newPostgresDatabase(serverUrl: string, template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `academy_test_${randomBytes(6).toString("hex")}`;
   const admin = async (statement: string) => {
     const client = new Client({ connectionString: serverUrl });
@@ -50,7 +61,7 @@ export async function newPostgresDatabase(serverUrl: string): Promise<{ url: str
     await client.query(statement);
     await client.end();
   };
-  await admin(`create database ${name}`);
+  await admin(template ? `create database ${name} template ${template}` : `create database ${name}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
@@ -73,9 +84,9 @@ export function migratedDatabaseEach(open: () => Promise<Database>): () => Datab
   };
 }
 
-/** A new, empty database on the test server for one caller, dropped again when it is closed. */
-async function freshPostgres(serverUrl: string): Promise<Database> {
-  const created = await newPostgresDatabase(serverUrl);
+/** A new database on the test server for one caller, empty or a copy of `template`, dropped again when it is closed. */
+async function freshPostgres(serverUrl: string, template?: string): Promise<Database> {
+  const created = await newPostgresDatabase(serverUrl, template);
   const database = fromPostgres(created.url);
   return {
     ...database,
@@ -253,6 +264,27 @@ export async function deliverTestWebhooks(db: Db, payments: Payments): Promise<n
   return total;
 }
 
+/**
+ * What is wrong with the build under `root` for tests that run it, or null: missing, or made from
+ * other sources than these (its stamp, scripts/stamp-build.ts, differs from their hash), when the
+ * tests would pass or fail on old code.
+ */
+export async function buildProblem(root: string, who: string): Promise<string | null> {
+  const stamp = stampFile(root);
+  if (!existsSync(path.join(root, "build/server/index.js")) || !existsSync(stamp)) return `No build: run \`npm run build\` before ${who} (npm test does).`;
+  if ((await readFile(stamp, "utf8")).trim() === (await sourceHash(root))) return null;
+  return `The build is older than the sources: run \`npm run build\` again before ${who} (npm test does).`;
+}
+
+let buildChecked: Promise<string | null> | undefined;
+
+/** Throws buildProblem's sentence for the project's build; the sources are hashed once per test file. */
+export async function requireCurrentBuild(who: string): Promise<void> {
+  buildChecked ??= buildProblem(projectRoot, who);
+  const problem = await buildChecked;
+  if (problem) throw new Error(problem);
+}
+
 export interface TestApp {
   deps: Omit<HttpDeps, "production">;
   database: Database;
@@ -270,11 +302,8 @@ export async function startTestApp({
   storage: given,
   logger = createLogger("silent"),
 }: { publicUrl?: string; storage?: FileStorage; logger?: Logger } = {}): Promise<TestApp> {
-  const buildDir = path.join(projectRoot, "build");
-  if (!existsSync(path.join(buildDir, "server/index.js"))) {
-    throw new Error("No build: run `npm run build` before the HTTP integration tests (npm test does).");
-  }
-  const database = fromPglite(await PGlite.create());
+  await requireCurrentBuild("the HTTP integration tests");
+  const database = await pgliteCopy("migrated");
   await database.migrate();
   const catalog = await loadCatalog(contentDir);
   const storage = given ?? createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-")));
@@ -295,8 +324,8 @@ export async function startTestApp({
     logger,
     catalog: () => catalog,
     database,
-    build: (await import(path.join(buildDir, "server/index.js"))) as ServerBuild,
-    assets: await loadStaticAssets(path.join(buildDir, "client")),
+    build: (await import(path.join(projectRoot, "build/server/index.js"))) as ServerBuild,
+    assets: await loadStaticAssets(path.join(projectRoot, "build/client")),
   };
   return {
     deps,

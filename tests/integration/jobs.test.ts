@@ -50,9 +50,16 @@ describe.each(databaseKinds)("background work on $name", ({ open }) => {
 
     it("runs once per interval however many processes schedule it", async () => {
       let runs = 0;
-      const processes = Array.from({ length: 3 }, () =>
+      // Each process's claims (its inserts) are counted, so the test waits until all asked again after the run instead of for a guessed time.
+      const asks = [0, 0, 0];
+      const processes = asks.map((_, i) =>
         scheduleJob({
-          db: db(),
+          db: new Proxy(db(), {
+            get: (target, key, receiver) => {
+              if (key === "insert") asks[i] = (asks[i] ?? 0) + 1;
+              return Reflect.get(target, key, receiver) as unknown;
+            },
+          }),
           logger: createLogger("silent"),
           job,
           pollMs: 20,
@@ -62,7 +69,9 @@ describe.each(databaseKinds)("background work on $name", ({ open }) => {
           },
         }),
       );
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await expect.poll(async () => (await db().select().from(scheduledJobs).where(eq(scheduledJobs.name, job.name)))[0]?.lastFinishedAt ?? null).not.toBeNull();
+      const asked = [...asks];
+      await expect.poll(() => asks.every((n, i) => n >= (asked[i] ?? 0) + 2)).toBe(true);
       await Promise.all(processes.map((p) => p.stop()));
       expect(runs).toBe(1);
     });

@@ -1,0 +1,23 @@
+import { startTransition, StrictMode, useEffect, type ReactNode } from "react";
+import { hydrateRoot } from "react-dom/client";
+import { HydratedRouter } from "react-router/dom";
+
+/** React Router's default entry, plus one mark: `data-hydrated` on <html> tells tests the page now answers to scripts. */
+function MarkHydrated({ children }: { children: ReactNode }) {
+  // The outermost effect: it runs after every component of the page has hydrated and run its own.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
+  return children;
+}
+
+startTransition(() => {
+  hydrateRoot(
+    document,
+    <StrictMode>
+      <MarkHydrated>
+        <HydratedRouter />
+      </MarkHydrated>
+    </StrictMode>,
+  );
+});
