@@ -9,8 +9,8 @@ import { buildProblem, databaseKinds } from "./helpers.ts";
 describe("the build the HTTP tests run", () => {
   it("is refused when missing, and when a source changed after it was built, with what to run", async () => {
     const root = await mkdtemp(path.join(tmpdir(), "academy-build-check-"));
-    await mkdir(path.join(root, "server"));
-    await writeFile(path.join(root, "server/rules.ts"), "export const days = 7;\n");
+    await mkdir(path.join(root, "common"));
+    await writeFile(path.join(root, "common/limits.ts"), "export const days = 7;\n");
     expect(await buildProblem(root, "these tests")).toBe("No build: run `npm run build` before these tests (npm test does).");
 
     await mkdir(path.join(root, "build/server"), { recursive: true });
@@ -18,7 +18,7 @@ describe("the build the HTTP tests run", () => {
     await writeFile(stampFile(root), await sourceHash(root));
     expect(await buildProblem(root, "these tests")).toBeNull();
 
-    await writeFile(path.join(root, "server/rules.ts"), "export const days = 8;\n");
+    await writeFile(path.join(root, "common/limits.ts"), "export const days = 8;\n");
     expect(await buildProblem(root, "these tests")).toBe("The build is older than the sources: run `npm run build` again before these tests (npm test does).");
   });
 });
