@@ -1,5 +1,6 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
+import { hydrated } from "./hydration.ts";
 
 /** The serious and critical WCAG 2.1 AA and best-practice violations on the page as it is now, one line each. */
 export async function seriousViolations(page: Page, label = page.url()): Promise<string[]> {
@@ -7,6 +8,23 @@ export async function seriousViolations(page: Page, label = page.url()): Promise
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${label}: ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).slice(0, 3).join(", ")})`);
+}
+
+/**
+ * `seriousViolations` in the light theme, then in the dark one: the app follows the device's colour
+ * scheme live while the person has not chosen one, so both are scanned on one load of the page.
+ * Waits for the colours to settle first, so no contrast is measured halfway through a transition.
+ */
+export async function seriousViolationsInBothThemes(page: Page, label = page.url()): Promise<string[]> {
+  await hydrated(page);
+  const found: string[] = [];
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.locator(scheme === "dark" ? "html.dark" : "html:not(.dark)").waitFor({ state: "attached" });
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    found.push(...(await seriousViolations(page, `${label} (${scheme})`)));
+  }
+  return found;
 }
 
 /**

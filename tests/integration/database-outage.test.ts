@@ -9,6 +9,7 @@ import { clientIpHeader } from "../../server/auth/index.ts";
 import { user } from "../../server/db/schema.ts";
 import { createHttpApp } from "../../server/http/app.ts";
 import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
+import { migratedPostgresTemplate } from "../support/database-templates.ts";
 import { newPostgresDatabase, startTestApp, type TestApp } from "./helpers.ts";
 
 const outageSentence = "Our database cannot be reached just now, so this page cannot be shown. Please try again in a minute.";
@@ -79,7 +80,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("pages while PostgreSQL refuses 
   };
   const databaseName = () => new URL(database.url).pathname.slice(1);
   beforeAll(async () => {
-    database = await newPostgresDatabase(serverUrl);
+    database = await newPostgresDatabase(serverUrl, await migratedPostgresTemplate(serverUrl));
   });
   afterAll(async () => {
     server?.child.kill("SIGKILL");

@@ -21,6 +21,7 @@ import { createLogger } from "../../server/logger.ts";
 import { createNote, listNotes } from "../../server/notes/index.ts";
 import { readUserDocument } from "../../server/users/user-document.ts";
 import { createDiskStorage } from "../../server/storage/disk.ts";
+import { migratedDataDir, migratedPostgresTemplate } from "../support/database-templates.ts";
 import { databaseKinds, migratedDatabaseEach, newPostgresDatabase, projectRoot, testCatalog, testCourse } from "./helpers.ts";
 
 const catalog = testCatalog([testCourse("demo", "Demo course", [[{ id: "1-1", title: "Getting started", preview: true }]])]);
@@ -319,7 +320,7 @@ const places: { name: string; make(): Promise<{ env: Record<string, string>; ope
   {
     name: "PGlite",
     async make() {
-      const dataDir = await mkdtemp(path.join(tmpdir(), "academy-keys-"));
+      const dataDir = await migratedDataDir("academy-keys-");
       return { env: { DATA_DIR: dataDir }, open: () => openDatabase({ databaseUrl: undefined, dataDir, databasePoolSize: 2 }), drop: () => rm(dataDir, { recursive: true, force: true }) };
     },
   },
@@ -328,7 +329,7 @@ const places: { name: string; make(): Promise<{ env: Record<string, string>; ope
         {
           name: "PostgreSQL",
           async make() {
-            const created = await newPostgresDatabase(process.env.TEST_DATABASE_URL as string);
+            const created = await newPostgresDatabase(process.env.TEST_DATABASE_URL as string, await migratedPostgresTemplate(process.env.TEST_DATABASE_URL as string));
             return { env: { DATABASE_URL: created.url }, open: async () => fromPostgres(created.url), drop: created.drop };
           },
         },

@@ -1,8 +1,5 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { Writable } from "node:stream";
 import { PGlite } from "@electric-sql/pglite";
 import { eq, sql } from "drizzle-orm";
@@ -12,6 +9,7 @@ import { fromPglite, type Database } from "../../server/db/client.ts";
 import { user } from "../../server/db/schema.ts";
 import { createLogger } from "../../server/logger.ts";
 import { listMailbox } from "../../server/mail/outbox.ts";
+import { migratedDataDir } from "../support/database-templates.ts";
 import { listeningPort } from "../support/server-process.ts";
 import { projectRoot, startTestApp, type TestApp } from "./helpers.ts";
 
@@ -286,7 +284,7 @@ describe("a running server's output", { timeout: 120_000 }, () => {
     const { NODE_ENV: _ignored, ...inherited } = process.env;
     const child = spawn(process.execPath, ["server/main.ts"], {
       cwd: projectRoot,
-      env: { ...inherited, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATA_DIR: await mkdtemp(path.join(tmpdir(), "academy-logs-")) },
+      env: { ...inherited, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATA_DIR: await migratedDataDir("academy-logs-") },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

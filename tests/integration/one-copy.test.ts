@@ -3,12 +3,11 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { migratedDataDir } from "../support/database-templates.ts";
 import { listeningUrl, startProcess } from "../support/server-process.ts";
-import { scratchSpace } from "../support/scratch.ts";
 import { projectRoot, startTestApp } from "./helpers.ts";
 
 const runTimeFolders = ["server", "common"];
-const scratch = scratchSpace(undefined);
 
 function sourceFiles(folder: string): string[] {
   const root = path.join(projectRoot, folder);
@@ -62,8 +61,7 @@ describe("one copy of the server code", () => {
   });
 
   it("the development server renders pages with the HTTP layer's context key too", { timeout: 180_000 }, async () => {
-    const dataDir = await scratch.folder("academy-dev-");
-    const server = startProcess({ PORT: "0", DATA_DIR: dataDir }, ["server/dev.ts"]);
+    const server = startProcess({ PORT: "0", DATA_DIR: await migratedDataDir("academy-dev-") }, ["server/dev.ts"]);
     try {
       const url = await listeningUrl(server);
       const page = await fetch(`${url}/courses`, { headers: { accept: "text/html" } });

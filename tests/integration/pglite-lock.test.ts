@@ -3,6 +3,7 @@ import { mkdtemp, rename } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { migratedDataDir } from "../support/database-templates.ts";
 import { listeningUrl, productionSandboxEnv, startProcess, type ServerProcess } from "../support/server-process.ts";
 
 const running: ServerProcess[] = [];
@@ -22,7 +23,7 @@ const outcome = (server: ServerProcess) => Promise.race([server.exited, listenin
 
 describe("one process per embedded database", { timeout: 240_000 }, () => {
   it("refuses a second server on the same DATA_DIR with a sentence naming the first, and takes over after a kill -9", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), "academy-lock-"));
+    const dataDir = await migratedDataDir("academy-lock-");
     const first = start({ ...productionSandboxEnv, DATA_DIR: dataDir });
     const url = await listeningUrl(first);
 
@@ -42,7 +43,7 @@ describe("one process per embedded database", { timeout: 240_000 }, () => {
   });
 
   it("lets the backup tools see the lock: taking it while a server holds the folder fails with the same sentence", async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), "academy-lock-"));
+    const dataDir = await migratedDataDir("academy-lock-");
     const server = start({ DATA_DIR: dataDir });
     await listeningUrl(server);
     const { lockPgliteData, DatabaseInUse } = await import("../../server/db/pglite-lock.ts");

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { contentCopy, projectRoot } from "./helpers.ts";
+import { migratedDataDir } from "../support/database-templates.ts";
 import { freePort } from "../support/free-port.ts";
 import { listeningUrl, productionSandboxEnv, startProcess, type ServerProcess } from "../support/server-process.ts";
 
@@ -13,6 +14,8 @@ afterEach(() => {
 });
 
 const tempDir = () => mkdtemp(path.join(tmpdir(), "academy-process-"));
+/** A data folder with a migrated database in it: for the tests of a running server, not of its first start. */
+const readyDir = () => migratedDataDir("academy-process-");
 
 /** The cookies a response sets, as a Cookie header merged over the ones already held. */
 function withCookies(held: string, response: Response): string {
@@ -67,7 +70,7 @@ describe("a running server", { timeout: 180_000 }, () => {
   });
 
   it("listens on loopback only when HOST is not set", async () => {
-    const server = startProcess({ PORT: "0", HOST: "", DATA_DIR: await tempDir() });
+    const server = startProcess({ PORT: "0", HOST: "", DATA_DIR: await readyDir() });
     running.push(server);
     await listeningUrl(server);
     const listening = server.output().split("\n").find((l) => l.includes('"msg":"listening"')) ?? "{}";
@@ -87,7 +90,7 @@ describe("a running server", { timeout: 180_000 }, () => {
   });
 
   it("logs JSON lines with a request id", async () => {
-    const server = startProcess({ PORT: "0", DATA_DIR: await tempDir() });
+    const server = startProcess({ PORT: "0", DATA_DIR: await readyDir() });
     running.push(server);
     const url = await listeningUrl(server);
     await fetch(`${url}/courses`, { headers: { "x-request-id": "test-request-0001" } });
@@ -107,7 +110,7 @@ describe("a running server", { timeout: 180_000 }, () => {
     const loaded = path.join(await tempDir(), "modules.json");
     const server = startProcess({
       PORT: "0",
-      DATA_DIR: await tempDir(),
+      DATA_DIR: await readyDir(),
       NODE_OPTIONS: `--import=${path.join(projectRoot, "tests/support/loaded-modules.ts")}`,
       LOADED_MODULES_FILE: loaded,
     });
@@ -123,7 +126,7 @@ describe("a running server", { timeout: 180_000 }, () => {
   });
 
   it("finishes in-flight requests on SIGTERM, closes the database and exits cleanly", async () => {
-    const dataDir = await tempDir();
+    const dataDir = await readyDir();
     const server = startProcess({ PORT: "0", DATA_DIR: dataDir, PAGE_CACHE_SECONDS: "0" });
     const url = await listeningUrl(server);
     const inFlight = Array.from({ length: 40 }, (_, i) => fetch(`${url}/course/webdevfrontendcourse?n=${i}`));
@@ -146,7 +149,7 @@ describe("a running server", { timeout: 180_000 }, () => {
 
   it("offers Continue with Google on a fresh start through its development stand-in, which signs a person in", async () => {
     const port = await freePort();
-    const server = startProcess({ PORT: String(port), DATA_DIR: await tempDir() });
+    const server = startProcess({ PORT: String(port), DATA_DIR: await readyDir() });
     running.push(server);
     await listeningUrl(server);
     const site = `http://localhost:${port}`;

@@ -1,9 +1,7 @@
-import { mkdtemp } from "node:fs/promises";
 import { Agent, type ClientRequest, type IncomingHttpHeaders, request } from "node:http";
 import type { Socket } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { migratedDataDir } from "../support/database-templates.ts";
 import { listeningUrl, logLines, startProcess, type ServerProcess } from "../support/server-process.ts";
 
 interface Answer {
@@ -38,7 +36,7 @@ afterEach(() => {
 });
 
 async function startServer(env: Record<string, string>) {
-  const server = startProcess({ PORT: "0", DATA_DIR: await mkdtemp(path.join(tmpdir(), "academy-shutdown-")), ...env });
+  const server = startProcess({ PORT: "0", DATA_DIR: await migratedDataDir("academy-shutdown-"), ...env });
   running.push(server);
   return { server, url: await listeningUrl(server) };
 }

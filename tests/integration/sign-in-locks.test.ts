@@ -4,12 +4,12 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
-import { fromPglite, fromPostgres, type Database } from "../../server/db/client.ts";
+import { fromPostgres, type Database } from "../../server/db/client.ts";
 import { throttles } from "../../server/db/schema.ts";
+import { migratedPostgresTemplate, pgliteCopy } from "../support/database-templates.ts";
 import { identitySuite, newPostgresDatabase, projectRoot, testCatalog } from "./helpers.ts";
 
 /** The here-document of the section's psql command, and the psql options before it. */
@@ -51,7 +51,7 @@ let postgresUrl = "";
 const kinds: Kind[] = [
   {
     name: "PGlite",
-    open: async () => fromPglite(await PGlite.create()),
+    open: () => pgliteCopy("migrated"),
     unlock: async (database, email) => void (await database.db.execute(sql.raw(asPsqlWould((await documentedUnlock()).statement, email)))),
   },
   ...(serverUrl
@@ -59,7 +59,7 @@ const kinds: Kind[] = [
         {
           name: "PostgreSQL (with psql)",
           open: async () => {
-            const created = await newPostgresDatabase(serverUrl);
+            const created = await newPostgresDatabase(serverUrl, await migratedPostgresTemplate(serverUrl));
             postgresUrl = created.url;
             const database = fromPostgres(created.url);
             return { ...database, close: async () => (await database.close(), await created.drop()) };
