@@ -17,7 +17,8 @@ import { eraseAccountData } from "../users/delete-account.ts";
 import { parseAccountUpdate, photoOnlyByUpload, profileName } from "../users/profile.ts";
 import { createUserDocument, recordSignIn, updateUserDocument } from "../users/user-document.ts";
 import type { GoogleStandIn } from "./google-stand-in.ts";
-import { authLogging, authOptions, clientIpHeader, cliTokenPrefix, requestUserPlugin, withLoggedFailures } from "./options.ts";
+import { confirmSecondFactor } from "../staff/index.ts";
+import { authLogging, authOptions, clientIpHeader, cliTokenPrefix, requestUserPlugin, secondFactorEndpoints, withLoggedFailures } from "./options.ts";
 import { cliAuthMessages, devicePollRefusal, recordCliLoginRequest } from "./cli-login.ts";
 import { consumeThrottle } from "./throttle.ts";
 
@@ -241,6 +242,11 @@ export function createAuth(deps: AuthDeps) {
         if (ctx.path === "/device/code") {
           const userCode = (ctx.context.returned as { user_code?: unknown } | undefined)?.user_code;
           if (typeof userCode === "string") await recordCliLoginRequest(db, { userCode, userAgent: ctx.headers?.get("user-agent") ?? null, ipAddress: ctx.headers?.get(clientIpHeader) ?? null });
+          return;
+        }
+        if (secondFactorEndpoints.has(ctx.path)) {
+          const confirmed = ctx.context.newSession?.session.id ?? ctx.context.session?.session.id;
+          if (confirmed && !isAPIError(ctx.context.returned)) await confirmSecondFactor(db, confirmed);
           return;
         }
         // The certificate prints the user document's name, so a new name reaches it however it was changed.

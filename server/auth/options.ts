@@ -1,6 +1,7 @@
 import type { BetterAuthOptions, BetterAuthPlugin } from "better-auth";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { deviceAuthorization } from "better-auth/plugins/device-authorization";
+import { twoFactor } from "better-auth/plugins/two-factor";
 import { loadPasswordCheck, type PasswordOwner } from "../../common/password-policy.ts";
 import { noteRequestUser, reportError, type Logger } from "../logger.ts";
 
@@ -142,5 +143,10 @@ export const authOptions = {
       validateClient: (clientId) => clientId === cliClientId,
     }),
     passwordPolicy,
+    // Staff confirm a second factor (TOTP, or a recovery code) before the back office opens (server/staff).
+    twoFactor({ issuer: "Academy", backupCodeOptions: { amount: 10, length: 10 } }),
   ],
 } satisfies BetterAuthOptions;
+
+/** The endpoints that accept a second factor: a success confirms it for the session it made or was made with. */
+export const secondFactorEndpoints = new Set(["/two-factor/verify-totp", "/two-factor/verify-backup-code"]);

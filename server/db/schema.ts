@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import { type AnyPgColumn, bigint, bigserial, boolean, check, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import { orderStatuses, paymentStatuses, refundStatuses } from "../../common/order-statuses.ts";
-import { user } from "./auth-schema.ts";
+import { staffRoles as staffRoleNames } from "../../common/staff.ts";
+import { session, user } from "./auth-schema.ts";
 
 export * from "./auth-schema.ts";
 export { orderStatuses, paymentStatuses, refundStatuses, type OrderStatus, type PaymentStatus, type RefundStatus } from "../../common/order-statuses.ts";
@@ -493,4 +494,50 @@ export const scheduledJobs = pgTable("scheduled_jobs", {
   lastStartedAt: at("last_started_at"),
   lastFinishedAt: at("last_finished_at"),
   lastError: text("last_error"),
+});
+
+/** Back-office roles (issue 27): a person may hold several; someone holding none is a customer. */
+export const staffRoles = pgTable(
+  "staff_roles",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role", { enum: staffRoleNames }).notNull(),
+    grantedAt: at("granted_at").notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.userId, table.role] }), check("staff_roles_role_check", sql.raw(`"role" in (${staffRoleNames.map((r) => `'${r}'`).join(", ")})`))],
+);
+
+/**
+ * Every change a staff member (or an operator at the command line) made, as it was made: who, in
+ * which roles, what, to which record, before and after, why and from where. Append-only: a trigger
+ * refuses UPDATE, DELETE and TRUNCATE (migration 0018). `actorId` has no foreign key, so an entry
+ * outlives its author's account; `actor` keeps who they were.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: at("at").notNull().defaultNow(),
+    actorId: text("actor_id"),
+    actor: text("actor").notNull(),
+    actorRoles: jsonb("actor_roles").$type<string[]>().notNull(),
+    action: text("action").notNull(),
+    subjectKind: text("subject_kind").notNull(),
+    subjectId: text("subject_id").notNull(),
+    before: jsonb("before"),
+    after: jsonb("after"),
+    reason: text("reason"),
+    address: text("address"),
+  },
+  (table) => [index("audit_log_at_idx").on(table.at), index("audit_log_subject_idx").on(table.subjectKind, table.subjectId), index("audit_log_actor_idx").on(table.actorId, table.at)],
+);
+
+/** When a session last confirmed its second factor: the back office opens for 12 hours after. */
+export const staffSessions = pgTable("staff_sessions", {
+  sessionId: text("session_id")
+    .primaryKey()
+    .references(() => session.id, { onDelete: "cascade" }),
+  secondFactorAt: at("second_factor_at").notNull(),
 });

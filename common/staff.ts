@@ -1,0 +1,39 @@
+// The back office's roles and what each may do (DESIGN.md "Staff"; issue 27). The server decides
+// with these on every request; a screen only uses them to leave out what it would refuse anyway.
+
+export const staffRoles = ["owner", "support", "finance", "content"] as const;
+export type StaffRole = (typeof staffRoles)[number];
+
+export const staffRoleLabels: Record<StaffRole, string> = {
+  owner: "Owner",
+  support: "Support",
+  finance: "Finance",
+  content: "Content",
+};
+
+export const staffRoleDescriptions: Record<StaffRole, string> = {
+  owner: "Everything, and manages staff",
+  support: "Customers, orders (read), mails, sessions, website changes, review moderation",
+  finance: "Orders, payments, refunds outside the policy, reports and exports",
+  content: "Course publishing, reviews, learner progress statistics",
+};
+
+/** Every staff permission, with the roles that hold it besides the owner, who holds all. */
+const grants = {
+  "dashboard.view": ["support", "finance", "content"],
+  "staff.manage": [],
+  "audit.view": [],
+} as const satisfies Record<string, readonly StaffRole[]>;
+
+export type StaffPermission = keyof typeof grants;
+export const staffPermissions = Object.keys(grants) as StaffPermission[];
+
+/** Whether someone holding `roles` may do `permission`. */
+export function rolesAllow(roles: readonly StaffRole[], permission: StaffPermission): boolean {
+  return roles.includes("owner") || roles.some((role) => (grants[permission] as readonly StaffRole[]).includes(role));
+}
+
+export const isStaffRole = (value: unknown): value is StaffRole => typeof value === "string" && (staffRoles as readonly string[]).includes(value);
+
+/** How long a second factor confirmed on a session lets it into the back office. */
+export const staffSecondFactorHours = 12;
