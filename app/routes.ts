@@ -20,6 +20,7 @@ export default [
 
   // Signing up, in and out.
   route("login", "routes/sign-in/login.tsx"),
+  route("login/two-factor", "routes/sign-in/login-two-factor.tsx"),
   route("logout", "routes/sign-in/logout.tsx"),
   route("verify-email", "routes/sign-in/verify-email.tsx"),
   route("email-verified", "routes/sign-in/email-verified.tsx"),
@@ -68,6 +69,15 @@ export default [
   route("api-tools", "routes/developer/api-tools.tsx"),
   route("api-tools/reference", "routes/developer/api-reference.tsx"),
   route("cli-auth-success", "routes/developer/cli-auth-success.tsx"),
+
+  // The back office: staff only (a 404 for anyone else), behind two-factor sign-in.
+  layout("routes/admin/layout.tsx", [
+    route("admin", "routes/admin/dashboard.tsx"),
+    route("admin/two-factor", "routes/admin/two-factor.tsx"),
+    route("admin/two-factor/set-up", "routes/admin/two-factor-set-up.tsx"),
+    route("admin/staff", "routes/admin/staff.tsx"),
+    route("admin/audit", "routes/admin/audit.tsx"),
+  ]),
 
   route("*", "routes/site/not-found.tsx"),
 ] satisfies RouteConfig;

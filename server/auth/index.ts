@@ -17,7 +17,7 @@ import { eraseAccountData } from "../users/delete-account.ts";
 import { parseAccountUpdate, photoOnlyByUpload, profileName } from "../users/profile.ts";
 import { createUserDocument, recordSignIn, updateUserDocument } from "../users/user-document.ts";
 import type { GoogleStandIn } from "./google-stand-in.ts";
-import { confirmSecondFactor } from "../staff/index.ts";
+import { confirmSecondFactor, rolesOf } from "../staff/index.ts";
 import { authLogging, authOptions, clientIpHeader, cliTokenPrefix, requestUserPlugin, secondFactorEndpoints, withLoggedFailures } from "./options.ts";
 import { cliAuthMessages, devicePollRefusal, recordCliLoginRequest } from "./cli-login.ts";
 import { consumeThrottle } from "./throttle.ts";
@@ -39,6 +39,9 @@ const accountLimits = {
  * shows and every revocation walks, so a script signing in again and again must not grow it without bound.
  */
 export const maxSessionsPerPerson = 50;
+
+/** Why a staff member's two-factor sign-in cannot be turned off or replaced from a session. */
+export const staffTwoFactorLocked = "Two-factor sign-in of a staff member is reset only by an operator at the server (npm run staff -- reset-two-factor).";
 
 /** Signs out the person's least recently used devices beyond the limit, never the one just signed in. */
 async function keepNewestSessions(db: Db, userId: string, newSessionId: string): Promise<void> {
@@ -215,6 +218,16 @@ export function createAuth(deps: AuthDeps) {
           if (current && !current.user.emailVerified) throw new APIError("FORBIDDEN", { error: "access_denied", error_description: cliAuthMessages.unverified });
           return;
         }
+        if (ctx.path === "/two-factor/enable" || ctx.path === "/two-factor/disable") {
+          // A stolen session and password must not swap a staff member's authenticator for another:
+          // once theirs is on, only an operator at the server resets it (npm run staff -- reset-two-factor).
+          const current = await getSessionFromCtx(ctx);
+          const enabled = (current?.user as { twoFactorEnabled?: boolean | null } | undefined)?.twoFactorEnabled === true;
+          if (current && enabled && (await rolesOf(db, current.user.id)).length > 0) {
+            throw new APIError("FORBIDDEN", { message: staffTwoFactorLocked, code: "STAFF_TWO_FACTOR_LOCKED" });
+          }
+          return;
+        }
         if (ctx.path === "/update-user") {
           // The form's own rules, for every caller: a bad field is refused and nothing changes.
           const update = parseAccountUpdate(ctx.body);
@@ -245,7 +258,7 @@ export function createAuth(deps: AuthDeps) {
           return;
         }
         if (secondFactorEndpoints.has(ctx.path)) {
-          const confirmed = ctx.context.newSession?.session.id ?? ctx.context.session?.session.id;
+          const confirmed = ctx.context.newSession?.session.id ?? (await getSessionFromCtx(ctx))?.session.id;
           if (confirmed && !isAPIError(ctx.context.returned)) await confirmSecondFactor(db, confirmed);
           return;
         }

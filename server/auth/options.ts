@@ -144,7 +144,7 @@ export const authOptions = {
     }),
     passwordPolicy,
     // Staff confirm a second factor (TOTP, or a recovery code) before the back office opens (server/staff).
-    twoFactor({ issuer: "Academy", backupCodeOptions: { amount: 10, length: 10 } }),
+    twoFactor({ issuer: "Academy", allowPasswordless: true, backupCodeOptions: { amount: 10, length: 10 } }),
   ],
 } satisfies BetterAuthOptions;
 

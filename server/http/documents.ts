@@ -8,6 +8,7 @@ import { clientIpHeader } from "../auth/index.ts";
 import { appServices, documentRequest, type ServerError } from "../context.ts";
 import { reportError } from "../logger.ts";
 import { appRequest, requestAddress } from "./app-request.ts";
+import { backOfficeGate } from "./back-office.ts";
 import { formRequest } from "./body-checks.ts";
 import { acceptsGzip, compressOnce, compressPerRequest, compressStream, isCompressible } from "./compression.ts";
 import type { HttpDeps } from "./deps.ts";
@@ -101,6 +102,7 @@ export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, d
   const pageCache = new PageCache({ ttlSeconds: deps.dev ? 0 : deps.pageCacheSeconds });
   const { publicOrigin, headersFor } = site;
   const { renderApp, errorPage } = documents;
+  const backOffice = backOfficeGate(deps);
 
   /** Whether the database answers within a second: a page that failed is told apart from a database that is down (a restart, a failover). */
   const databaseAnswers = () => Promise.race([deps.database.ready(), sleep(1_000, false, { ref: false })]);
@@ -146,8 +148,9 @@ export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, d
     const received = appRequest(c, origin, deps.proxyHops);
     const request = isSafeMethod(received.method) ? received : await formRequest(received);
     if (!(request instanceof Request)) return errorPage(c, request.status, request.message);
+    if (await backOffice.hidden(request)) return errorPage(c, 404, "We couldn't find that page.");
     const nonce = requestNonce(c);
-    const response = await renderApp(c, request);
+    const response = await renderApp(c, await backOffice.discovery(request, errorPagePath));
     if (response.status >= 500 && !(await databaseAnswers())) return databaseDown(c, cacheable ? cacheKey : null);
     const contentType = response.headers.get("content-type");
     const storable =

@@ -1,3 +1,3 @@
 export { actorOf, confirmSecondFactor, requirePermission, secondFactorNeeded, staffMember, type StaffMember } from "./access.ts";
 export { auditActions, auditPageSize, listAudit, recordAudit, type Actor, type AuditChange, type AuditEntry, type AuditFilter } from "./audit.ts";
-export { grantRole, listStaff, revokeRole, rolesOf, type StaffListing } from "./roles.ts";
+export { grantRole, listStaff, resetTwoFactor, revokeRole, rolesOf, type StaffListing } from "./roles.ts";

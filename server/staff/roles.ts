@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { isStaffRole, type StaffRole } from "../../common/staff.ts";
 import type { Db, Tx } from "../db/client.ts";
-import { staffRoles, user } from "../db/schema.ts";
+import { staffRoles, twoFactor, user } from "../db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../errors.ts";
 import { recordAudit, type Actor } from "./audit.ts";
 
@@ -78,6 +78,23 @@ export async function revokeRole(db: Db, actor: Actor, email: string, roleName: 
     if (!before.includes(role)) return { changed: false, userId: account.id };
     await tx.delete(staffRoles).where(and(eq(staffRoles.userId, account.id), eq(staffRoles.role, role)));
     await recordAudit(tx, actor, { action: "staff.revoke", subject: { kind: "user", id: account.id }, before: { email: account.email, roles: before }, after: { email: account.email, roles: before.filter((r) => r !== role) } });
+    return { changed: true, userId: account.id };
+  });
+}
+
+/**
+ * Turns two-factor sign-in off for someone who lost both their phone and their recovery codes (an
+ * operator does this at the server, after making sure who is asking): they sign in with their
+ * password alone and set it up again the next time they open the back office.
+ */
+export async function resetTwoFactor(db: Db, actor: Actor, email: string): Promise<{ changed: boolean; userId: string }> {
+  const account = await accountByEmail(db, email);
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select({ enabled: user.twoFactorEnabled }).from(user).where(eq(user.id, account.id));
+    const removed = await tx.delete(twoFactor).where(eq(twoFactor.userId, account.id)).returning({ id: twoFactor.id });
+    if (before?.enabled !== true && removed.length === 0) return { changed: false, userId: account.id };
+    await tx.update(user).set({ twoFactorEnabled: false }).where(eq(user.id, account.id));
+    await recordAudit(tx, actor, { action: "staff.reset-two-factor", subject: { kind: "user", id: account.id }, before: { email: account.email, twoFactor: true }, after: { email: account.email, twoFactor: false } });
     return { changed: true, userId: account.id };
   });
 }

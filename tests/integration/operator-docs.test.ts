@@ -49,7 +49,7 @@ describe("the operator's documents", () => {
   });
 
   it("give commands whose --help answers with their usage", async () => {
-    for (const script of ["backup", "restore", "rotate-key"]) {
+    for (const script of ["backup", "restore", "rotate-key", "staff"]) {
       const { stdout } = await promisify(execFile)(process.execPath, [`scripts/${script}.ts`, "--help"], { cwd: projectRoot });
       expect(stdout, script).toMatch(new RegExp(`Usage: .*npm run ${script}`));
     }

@@ -1,8 +1,9 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { NavLink, Outlet, useLocation, useRouteLoaderData } from "react-router";
+import { Outlet, useLocation, useRouteLoaderData } from "react-router";
 import { Container } from "../../components/page-intro.tsx";
 import type { RootData } from "../../lib/seo.ts";
 import { RouteError } from "../../components/not-found.tsx";
+import { TabLink } from "../../components/ui/tabs.tsx";
 import type { Route } from "./+types/account-layout";
 
 const tabs = [
@@ -13,13 +14,6 @@ const tabs = [
   { to: "/account/services", label: "Services", end: false },
   { to: "/notes", label: "Notes", end: false },
 ];
-
-const tabClass = ({ isActive }: { isActive: boolean }) =>
-  `inline-flex items-center whitespace-nowrap border-b-2 px-3 py-3 text-sm font-medium transition-colors ${
-    isActive
-      ? "border-brand-600 text-brand-700 dark:border-brand-300 dark:text-brand-300"
-      : "border-transparent text-slate-600 hover:border-slate-300 hover:text-slate-950 dark:text-slate-400 dark:hover:border-slate-600 dark:hover:text-white"
-  }`;
 
 /** The signed-in area: one heading and the tabs between its pages. The root middleware keeps signed-out visitors out. */
 export default function AccountLayout() {
@@ -64,23 +58,19 @@ function AccountChrome({ children }: { children: ReactNode }) {
             <ul className="flex w-max min-w-full items-end">
               {tabs.map((tab) => (
                 <li key={tab.to}>
-                  <NavLink to={tab.to} end={tab.end} className={tabClass}>
+                  <TabLink to={tab.to} end={tab.end}>
                     {tab.label}
-                  </NavLink>
+                  </TabLink>
                 </li>
               ))}
               <li className="ml-auto pl-4" aria-hidden="true">
                 <span className="mb-3 block h-5 w-px bg-slate-300 dark:bg-slate-700" />
               </li>
               <li>
-                <NavLink to="/profile" className={tabClass}>
-                  Profile
-                </NavLink>
+                <TabLink to="/profile">Profile</TabLink>
               </li>
               <li>
-                <NavLink to="/settings" className={tabClass}>
-                  Settings
-                </NavLink>
+                <TabLink to="/settings">Settings</TabLink>
               </li>
             </ul>
           </nav>

@@ -122,6 +122,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       const redirectTo = safeRedirectTarget(input.redirectTo ?? null);
       const result = await postToAuth(auth, request, "/sign-in/email", { email: input.email, password: input.password, rememberMe: input.remember });
       if (!result.ok) return refuse(form, { status: result.status, message: authErrorMessage("sign-in", result) });
+      // Two-factor sign-in (staff): the password was right; the code comes next, and only then a session.
+      if ((result.body as { twoFactorRedirect?: unknown } | null)?.twoFactorRedirect === true) {
+        throw redirect(`/login/two-factor?redirectTo=${encodeURIComponent(redirectTo)}`, { headers: result.headers });
+      }
       throw redirect(redirectTo, { headers: result.headers });
     }
   }

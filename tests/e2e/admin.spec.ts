@@ -1,0 +1,143 @@
+// The back office as the company meets it on its first day: the first owner is made at the server
+// with `npm run staff`, sets up two-factor sign-in, and grants a role to a colleague, who must set
+// it up too; a learner probing /admin learns nothing. On a server of its own: the embedded database
+// is closed while the staff command runs, as docs/operations.md says.
+import { spawn } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test, type Browser, type Page } from "@playwright/test";
+import { freePort } from "../support/free-port.ts";
+import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
+import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
+import { hydrated } from "./hydration.ts";
+import { latestMail, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { totpCode } from "./totp.ts";
+
+const password = "correct horse battery staple";
+
+/** `npm run staff -- …` at the server, in the server's environment. */
+function staff(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; output: string }> {
+  const { NODE_ENV: _mode, ...inherited } = process.env;
+  const child = spawn(process.execPath, ["scripts/staff.ts", ...args], { env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.once("close", (code) => resolve({ code, output })));
+}
+
+async function stop(server: ServerProcess): Promise<void> {
+  server.child.kill("SIGTERM");
+  await server.exited;
+}
+
+/** A person signed up and verified on `site`, signed in in a browser context of their own. */
+async function person(browser: Browser, site: string, name: string): Promise<{ page: Page; email: string }> {
+  const context = await browser.newContext({ baseURL: site });
+  // Each person from an address of their own (the server trusts one proxy hop), as colleagues at home would be.
+  await useOwnAddress(context);
+  const page = await context.newPage();
+  const email = uniqueEmail(name.toLowerCase().replace(/\W+/g, "-"));
+  const created = await page.request.post("/api/auth/sign-up/email", { data: { name, email, password, callbackURL: "/" }, headers: { origin: site } });
+  expect(created.ok(), await created.text()).toBe(true);
+  const mail = await latestMail(page.request, email, /Confirm your e-mail/);
+  await page.goto(mail.links[0] as string);
+  await expect(page).toHaveURL(/\/$/);
+  return { page, email };
+}
+
+/** Sets up two-factor sign-in on the page it was sent to, returning the key the app would hold. */
+async function setUpTwoFactor(page: Page): Promise<string> {
+  await expect(page).toHaveURL(/\/admin\/two-factor\/set-up$/);
+  await expect(page.getByRole("heading", { name: "Set up two-factor sign-in" })).toBeVisible();
+  await page.getByLabel("Your password").fill(password);
+  await page.getByRole("button", { name: "Start set-up" }).click();
+  await expect(page.getByRole("img", { name: "QR code to scan with your authenticator app" })).toBeVisible();
+  await expect(page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")).toHaveCount(10);
+  expect(await seriousViolationsInBothThemes(page, "two-factor set-up")).toEqual([]);
+  const key = ((await page.getByLabel("Set-up key").textContent()) ?? "").replace(/\s/g, "");
+  expect(key).toMatch(/^[A-Z2-7]{16,}$/);
+  await page.getByLabel("6-digit code").fill("000000" === totpCode(key) ? "111111" : "000000");
+  await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+  await expect(page.getByText("That code is not the one your app shows now.")).toBeVisible();
+  await page.getByLabel("6-digit code").fill(totpCode(key));
+  await page.getByRole("button", { name: "Turn on two-factor sign-in" }).click();
+  return key;
+}
+
+test("the first owner is made at the server, sets up two-factor sign-in, and grants a colleague a role", async ({ browser }) => {
+  test.setTimeout(scanBudget(6, 180_000));
+  const dataDir = await mkdtemp(path.join(tmpdir(), "academy-e2e-admin-"));
+  const port = await freePort();
+  const site = `http://127.0.0.1:${port}`;
+  const env = { PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: site, LOG_LEVEL: "warn", TRUST_PROXY: "true" };
+  let server = startProcess(env);
+  try {
+    await listeningUrl(server);
+    const owner = await person(browser, site, "Kavya Owner");
+    const colleague = await person(browser, site, "Ravi Support");
+
+    // Nobody holds a role yet: /admin is the site's 404 for everyone, the same page as any unknown address.
+    const probe = await owner.page.goto("/admin/staff");
+    expect(probe?.status()).toBe(404);
+    await expect(owner.page.getByRole("heading", { level: 1 })).toHaveText("We couldn't find that page");
+
+    // The operator makes the first owner while the embedded database is free.
+    await stop(server);
+    expect(await staff(env, "grant", owner.email, "owner")).toEqual({ code: 0, output: `${owner.email} is now owner. They open ${site}/admin, signed in, and set up two-factor sign-in there.\n` });
+    server = startProcess(env);
+    await listeningUrl(server);
+
+    await owner.page.goto("/admin");
+    const ownerKey = await setUpTwoFactor(owner.page);
+    await expect(owner.page).toHaveURL(/\/admin$/);
+    await hydrated(owner.page);
+    await expect(owner.page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+    await expect(owner.page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Staff" })).toBeVisible();
+    await expect(owner.page.locator('meta[name="robots"]').first()).toHaveAttribute("content", /noindex/);
+
+    // The colleague has no role: the back office does not exist for them.
+    expect((await colleague.page.goto("/admin"))?.status()).toBe(404);
+
+    await owner.page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Staff" }).click();
+    await owner.page.getByLabel("E-mail").fill(colleague.email);
+    await owner.page.getByLabel("Role", { exact: true }).selectOption("support");
+    await owner.page.getByRole("button", { name: "Grant role" }).click();
+    await expect(owner.page.getByText(`${colleague.email} is now support. They set up two-factor sign-in when they first open the back office.`)).toBeVisible();
+    await expect(owner.page.getByRole("list", { name: "Roles of Ravi Support" })).toContainText("Support");
+    expect(await seriousViolationsInBothThemes(owner.page, "staff")).toEqual([]);
+
+    // The colleague must set up their own second factor before anything opens, and owners' pages stay shut.
+    await colleague.page.goto("/admin");
+    await setUpTwoFactor(colleague.page);
+    await expect(colleague.page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+    await expect(colleague.page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Staff" })).toHaveCount(0);
+    expect((await colleague.page.goto("/admin/staff"))?.status()).toBe(403);
+
+    // Every change is in the audit log, the command line's included.
+    await owner.page.goto("/admin/audit");
+    const entries = owner.page.getByRole("list", { name: "Audit entries" }).getByRole("listitem");
+    await expect(entries).toHaveCount(2);
+    await expect(entries.first()).toContainText(`staff.grant`);
+    await expect(entries.first()).toContainText(`Kavya Owner <${owner.email}> (owner)`);
+    await expect(entries.last()).toContainText("command line (");
+    expect(await seriousViolationsInBothThemes(owner.page, "audit log")).toEqual([]);
+    await owner.page.setViewportSize({ width: 375, height: 800 });
+    await owner.page.goto("/admin");
+    expect(await seriousViolationsInBothThemes(owner.page, "dashboard at 375 px")).toEqual([]);
+
+    // Signing in again asks for the app's code after the password.
+    await owner.page.context().clearCookies();
+    await owner.page.goto("/login?redirectTo=%2Fadmin");
+    await owner.page.getByLabel("E-mail").fill(owner.email);
+    await owner.page.getByLabel("Password", { exact: true }).fill(password);
+    await owner.page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await expect(owner.page).toHaveURL(/\/login\/two-factor\?redirectTo=%2Fadmin$/);
+    await owner.page.getByLabel("6-digit code").fill(totpCode(ownerKey));
+    await owner.page.getByRole("button", { name: "Continue" }).click();
+    await expect(owner.page).toHaveURL(/\/admin$/);
+    await expect(owner.page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  } finally {
+    await stop(server);
+  }
+});

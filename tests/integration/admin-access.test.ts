@@ -1,0 +1,127 @@
+// The back office's authorization matrix (issue 27): every /admin page and action, asked for by a
+// visitor, a learner, each role and an owner, answers exactly as the rules in common/staff.ts say.
+// For anyone without a role it does not exist (the site's 404, word for word); a staff member
+// without the role gets 403; one whose session has not confirmed the second factor is sent to do so.
+import { randomBytes } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { staffRoles, type StaffRole } from "../../common/staff.ts";
+import { clientIpHeader } from "../../server/auth/index.ts";
+import { user } from "../../server/db/schema.ts";
+import { confirmSecondFactor, grantRole, listAudit } from "../../server/staff/index.ts";
+import { startTestApp, type TestApp } from "./helpers.ts";
+
+let t: TestApp;
+const origin = "http://academy.test";
+type Who = "visitor" | "learner" | StaffRole | "owner, unconfirmed";
+const cookies = new Map<Who, string>();
+const emails = new Map<Who, string>();
+
+async function account(who: Who, roles: StaffRole[], confirmed: boolean): Promise<void> {
+  const email = `matrix-${who.replace(/\W+/g, "-")}-${randomBytes(3).toString("hex")}@example.com`;
+  const response = await t.identity.auth.api.signUpEmail({ body: { name: `Matrix ${who}`, email, password: "a good long password" }, asResponse: true });
+  const { token } = (await response.clone().json()) as { token: string };
+  cookies.set(who, response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "));
+  emails.set(who, email);
+  const db = t.database.db;
+  await db.update(user).set({ emailVerified: true, twoFactorEnabled: roles.length > 0 }).where(eq(user.email, email));
+  for (const role of roles) await grantRole(db, { id: null, name: "test", roles: [], address: null }, email, role);
+  if (confirmed) {
+    const session = await db.query.session.findFirst({ where: (s, { eq: is }) => is(s.token, token) });
+    await confirmSecondFactor(db, session?.id ?? "");
+  }
+}
+
+beforeAll(async () => {
+  t = await startTestApp();
+  cookies.set("visitor", "");
+  await account("learner", [], false);
+  for (const role of staffRoles) await account(role, [role], true);
+  await account("owner, unconfirmed", ["owner"], false);
+}, 120_000);
+afterAll(() => t.close());
+
+async function request(who: Who, path: string, form?: Record<string, string>): Promise<Response> {
+  const headers: Record<string, string> = { cookie: cookies.get(who) ?? "", accept: "text/html", origin };
+  if (form) headers["content-type"] = "application/x-www-form-urlencoded";
+  // As from a browser at 10.9.0.7: the HTTP layer takes the client's address from the connection.
+  return t.app.fetch(new Request(`${origin}${path}`, { method: form ? "POST" : "GET", headers, body: form ? new URLSearchParams(form) : undefined, redirect: "manual" }), {
+    incoming: { socket: { remoteAddress: "10.9.0.7" } },
+  });
+}
+
+const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+
+const everyone: Who[] = ["visitor", "learner", "owner", "support", "finance", "content", "owner, unconfirmed"];
+const staffOnly = (allowed: Who[]): Record<Who, number> =>
+  Object.fromEntries(everyone.map((who) => [who, who === "visitor" || who === "learner" ? 404 : who === "owner, unconfirmed" ? 302 : allowed.includes(who) ? 200 : 403])) as Record<Who, number>;
+
+/** Every page of the back office and who may open it. */
+const pages: { path: string; allowed: Record<Who, number> }[] = [
+  { path: "/admin", allowed: staffOnly(["owner", "support", "finance", "content"]) },
+  { path: "/admin/staff", allowed: staffOnly(["owner"]) },
+  { path: "/admin/audit", allowed: staffOnly(["owner"]) },
+  { path: "/admin/audit?action=staff.grant", allowed: staffOnly(["owner"]) },
+];
+
+describe("the back office's authorization matrix", () => {
+  it.each(pages)("$path answers each person as the roles say", async ({ path, allowed }) => {
+    const answers: Record<string, number> = {};
+    for (const who of everyone) answers[who] = (await request(who, path)).status;
+    expect(answers).toEqual(allowed);
+  });
+
+  it("is the site's own 404 page for anyone without a role, giving nothing of the back office away", async () => {
+    const unknown = await (await request("learner", "/no-such-page-anywhere")).text();
+    for (const path of ["/admin", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
+      for (const who of ["visitor", "learner"] as const) {
+        const response = await request(who, path);
+        expect(response.status, `${who} ${path}`).toBe(404);
+        const html = await response.text();
+        expect(html, `${who} ${path}`).not.toMatch(/Back office|two-factor|admin/i);
+        expect(html, `${who} ${path}`).toContain("We couldn&#x27;t find that page");
+        expect(title(html), `${who} ${path}`).toBe(title(unknown));
+      }
+    }
+  });
+
+  it("sends a staff member whose session has not confirmed the second factor to confirm it, and back", async () => {
+    const response = await request("owner, unconfirmed", "/admin/audit?action=staff.grant");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/admin/two-factor?redirectTo=%2Fadmin%2Faudit%3Faction%3Dstaff.grant");
+    expect((await request("owner, unconfirmed", "/admin/two-factor")).status).toBe(200);
+  });
+
+  it("lets only owners grant or take away roles, and a refused attempt changes nothing and writes nothing", async () => {
+    const before = (await listAudit(t.database.db)).entries.length;
+    const target = emails.get("learner") as string;
+    for (const who of everyone.filter((w) => w !== "owner")) {
+      const response = await request(who, "/admin/staff", { intent: "grant", email: target, role: "owner" });
+      expect(response.status, who).toBe(who === "visitor" || who === "learner" ? 404 : who === "owner, unconfirmed" ? 302 : 403);
+    }
+    expect((await listAudit(t.database.db)).entries.length).toBe(before);
+    expect((await request("learner", "/admin")).status).toBe(404);
+
+    const granted = await request("owner", "/admin/staff", { intent: "grant", email: target, role: "content" });
+    expect(granted.status).toBe(200);
+    const [entry] = (await listAudit(t.database.db)).entries;
+    expect(entry).toMatchObject({ action: "staff.grant", actorRoles: ["owner"], address: "10.9.0.7", after: { roles: ["content"] } });
+    expect(entry?.actor).toBe(`Matrix owner <${emails.get("owner")}>`);
+  });
+
+  it("will not turn off or replace a staff member's authenticator from a session, password or not", async () => {
+    for (const endpoint of ["/api/auth/two-factor/disable", "/api/auth/two-factor/enable"]) {
+      const response = await t.app.fetch(
+        new Request(`${origin}${endpoint}`, {
+          method: "POST",
+          headers: { cookie: cookies.get("owner") ?? "", "content-type": "application/json", origin, [clientIpHeader]: "10.9.0.8" },
+          body: JSON.stringify({ password: "a good long password" }),
+        }),
+      );
+      expect(response.status, endpoint).toBe(403);
+      expect(((await response.json()) as { code: string }).code).toBe("STAFF_TWO_FACTOR_LOCKED");
+    }
+    const [owner] = await t.database.db.select({ on: user.twoFactorEnabled }).from(user).where(eq(user.email, emails.get("owner") as string));
+    expect(owner?.on).toBe(true);
+  });
+});
