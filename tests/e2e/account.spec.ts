@@ -1,14 +1,14 @@
 import { expect, test, type Page } from "@playwright/test";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
 import { buyCourse } from "./shop.ts";
-import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
 const courseId = "react-fundamentals";
 const courseTitle = "React from Fundamentals to Production";
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 /** Buys a course through the sandbox checkout: confirm → Pay ₹… → the sandbox's Pay (or Decline) → back on the confirm page. */
@@ -169,7 +169,7 @@ test("another user's receipt is not found", async ({ page, request, browser }) =
   expect(receipt).toMatch(/^\/account\/orders\/[0-9a-f-]{36}\/receipt$/);
 
   const other = await browser.newContext();
-  await useOwnAddress(other);
+  await giveOwnAddress(other);
   const otherPage = await other.newPage();
   await signUpVerified(otherPage, other.request, { name: "Second Person", email: uniqueEmail("account-other"), password });
   const response = await otherPage.goto(receipt);

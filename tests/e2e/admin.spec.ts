@@ -11,7 +11,7 @@ import { freePort } from "../support/free-port.ts";
 import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
 import { hydrated } from "./hydration.ts";
-import { latestMail, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { latestMail, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { totpCode } from "./totp.ts";
 
 const password = "correct horse battery staple";
@@ -35,7 +35,7 @@ async function stop(server: ServerProcess): Promise<void> {
 async function person(browser: Browser, site: string, name: string): Promise<{ page: Page; email: string }> {
   const context = await browser.newContext({ baseURL: site });
   // Each person from an address of their own (the server trusts one proxy hop), as colleagues at home would be.
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
   const page = await context.newPage();
   const email = uniqueEmail(name.toLowerCase().replace(/\W+/g, "-"));
   const created = await page.request.post("/api/auth/sign-up/email", { data: { name, email, password, callbackURL: "/" }, headers: { origin: site } });

@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { scanBudget, seriousViolations } from "./axe.ts";
-import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 test("a visitor sees what the CLI and API offer; a signed-in person makes a key, sees its secret once, uses it and revokes it", async ({ page, request }) => {

@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { latestMail, signIn, signUp, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { latestMail, signIn, signUp, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 const password = "correct horse battery staple";

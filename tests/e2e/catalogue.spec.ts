@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
 import { gotoHydrated } from "./hydration.ts";
 
@@ -56,7 +56,7 @@ test("cards show the instructor, level, length, lessons, price, and New for a co
 
 test("a learner's purchase and review show on the card, and the rating sort puts reviewed courses first", async ({ page, context, request }) => {
   test.setTimeout(120_000);
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
   await signUpVerified(page, request, { name: "Ravi Shankar", email: uniqueEmail("catalogue"), password: "correct horse battery staple" });
   await buyCourse(page, "cloud-devops-essentials");
   await page.goto("/course/cloud-devops-essentials/feedback");

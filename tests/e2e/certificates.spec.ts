@@ -6,7 +6,7 @@ import { webhookPath } from "../../server/payments/index.ts";
 import { webhookSignature } from "../../server/payments/signature.ts";
 import { testPayPath } from "../support/razorpay-api.ts";
 import { seriousViolations, seriousViolationsInBothThemes } from "./axe.ts";
-import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { razorpayApiUrl, razorpayAppUrl, razorpayKeys } from "./servers.ts";
 import { buyCourse } from "./shop.ts";
 
@@ -32,7 +32,7 @@ const password = "correct horse battery staple";
 const daysSince = (since: Date) => `(${[...new Set([formatDay(since), formatDay(new Date())])].join("|")})`;
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 test("a learner who completes every lesson gets a certificate that anyone can verify", async ({ page, request, browser }) => {
@@ -162,7 +162,7 @@ test("the name on a certificate stays as issued, and its holder may correct it o
 
   // Anyone else sees the corrected certificate, but no way to change it.
   const other = await browser.newContext();
-  await useOwnAddress(other);
+  await giveOwnAddress(other);
   const stranger = await other.newPage();
   await signUpVerified(stranger, request, { name: "Someone Else", email: uniqueEmail("certificate-stranger"), password });
   await stranger.goto(certificatePath);

@@ -5,7 +5,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { seriousViolations } from "./axe.ts";
 import { buyCourse } from "./shop.ts";
-import { latestMail, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { latestMail, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
 
@@ -43,7 +43,7 @@ function startLogin(args: string[], env: NodeJS.ProcessEnv): { url: Promise<stri
 }
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 test("academy login is approved in the browser, then whoami, courses and logout work with their exit codes", async ({ page, request, baseURL }) => {
@@ -201,7 +201,7 @@ test("academy orders lists a purchase, and receipts saves its tax invoice as HTM
 
 test("without JavaScript, the approval page's form signs the CLI in through the page itself", async ({ browser, request }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
   const page = await context.newPage();
   const config = await mkdtemp(path.join(tmpdir(), "academy-cli-"));
   await signUpVerified(page, request, { name: "Plain Priya", email: uniqueEmail("nojs"), password });

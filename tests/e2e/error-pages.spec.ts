@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
-import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { gotoHydrated, hydrated } from "./hydration.ts";
 
 const password = "velvet quarry lantern biscuit";
@@ -11,7 +11,7 @@ const png = Buffer.from(
 );
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 /** The page is the site's: its header and footer, its stylesheet applied (the header is sticky only by it), a heading and a way home. */

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { seriousViolationsInBothThemes } from "./axe.ts";
-import { signIn, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signIn, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
 
 const password = "correct horse battery staple";
@@ -9,7 +9,7 @@ const course = "webdevfrontendcourse";
 const feedbackPath = `/course/${course}/feedback`;
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 test("a learner who bought the course reviews it, edits the review and deletes it", async ({ page, request }) => {
@@ -105,7 +105,7 @@ test("only enrolled learners may review: visitors are asked to sign in and the s
   expect(await refused.text()).toContain("Only learners enrolled in this course can review it.");
 
   const anonymous = await browser.newContext();
-  await useOwnAddress(anonymous);
+  await giveOwnAddress(anonymous);
   const visitor = await anonymous.newPage();
   const signedOut = await visitor.request.post(feedbackPath, {
     form: { intent: "save", rating: "5", comment: "Nobody signed in." },

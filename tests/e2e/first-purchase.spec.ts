@@ -1,12 +1,12 @@
 import { expect, test } from "@playwright/test";
-import { latestMail, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { latestMail, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
 const course = { id: "react-fundamentals", title: "React from Fundamentals to Production" };
 const confirmPath = `/courses/${course.id}/confirm`;
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 test("a visitor enrols: create an account for that course, verify, and land back on its confirmation page", async ({ page, request }) => {
@@ -52,7 +52,7 @@ test("a visitor enrols: create an account for that course, verify, and land back
 
 test("a verification link opened signed out, after it failed, explains and offers a sign-in for a new one", async ({ browser }) => {
   const context = await browser.newContext();
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
   const page = await context.newPage();
   await page.goto(`/api/auth/verify-email?token=not-a-token&callbackURL=${encodeURIComponent(`/email-verified?redirectTo=${encodeURIComponent(confirmPath)}`)}`);
   await expect(page.getByRole("heading", { name: "This link did not work", level: 1 })).toBeVisible();

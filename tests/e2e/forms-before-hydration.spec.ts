@@ -1,12 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
 
 const password = "correct horse battery staple";
 const course = "webdevfrontendcourse";
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 /** Holds every script of the next page back until `release` is called: the page is its server HTML until then. */

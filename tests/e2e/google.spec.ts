@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { signOut, useOwnAddress } from "./identity.ts";
+import { signOut, giveOwnAddress } from "./identity.ts";
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 test("Continue with Google opens a popup with the account chooser and signs in", async ({ page }) => {

@@ -3,7 +3,7 @@ import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
 import { expect } from "@playwright/test";
 
 /** A fresh client address per test, so Better Auth's per-address limits do not couple tests; on loopback (127/8), like the browser itself, so the development mailbox still serves it. */
-export async function useOwnAddress(context: BrowserContext): Promise<string> {
+export async function giveOwnAddress(context: BrowserContext): Promise<string> {
   const address = `127.${randomBytes(3).join(".")}`;
   await context.setExtraHTTPHeaders({ "x-forwarded-for": address });
   return address;

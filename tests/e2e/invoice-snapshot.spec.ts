@@ -1,9 +1,9 @@
 import { expect, test } from "@playwright/test";
-import { latestMail, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { latestMail, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 test("an invoice keeps the name it was billed to after the buyer renames their profile", async ({ page, request }) => {

@@ -1,13 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { scanBudget, seriousViolations, seriousViolationsInBothThemes } from "./axe.ts";
-import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
 
 const password = "correct horse battery staple";
 const course = "webdevfrontendcourse";
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 test("every player URL of the front-end course renders for an enrolled learner", async ({ page, request }) => {

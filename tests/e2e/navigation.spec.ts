@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { spinnerDelayMs } from "../../app/components/navigation-spinner.tsx";
-import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { gotoHydrated } from "./hydration.ts";
 
 test("a slow client navigation shows the full-screen Loading... spinner", async ({ page }) => {
@@ -16,7 +16,7 @@ test("a slow client navigation shows the full-screen Loading... spinner", async 
 });
 
 test("a slow form shows its pending state on its own button, not the full-screen spinner", async ({ page, request, context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
   await signUpVerified(page, request, { name: "Ishaan", email: uniqueEmail("pending"), password: "correct horse battery staple" });
   await gotoHydrated(page, "/profile");
   await page.route("**/profile.data*", async (route) => {
@@ -98,7 +98,7 @@ test("on a phone the navigation collapses into a menu", async ({ page }) => {
 });
 
 test("on a phone only one menu is open at a time", async ({ page, context, request }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
   await signUpVerified(page, request, { name: "Two Menus", email: uniqueEmail("menus"), password: "correct horse battery staple" });
   await page.setViewportSize({ width: 375, height: 740 });
   await gotoHydrated(page, "/courses");
@@ -129,7 +129,7 @@ test("the site can be used with the keyboard alone", async ({ page }) => {
 });
 
 test("the account menu is a button that says whether it is open, and Escape or a click elsewhere closes it", async ({ page, context, request }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
   await signUpVerified(page, request, { name: "Menu Tester", email: uniqueEmail("menu"), password: "correct horse battery staple" });
   const button = page.getByRole("button", { name: "Account menu for Menu Tester" });
   await expect(button).toHaveAttribute("aria-expanded", "false");

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
-import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
 
 const password = "correct horse battery staple";
@@ -14,7 +14,7 @@ let learner: { state: Awaited<ReturnType<BrowserContext["storageState"]>>; addre
 
 test.beforeAll(async ({ browser }) => {
   const context = await browser.newContext();
-  const address = await useOwnAddress(context);
+  const address = await giveOwnAddress(context);
   const page = await context.newPage();
   await signUpVerified(page, context.request, { name: "Nandini", email: uniqueEmail("notes"), password });
   await buyCourse(page, course);
@@ -139,7 +139,7 @@ test("another learner's note is not found, to read or to change", async ({ brows
   const noteId = new URL(owner.url()).searchParams.get("note") ?? "";
 
   const context = await browser.newContext();
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
   const other = await context.newPage();
   await signUpVerified(other, context.request, { name: "Someone Else", email: uniqueEmail("notes-other"), password });
   expect((await other.goto(`/notes?note=${noteId}`))?.status()).toBe(404);
@@ -159,7 +159,7 @@ test("a long list shows its first fifty notes, with the rest one link or a searc
   test.setTimeout(90_000);
   // A learner of its own: fifty notes would push the shared learner's notes off the first page.
   const context = await browser.newContext();
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
   const page = await context.newPage();
   await signUpVerified(page, context.request, { name: "Prolific", email: uniqueEmail("many-notes"), password });
   const origin = new URL(page.url()).origin;
@@ -201,7 +201,7 @@ test("a learner past their limits is told so on the notes page and keeps their l
   test.setTimeout(90_000);
   // A learner of their own: the limits count per person.
   const context = await browser.newContext();
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
   const page = await context.newPage();
   await signUpVerified(page, context.request, { name: "Hasty", email: uniqueEmail("limits"), password });
   const title = word("Limits ");

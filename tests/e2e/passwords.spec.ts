@@ -1,12 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
-import { latestMail, signIn, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { latestMail, signIn, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "velvet quarry lantern biscuit";
 const common = "Choose a stronger password. It is on the list of the most common passwords. Add more words that are less common.";
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 /** Whether the page has downloaded the estimator's dictionaries (the diceware list is one of them). */

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
-import { signIn, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signIn, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
 // A 2 × 2 PNG, valid by its content.
@@ -10,7 +10,7 @@ const png = Buffer.from(
 );
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 test("profile: edit the name, upload and remove a photo, change the password", async ({ page, request }) => {

@@ -1,11 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
 import { seriousViolationsInBothThemes } from "./axe.ts";
-import { latestMail, signIn, signOut, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { latestMail, signIn, signOut, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 async function startPayment(page: Page, courseId: string) {

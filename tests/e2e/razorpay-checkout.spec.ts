@@ -2,7 +2,7 @@ import { expect, test, type Page } from "@playwright/test";
 import type { RazorpayCheckoutOptions as CheckoutOptions } from "../../app/components/razorpay-checkout.tsx";
 import { paymentSignature } from "../../server/payments/signature.ts";
 import { testPayPath } from "../support/razorpay-api.ts";
-import { signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { appUrl, razorpayApiUrl, razorpayAppUrl, razorpayKeys } from "./servers.ts";
 
 // These run against the app whose provider is Razorpay; its API is the local stand-in.
@@ -25,7 +25,7 @@ const checkoutScript = `window.Razorpay = function (options) {
 
 
 test.beforeEach(async ({ context, page }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
   await page.route("https://checkout.razorpay.com/v1/checkout.js", (route) =>
     route.fulfill({ contentType: "application/javascript", body: checkoutScript }),
   );

@@ -1,11 +1,11 @@
 import { expect, test, type Page } from "@playwright/test";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
-import { latestMail, signIn, signOut, signUpVerified, uniqueEmail, useOwnAddress } from "./identity.ts";
+import { latestMail, signIn, signOut, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
 
 test.beforeEach(async ({ context }) => {
-  await useOwnAddress(context);
+  await giveOwnAddress(context);
 });
 
 /** Pays the sandbox checkout the page was sent to. */
@@ -113,7 +113,7 @@ test("another customer's website is not found, and a website cancelled before it
   const details = page.url().replace(/\/renew\?.*$/, "");
 
   const other = await browser.newContext();
-  await useOwnAddress(other);
+  await giveOwnAddress(other);
   const stranger = await other.newPage();
   await signUpVerified(stranger, other.request, { name: "Stranger", email: uniqueEmail("stranger"), password });
   for (const path of [details, `${details}/renew`]) {
@@ -195,7 +195,7 @@ test("a customer whose domain went live for someone else while paying is told so
 
   // Meanwhile someone else buys hosting for the same domain and pays first.
   const other = await browser.newContext();
-  await useOwnAddress(other);
+  await giveOwnAddress(other);
   const rival = await other.newPage();
   await signUpVerified(rival, other.request, { name: "Quick Buyer", email: uniqueEmail("quick"), password });
   await rival.goto("/account/services/websites/new?plan=starter-monthly");
