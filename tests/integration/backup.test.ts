@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { PGlite } from "@electric-sql/pglite";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { Client } from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "../../server/api/keys.ts";
@@ -15,11 +15,12 @@ import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { createHostingOrder, createOrder, requestRefund } from "../../server/commerce/index.ts";
 import { createFieldCipher, loadEncryptionKey } from "../../server/crypto/field-encryption.ts";
 import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
-import { certificates, cliLoginRequests, deviceCode, rateLimit, scheduledJobs, throttles, websiteReminders } from "../../server/db/schema.ts";
+import { certificates, cliLoginRequests, deviceCode, rateLimit, scheduledJobs, session as sessionTable, throttles, twoFactor, websiteReminders } from "../../server/db/schema.ts";
 import { loadGeneratedSecrets } from "../../server/db/generated-secrets.ts";
 import { saveReview } from "../../server/feedback/index.ts";
 import { rememberLesson, setLessonComplete } from "../../server/learning/player.ts";
 import { createNote, getNote } from "../../server/notes/index.ts";
+import { confirmSecondFactor, grantRole } from "../../server/staff/index.ts";
 import { startWebsite } from "../../server/websites/index.ts";
 import { listeningPort } from "../support/server-process.ts";
 import { scratchSpace } from "../support/scratch.ts";
@@ -225,6 +226,11 @@ async function fill(db: Db, suite: ReturnType<typeof identitySuite>, catalog: Ca
   await db.insert(cliLoginRequests).values({ userCode: "ABCDEFGH", userAgent: "academy-cli/0.1.0", ipAddress: "10.1.2.3" });
   await db.insert(websiteReminders).values({ websiteId: site.id, kind: "7-days", expiresAt: soon });
   await db.insert(scheduledJobs).values({ name: "clean-up", nextRunAt: soon, lastStartedAt: new Date(), lastFinishedAt: new Date() });
+  // The back office: a role granted (with its audit entry), a confirmed second factor and its key.
+  await grantRole(db, { id: null, name: "command line (backup test)", roles: [], address: null }, email, "owner");
+  const [session] = await db.select({ id: sessionTable.id }).from(sessionTable).where(eq(sessionTable.userId, user.id)).limit(1);
+  await confirmSecondFactor(db, session?.id ?? "");
+  await db.insert(twoFactor).values({ id: "tf-backup", userId: user.id, secret: "encrypted-secret", backupCodes: "encrypted-codes" });
   return { email, userId: user.id, noteId: note.id, noteBody };
 }
 

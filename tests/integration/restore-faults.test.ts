@@ -322,17 +322,17 @@ describe.each(kinds)("restore faults on $name", { timeout: 120_000 }, (kind) => 
        * script and waits, and psql has run that half inside its transaction, old tables dropped, new ones half made.
        */
       async function heldMidway() {
+        const name = new URL(place.env.DATABASE_URL as string).pathname.slice(1);
+        const psqlSessions = () => admin(async (client) => (await client.query(`select state, backend_xid from pg_stat_activity where datname = $1 and application_name = 'psql'`, [name])).rows);
+        // The last test's psql may still be rolling back on a loaded machine, and a restore refuses a database another session uses.
+        await until("the last restore's session to end", async () => (await psqlSessions()).length === 0);
         const restore = start("restore", [archive, "--force"], { ...place.env, PATH: `${await haltingTools()}${path.delimiter}${process.env.PATH ?? ""}` });
         const pid = restore.child.pid as number;
         leftovers.push(pid);
-        const name = new URL(place.env.DATABASE_URL as string).pathname.slice(1);
-        await until("psql to run the first half of the restore", async () =>
-          admin(
-            async (client) =>
-              (await client.query(`select 1 from pg_stat_activity where datname = $1 and application_name = 'psql' and backend_xid is not null and state = 'idle in transaction'`, [name]))
-                .rowCount,
-          ),
-        );
+        await until("psql to run the first half of the restore", async () => {
+          if (restore.child.exitCode !== null) throw new Error(`The restore ended before its midway point:\n${(await restore.done).stderr}`);
+          return (await psqlSessions()).some((session) => session.backend_xid !== null && session.state === "idle in transaction");
+        });
         const children = await childrenOf(pid);
         const writer = children.find((child) => child.command.some((arg) => arg.endsWith("halting-pg-restore.mjs")));
         const psql = children.find((child) => child.command[0]?.endsWith("psql"));

@@ -3,7 +3,7 @@ import { Outlet, useRouteLoaderData } from "react-router";
 import { rolesAllow, staffRoleLabels, type StaffPermission } from "../../../common/staff.ts";
 import { secondFactorNeeded } from "../../../server/staff/index.ts";
 import { RouteError } from "../../components/not-found.tsx";
-import { Container } from "../../components/page-intro.tsx";
+import { AreaChrome } from "../../components/area-chrome.tsx";
 import { TabLink } from "../../components/ui/tabs.tsx";
 import type { Route } from "./+types/layout";
 import { requireSecondFactor, staffOf } from "./access.server.ts";
@@ -54,32 +54,26 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 function AdminChrome({ children }: { children: ReactNode }) {
   const staff = useRouteLoaderData<typeof loader>("routes/admin/layout");
   return (
-    <>
-      <div className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/50">
-        <Container className="pt-8 sm:pt-10">
-          <p className="text-sm font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">Back office</p>
-          {staff && (
-            <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-              {staff.name} · {staff.roles.join(", ")}
-            </p>
-          )}
-          <nav aria-label="Back office" className="-mx-4 mt-4 overflow-x-auto px-4 [scrollbar-width:thin] sm:mx-0 sm:px-0">
-            <ul className="flex w-max min-w-full items-end">
-              {staff?.tabs.map((tab) => (
-                <li key={tab.to}>
-                  <TabLink to={tab.to} end={tab.end}>
-                    {tab.label}
-                  </TabLink>
-                </li>
-              ))}
-              <li className="ml-auto">
-                <TabLink to="/logout">Sign out</TabLink>
-              </li>
-            </ul>
-          </nav>
-        </Container>
-      </div>
-      <Container className="py-8 sm:py-10">{children}</Container>
-    </>
+    <AreaChrome
+      heading={<p className="text-sm font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">Back office</p>}
+      detail={staff && `${staff.name} · ${staff.roles.join(", ")}`}
+      label="Back office"
+      tabs={
+        <>
+          {staff?.tabs.map((tab) => (
+            <li key={tab.to}>
+              <TabLink to={tab.to} end={tab.end}>
+                {tab.label}
+              </TabLink>
+            </li>
+          ))}
+          <li className="ml-auto">
+            <TabLink to="/logout">Sign out</TabLink>
+          </li>
+        </>
+      }
+    >
+      {children}
+    </AreaChrome>
   );
 }

@@ -32,13 +32,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   const member = await staffWith(context, request, "staff.manage");
   const form = await readForm(request, staffForm);
   if (!form.ok) return form.reply;
-  const { intent, email, role } = form.value;
-  const change = intent === "grant" ? grantRole : revokeRole;
+  const { email, role } = form.value;
+  const granting = form.value.intent === "grant";
+  const change = granting ? grantRole : revokeRole;
   const done = await attemptFor(form, () => change(context.get(appServices).db, actorFor(member, request), email, role));
   if (!done.ok) return done.reply;
   const label = staffRoleLabels[role].toLowerCase();
-  if (!done.value.changed) return succeed(form, intent === "grant" ? `${email} is ${label} already.` : `${email} was not ${label}.`);
-  return succeed(form, intent === "grant" ? `${email} is now ${label}. They set up two-factor sign-in when they first open the back office.` : `${email} is no longer ${label}.`);
+  if (!done.value.changed) return succeed(form, granting ? `${email} is ${label} already.` : `${email} was not ${label}.`);
+  return succeed(form, granting ? `${email} is now ${label}. They set up two-factor sign-in when they first open the back office.` : `${email} is no longer ${label}.`);
 }
 
 export default function StaffPage({ loaderData, actionData }: Route.ComponentProps) {

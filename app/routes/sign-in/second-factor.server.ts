@@ -16,13 +16,14 @@ export const secondFactorForm = z.discriminatedUnion("intent", [
 export async function checkSecondFactor(auth: Auth, request: Request) {
   const form = await readForm(request, secondFactorForm);
   if (!form.ok) return { ok: false as const, reply: form.reply };
-  const { intent, code, redirectTo } = form.value;
-  const result = await postToAuth(auth, request, intent === "totp" ? "/two-factor/verify-totp" : "/two-factor/verify-backup-code", { code });
+  const { code, redirectTo } = form.value;
+  const byApp = form.value.intent === "totp";
+  const result = await postToAuth(auth, request, byApp ? "/two-factor/verify-totp" : "/two-factor/verify-backup-code", { code });
   if (result.ok) return { ok: true as const, headers: result.headers, redirectTo: redirectTo ?? null };
   if (result.code === "INVALID_TWO_FACTOR_COOKIE") return { ok: false as const, reply: refuse(form, { status: 400, message: "This sign-in took too long. Sign in again with your e-mail and password." }) };
   if (result.status === 429 || result.code === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE" || result.code === "ACCOUNT_LOCKED") {
     return { ok: false as const, reply: refuse(form, { status: 429, message: authErrorMessage("sign-in", { ...result, status: 429 }) }) };
   }
-  const wrong = intent === "totp" ? "That is not the code your app shows now. Enter the newest one." : "That recovery code is not one of yours, or it was used already.";
+  const wrong = byApp ? "That is not the code your app shows now. Enter the newest one." : "That recovery code is not one of yours, or it was used already.";
   return { ok: false as const, reply: refuse(form, { status: 400, message: null }, { code: wrong }) };
 }
