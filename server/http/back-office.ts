@@ -7,8 +7,8 @@ const backOfficePath = /^\/admin(?:\/|\.data$|$)/;
 
 /**
  * For anyone without a staff role the back office does not exist: its addresses are answered as an
- * unknown address is, before React Router sees them (so no route id, layout or error of its own
- * reaches the page), and React Router's route discovery (`/__manifest?paths=…`) is told of no route
+ * unknown address is, by handing React Router a request for one (so no route id, layout or error of
+ * its own reaches the page, whatever the client accepts), and React Router's route discovery (`/__manifest?paths=…`) is told of no route
  * there. Only requests for those addresses pay for the lookup.
  */
 export function backOfficeGate(deps: Pick<HttpDeps, "identity" | "database">) {
@@ -19,9 +19,15 @@ export function backOfficeGate(deps: Pick<HttpDeps, "identity" | "database">) {
   }
 
   return {
-    /** Whether `request` is for the back office by someone who holds no role: answer it as an unknown address. */
-    async hidden(request: Request): Promise<boolean> {
-      return backOfficePath.test(new URL(request.url).pathname) && !(await isStaff(request.headers));
+    /**
+     * `request` as React Router is to see it: for the back office by someone who holds no role, the
+     * same request for `unknownPath` (a page or its data, as asked), so the answer is an unknown address's.
+     */
+    async asSeenBy(request: Request, unknownPath: string): Promise<Request> {
+      const url = new URL(request.url);
+      if (!backOfficePath.test(url.pathname) || (await isStaff(request.headers))) return request;
+      url.pathname = url.pathname.endsWith(".data") ? `${unknownPath}.data` : unknownPath;
+      return new Request(url, request);
     },
 
     /** A route-discovery request, with the back office's addresses asked about as an unknown one, unless the person holds a role. */

@@ -148,9 +148,8 @@ export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, d
     const received = appRequest(c, origin, deps.proxyHops);
     const request = isSafeMethod(received.method) ? received : await formRequest(received);
     if (!(request instanceof Request)) return errorPage(c, request.status, request.message);
-    if (await backOffice.hidden(request)) return errorPage(c, 404, "We couldn't find that page.");
     const nonce = requestNonce(c);
-    const response = await renderApp(c, await backOffice.discovery(request, errorPagePath));
+    const response = await renderApp(c, await backOffice.discovery(await backOffice.asSeenBy(request, errorPagePath), errorPagePath));
     if (response.status >= 500 && !(await databaseAnswers())) return databaseDown(c, cacheable ? cacheKey : null);
     const contentType = response.headers.get("content-type");
     const storable =

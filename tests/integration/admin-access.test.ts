@@ -50,6 +50,9 @@ async function request(who: Who, path: string, form?: Record<string, string>): P
   });
 }
 
+/** A request as a script sends it: no cookie, no Accept header. */
+const plain = (path: string) => t.app.fetch(new Request(`${origin}${path}`), { incoming: { socket: { remoteAddress: "10.9.0.9" } } });
+
 const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 
 const everyone: Who[] = ["visitor", "learner", "owner", "support", "finance", "content", "owner, unconfirmed"];
@@ -85,6 +88,19 @@ describe("the back office's authorization matrix", () => {
     }
   });
 
+  it("answers a script without a role at /admin as at an unknown address: the same status, type and page, its data requests too", async () => {
+    for (const [hidden, unknown] of [
+      ["/admin/staff", "/no-such-page-anywhere"],
+      ["/admin/staff.data", "/no-such-page-anywhere.data"],
+    ] as const) {
+      const [a, b] = await Promise.all([plain(hidden), plain(unknown)]);
+      expect([a.status, a.headers.get("content-type")], hidden).toEqual([b.status, b.headers.get("content-type")]);
+      const text = await a.text();
+      expect(text, hidden).not.toMatch(/admin|Back office/i);
+      expect(text.length, hidden).toBeGreaterThan(0);
+    }
+  });
+
   it("sends a staff member whose session has not confirmed the second factor to confirm it, and back", async () => {
     const response = await request("owner, unconfirmed", "/admin/audit?action=staff.grant");
     expect(response.status).toBe(302);
@@ -95,9 +111,11 @@ describe("the back office's authorization matrix", () => {
   it("lets only owners grant or take away roles, and a refused attempt changes nothing and writes nothing", async () => {
     const before = (await listAudit(t.database.db)).entries.length;
     const target = emails.get("learner") as string;
+    // Without a role, a form sent there is answered as one sent to an address that does not exist.
+    const nowhere = (await request("learner", "/no-such-page-anywhere", { intent: "grant" })).status;
     for (const who of everyone.filter((w) => w !== "owner")) {
       const response = await request(who, "/admin/staff", { intent: "grant", email: target, role: "owner" });
-      expect(response.status, who).toBe(who === "visitor" || who === "learner" ? 404 : who === "owner, unconfirmed" ? 302 : 403);
+      expect(response.status, who).toBe(who === "visitor" || who === "learner" ? nowhere : who === "owner, unconfirmed" ? 302 : 403);
     }
     expect((await listAudit(t.database.db)).entries.length).toBe(before);
     expect((await request("learner", "/admin")).status).toBe(404);
