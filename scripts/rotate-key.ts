@@ -1,10 +1,10 @@
 // `npm run rotate-key`: every encrypted field re-encrypted under a new key while the servers run; see docs/operations.md "Encryption keys".
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "../server/config.ts";
 import { EncryptionError } from "../server/crypto/field-encryption.ts";
 import { RotationError, rotateEncryptionKey } from "../server/crypto/rotation.ts";
 import { openDatabase, SchemaTooNew } from "../server/db/client.ts";
 import { loadEnvFile } from "../server/env-file.ts";
+import { configOrFail, fail } from "./command.ts";
 
 loadEnvFile();
 
@@ -16,10 +16,6 @@ first restart each one with both variables set, then run this. Stopped at any po
 finishes. Without ENCRYPTION_KEY_PREVIOUS the old key is the one generated into the database. The embedded
 database (no DATABASE_URL) can be opened by one process only: stop the server before running this.`;
 
-function fail(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
 
 let parsed: ReturnType<typeof parseArgs<{ options: { help: { type: "boolean"; short: "h" } } }>>;
 try {
@@ -32,13 +28,7 @@ if (parsed.values.help) {
   process.exit(0);
 }
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  fail(error.message);
-}
+const config = configOrFail();
 const database = await openDatabase(config);
 try {
   await database.migrate();

@@ -1,9 +1,9 @@
 // `npm run staff -- grant|revoke <email> <role>` and `npm run staff -- list`: the back office's roles from the server's shell; see docs/operations.md "Staff".
 import { userInfo, hostname } from "node:os";
-import { ConfigError, loadConfig } from "../server/config.ts";
 import { openDatabase, SchemaTooNew } from "../server/db/client.ts";
 import { DatabaseInUse } from "../server/db/pglite-lock.ts";
 import { loadEnvFile } from "../server/env-file.ts";
+import { configOrFail, fail } from "./command.ts";
 import { UserError } from "../server/errors.ts";
 import { grantRole, listStaff, resetTwoFactor, revokeRole, type Actor } from "../server/staff/index.ts";
 
@@ -23,10 +23,6 @@ The person signs up on the site first; they set up two-factor sign-in the first 
 the same environment as the server names; the embedded database (no DATABASE_URL) can be opened by
 one process only, so stop the server first.`;
 
-function fail(message: string, code = 1): never {
-  console.error(message);
-  process.exit(code);
-}
 
 const [command, email, role, ...extra] = process.argv.slice(2);
 if (command === "--help" || command === "-h" || command === "help") {
@@ -35,16 +31,11 @@ if (command === "--help" || command === "-h" || command === "help") {
 }
 const wellFormed =
   (command === "list" && email === undefined) ||
-  (command === "reset-two-factor" && email !== undefined && role === undefined) || ((command === "grant" || command === "revoke") && email !== undefined && role !== undefined && extra.length === 0);
+  (command === "reset-two-factor" && email !== undefined && role === undefined) ||
+  ((command === "grant" || command === "revoke") && email !== undefined && role !== undefined && extra.length === 0);
 if (!wellFormed) fail(`${command ? `"${[command, email, role, ...extra].filter(Boolean).join(" ")}" is not a staff command.` : "Say what to do."}\n\n${usage}`, 2);
 
-let config: ReturnType<typeof loadConfig>;
-try {
-  config = loadConfig();
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  fail(error.message);
-}
+const config = configOrFail();
 
 let database: Awaited<ReturnType<typeof openDatabase>>;
 try {

@@ -107,7 +107,8 @@ export async function pgliteCopy(kind: TemplateKind): Promise<Database> {
 
 const postgresTemplateName = async () => `academy_template_${await templateVersion()}`;
 
-async function withAdmin<T>(serverUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
+/** Runs `work` on a connection of its own to the test server, closed afterwards. */
+export async function withAdmin<T>(serverUrl: string, work: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: serverUrl });
   await client.connect();
   try {

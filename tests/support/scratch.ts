@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Client } from "pg";
+import type { Client } from "pg";
 import { afterAll } from "vitest";
+import { withAdmin } from "./database-templates.ts";
 
 /**
  * Folders and PostgreSQL databases a test file keeps by name until it ends (backup and restore
@@ -14,15 +15,7 @@ export function scratchSpace(serverUrl: string | undefined) {
   const folders: string[] = [];
   const databases: string[] = [];
 
-  async function admin<T>(work: (client: Client) => Promise<T>): Promise<T> {
-    const client = new Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  }
+  const admin = <T>(work: (client: Client) => Promise<T>): Promise<T> => withAdmin(serverUrl as string, work);
 
   afterAll(async () => {
     // Each embedded database is some 40 MB on disk.
