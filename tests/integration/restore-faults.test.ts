@@ -142,17 +142,20 @@ function ran(child: ChildProcess): Promise<Ran> {
 /** `npm run backup|restore -- ARGS` as an operator runs it, on the same Node. */
 function start(script: "backup" | "restore", args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, [path.join(projectRoot, "scripts", `${script}.ts`), ...args], { cwd: projectRoot, env: processEnv(env), stdio: ["ignore", "pipe", "pipe"] });
-  return { child, done: ran(child) };
+  let output = "";
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return { child, done: ran(child), output: () => output };
 }
 
 const run = (script: "backup" | "restore", args: string[], env: Record<string, string>) => start(script, args, env).done;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+/** Polls `probe` until it finds something; on timeout, says what `explain` reports of the state it was waiting on. */
+async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, explain: () => Promise<string> = async () => "", timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = await probe();
     if (found) return found;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.`);
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}.${await explain()}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -228,7 +231,13 @@ child.stdout.on("data", (chunk) => chunks.push(chunk));
 child.on("close", (code) => {
   const output = Buffer.concat(chunks);
   if (!args.includes("--file=-") || args.includes("--data-only")) return process.stdout.write(output, () => process.exit(code ?? 1));
-  process.stdout.write(output.subarray(0, output.length >> 1));
+  // Half the script, or up to the end of the table's rows the middle falls in: psql then waits for a statement,
+  // not for more rows, whatever the random data made each table's size.
+  const text = output.toString("latin1");
+  const middle = output.length >> 1;
+  const copy = text.lastIndexOf("\\nCOPY ", middle);
+  const rowsEnd = copy === -1 ? -1 : text.indexOf("\\n\\\\.\\n", copy) + 4;
+  process.stdout.write(output.subarray(0, rowsEnd > middle ? rowsEnd : middle));
   setInterval(() => {}, 60_000);
 });
 `,
@@ -319,20 +328,23 @@ describe.each(kinds)("restore faults on $name", { timeout: 120_000 }, (kind) => 
 
       /**
        * A restore of the good archive held midway: pg_restore (through a stand-in on PATH) has written half of its
-       * script and waits, and psql has run that half inside its transaction, old tables dropped, new ones half made.
+       * script (never stopping inside a table's rows) and waits, and psql has run that half inside its transaction, old tables dropped, new ones half made.
        */
       async function heldMidway() {
         const name = new URL(place.env.DATABASE_URL as string).pathname.slice(1);
-        const psqlSessions = () => admin(async (client) => (await client.query(`select state, backend_xid from pg_stat_activity where datname = $1 and application_name = 'psql'`, [name])).rows);
+        const psqlSessions = () =>
+          admin(async (client) => (await client.query(`select state, backend_xid, wait_event_type, wait_event, left(query, 120) as query from pg_stat_activity where datname = $1 and application_name = 'psql'`, [name])).rows);
+        const sessionsOfDatabase = async () =>
+          `\nSessions of ${name}: ${JSON.stringify(await admin(async (client) => (await client.query(`select pid, application_name, backend_type, state, backend_xid, wait_event_type, wait_event, left(query, 120) as query from pg_stat_activity where datname = $1`, [name])).rows))}`;
         // The last test's psql may still be rolling back on a loaded machine, and a restore refuses a database another session uses.
-        await until("the last restore's session to end", async () => (await psqlSessions()).length === 0);
+        await until("the last restore's session to end", async () => (await psqlSessions()).length === 0, sessionsOfDatabase);
         const restore = start("restore", [archive, "--force"], { ...place.env, PATH: `${await haltingTools()}${path.delimiter}${process.env.PATH ?? ""}` });
         const pid = restore.child.pid as number;
         leftovers.push(pid);
         await until("psql to run the first half of the restore", async () => {
           if (restore.child.exitCode !== null) throw new Error(`The restore ended before its midway point:\n${(await restore.done).stderr}`);
           return (await psqlSessions()).some((session) => session.backend_xid !== null && session.state === "idle in transaction");
-        });
+        }, async () => `${await sessionsOfDatabase()}\nRestore's processes: ${JSON.stringify(await childrenOf(pid))}\nIts output so far: ${restore.output()}`);
         const children = await childrenOf(pid);
         const writer = children.find((child) => child.command.some((arg) => arg.endsWith("halting-pg-restore.mjs")));
         const psql = children.find((child) => child.command[0]?.endsWith("psql"));

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const scanned = ["app/routes", "app/components"];
+/** Utilities that only paint: the dark theme may change these and nothing else (tests/e2e/axe.ts scans it for colour rules only). */
+const colourUtility = /^(text|bg|border|divide|ring|outline|accent|from|via|to|placeholder|marker|fill|stroke|decoration|caret|shadow)-/;
 const primitives = "app/components/ui/";
 
 /**
@@ -42,5 +44,18 @@ describe("UI primitives", () => {
       if (found.length > 0) copies[file] = found;
     }
     expect(copies).toEqual({});
+  });
+
+  it("lets the dark theme change colours only, so a page's elements are the same in both themes", async () => {
+    const files = [...(await Promise.all(scanned.map(sourceFiles))).flat(), "app/app.css"];
+    const layout: string[] = [];
+    for (const file of files) {
+      const text = await readFile(path.join(root, file), "utf8");
+      for (const [variant] of text.matchAll(/dark:[\w:[\]/.-]+/g)) {
+        const utility = variant.split(":").at(-1) ?? "";
+        if (!colourUtility.test(utility)) layout.push(`${file}: ${variant}`);
+      }
+    }
+    expect(layout).toEqual([]);
   });
 });
