@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-import { chromiumFlags, chromiumPath } from "./tests/chromium.ts";
+import { chromiumFlags, testBrowserPath } from "./tests/chromium.ts";
 import {
   appUrl as baseURL,
   mailSinkSmtpPort,
@@ -31,7 +31,7 @@ export default defineConfig({
   use: {
     baseURL,
     trace: "retain-on-failure",
-    launchOptions: { executablePath: chromiumPath, args: chromiumFlags },
+    launchOptions: { executablePath: testBrowserPath, args: chromiumFlags },
   },
   projects: [
     { name: "chromium", use: { ...devices["Desktop Chrome"], channel: undefined } },
@@ -44,7 +44,7 @@ export default defineConfig({
         channel: undefined,
         baseURL: productionUrl,
         ignoreHTTPSErrors: true,
-        launchOptions: { executablePath: chromiumPath, args: [...chromiumFlags, `--host-resolver-rules=MAP ${productionHost} 127.0.0.1`] },
+        launchOptions: { executablePath: testBrowserPath, args: [...chromiumFlags, `--host-resolver-rules=MAP ${productionHost} 127.0.0.1`] },
       },
     },
   ],

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
+import { chromiumPath } from "../chromium.ts";
 import { seriousViolations } from "./axe.ts";
 import { buyCourse } from "./shop.ts";
 import { latestMail, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
@@ -170,7 +171,7 @@ test("the approval page shows the backend's error text verbatim, or the spec's m
 test("academy orders lists a purchase, and receipts saves its tax invoice as HTML and prints it to PDF", async ({ page, request }) => {
   const config = await mkdtemp(path.join(tmpdir(), "academy-cli-"));
   const origin = new URL((await page.request.get("/healthz")).url()).origin;
-  const env = { XDG_CONFIG_HOME: config, ACADEMY_URL: origin, CHROME_PATH: "/usr/bin/chromium" };
+  const env = { XDG_CONFIG_HOME: config, ACADEMY_URL: origin, CHROME_PATH: chromiumPath };
   await signUpVerified(page, request, { name: "Invoice Isha", email: uniqueEmail("invoice"), password });
   await buyCourse(page, "react-fundamentals");
   const login = startLogin([], env);
