@@ -16,14 +16,14 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts"],
-          exclude: ["tests/integration/fuzz.test.ts"],
+          exclude: ["tests/integration/fuzz-*.test.ts"],
           globalSetup: ["tests/support/vitest-global-setup.ts"],
         },
       },
       {
-        // After the rest, alone: it keeps a core busy for a minute or more and would starve the tests that time a server's start.
+        // After the rest, its two halves side by side: each keeps a core busy for half a minute and would starve the tests that time a server's start.
         extends: true,
-        test: { name: "fuzz", include: ["tests/integration/fuzz.test.ts"], globalSetup: ["tests/support/vitest-global-setup.ts"], sequence: { groupOrder: 1 } },
+        test: { name: "fuzz", include: ["tests/integration/fuzz-*.test.ts"], globalSetup: ["tests/support/vitest-global-setup.ts"], sequence: { groupOrder: 1 } },
       },
     ],
   },

@@ -14,7 +14,7 @@ const steps: Record<string, string[]> = {
   build: ["npm", "run", "build"],
   // The tests beside the code, without a database or a build: seconds.
   unit: ["npx", "vitest", "run", "--project", "unit"],
-  // Every Vitest suite: unit, integration (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), then fuzz alone.
+  // Every Vitest suite: unit, integration (PGlite, and PostgreSQL when TEST_DATABASE_URL is set), then the two halves of fuzz side by side.
   vitest: ["npx", "vitest", "run"],
   e2e: ["npx", "playwright", "test"],
 };

@@ -1,8 +1,9 @@
 // Property-based fuzzing of every form action and JSON endpoint: arbitrary bodies, content types,
 // encodings, NUL and lone surrogates, huge and empty values, repeated fields. Whatever arrives, the
 // answer is never a 5xx, and a request that is refused (4xx) leaves the learner's data as it was.
-// FUZZ_RUNS sets the number of cases (10,000 by default). The seed is fixed so that CI is
-// repeatable; explore further with another one, e.g. FUZZ_SEED=$RANDOM npx vitest run tests/integration/fuzz.test.ts
+// FUZZ_RUNS sets the number of cases (10,000 by default), shared by fuzz-1.test.ts and fuzz-2.test.ts,
+// which run side by side on their own apps: half h uses the seed FUZZ_SEED + h. The seed is fixed so
+// that CI is repeatable; explore further with another one, e.g. FUZZ_SEED=$RANDOM npx vitest run --project fuzz
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import * as fc from "fast-check";
@@ -40,45 +41,7 @@ const formInit = (fields: Record<string, string>, cookie?: string) => ({
   cookie,
 });
 
-beforeAll(async () => {
-  t = await startTestApp();
-  app = createHttpApp({ ...t.deps, apiRateLimit: 1_000_000, production: false });
-  const email = `fuzz-${randomBytes(4).toString("hex")}@example.com`;
-  const signUp = await send("/api/auth/sign-up/email", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "Fuzz Learner", email, password }),
-  });
-  const cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-  const { user: created } = (await signUp.json()) as { user: { id: string } };
-  await t.database.db.update(user).set({ emailVerified: true }).where(eq(user.id, created.id));
-  const note = await send("/notes", formInit({ intent: "create" }, cookie));
-  const noteId = new URL(note.headers.get("location") ?? "", origin).searchParams.get("note") ?? "";
-  const started = await send("/courses/react-fundamentals/confirm", formInit({ intent: "pay", idempotencyKey: randomBytes(12).toString("hex") }, cookie));
-  const providerOrderId = /^\/sandbox\/checkout\/(order_\w+)$/.exec(started.headers.get("location") ?? "")?.[1] ?? "";
-  const fields = await (t.payments.sandbox as SandboxGateway).pay(providerOrderId, { outcome: "pay", method: "upi" });
-  const paid = await send("/api/payments/callback", formInit(fields));
-  const orderId = new URL(paid.headers.get("location") ?? "", origin).searchParams.get("order") ?? "";
-  const website = await send("/account/services/websites/new", formInit({ planId: "starter-monthly", domain: "fuzz.example.in" }, cookie));
-  const websiteId = /^\/account\/services\/websites\/([0-9a-f-]{36})\/renew/.exec(website.headers.get("location") ?? "")?.[1] ?? "";
-  // A CLI token, as academy login ends with, and a key that may only read; and a code waiting for approval.
-  const deviceStart = async () => (await (await send("/api/auth/device/code", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_id: "academy-cli" }) })).json()) as { device_code: string; user_code: string };
-  const granted = await deviceStart();
-  await t.database.db.update(deviceCode).set({ status: "approved", userId: created.id }).where(eq(deviceCode.deviceCode, granted.device_code));
-  const token = await send("/api/auth/device/token", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: granted.device_code, client_id: "academy-cli" }),
-  });
-  const { access_token: cliToken } = (await token.json()) as { access_token: string };
-  const readKey = (await createApiKey(t.database.db, created.id, { name: "Fuzz reader", scopes: ["read"], lifetimeDays: 30 }, new Date())).secret;
-  const { user_code: cliCode } = await deviceStart();
-  expect(noteId && orderId && providerOrderId && websiteId && cliToken && cliCode).toBeTruthy();
-  learner = { cookie, email, noteId, orderId, providerOrderId, websiteId, cliToken, readKey, cliCode };
-  const doc = (await (await send("/api/v1/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
-  apiOperations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })));
-}, 60_000);
-afterAll(() => t.close());
+
 
 /** Everything a refused request must leave alone, as one digest. */
 async function dataDigest(): Promise<string> {
@@ -225,62 +188,108 @@ const apiRequest = fc.record({
   body: bodies,
 });
 
-describe("fuzzing every form action and JSON endpoint", () => {
-  it(`answers ${runs.toLocaleString("en")} arbitrary requests without a 5xx, and changes nothing when it refuses one`, async () => {
-    console.info(`fuzz: ${runs} cases, FUZZ_SEED=${seed}`);
-    let cases = 0;
-    // The API first: the forms may sign the learner's other sessions out, the CLI's among them.
-    await fc.assert(
-      fc.asyncProperty(apiRequest, async ({ operation, otherMethod, id, extraPath, cursor, limit, credential, body }) => {
-        cases++;
-        const op = apiOperations[operation % apiOperations.length] ?? { method: "GET", path: "/me" };
-        const ids: Record<string, string> = { NOTE: learner.noteId, ORDER: learner.orderId, WEBSITE: learner.websiteId };
-        const path = `/api/v1${op.path.replace("{id}", encoded(ids[id] ?? id))}${extraPath === null ? "" : `/${encoded(extraPath)}`}`;
-        const token = { cli: learner.cliToken, key: learner.readKey, none: "", garbage: "x", acd_garbage: "acd_x", acli_garbage: "acli_x" }[credential];
-        const headers: Record<string, string> = body.contentType === null ? {} : { "content-type": body.contentType };
-        if (token) headers.authorization = `Bearer ${token}`;
-        const method = otherMethod ?? op.method;
-        const before = await dataDigest();
-        const query = new URLSearchParams([...(cursor === null ? [] : [["cursor", cursor]]), ...(limit === null ? [] : [["limit", limit]])]);
-        const response = await send(`${path}?${query.toString()}`, { method, headers, body: method === "GET" || method === "HEAD" ? null : body.body });
-        const text = await response.text();
-        expect(response.status, `${method} ${path} ${body.label}`).toBeLessThan(500);
-        if (response.status >= 400) {
-          // The API's one error shape, whatever went wrong.
-          if (method !== "HEAD") expect((JSON.parse(text) as { error: { code: string } }).error.code, `${method} ${path} ${body.label}`).toEqual(expect.any(String));
-          expect(await dataDigest(), `${method} ${path} ${body.label} answered ${response.status}`).toBe(before);
-        }
-      }),
-      { numRuns: Math.round(runs * 0.2), seed, endOnFailure: true },
-    );
-    await fc.assert(
-      fc.asyncProperty(target, async ({ path, signedIn, body, address }) => {
-        cases++;
-        // Signing out or deleting the account would end the session the rest of the run needs.
-        const cookie = signedIn && path !== "/logout" && path !== "/api/auth/delete-user" ? learner.cookie : undefined;
-        const headers: Record<string, string> = body.contentType === null ? {} : { "content-type": body.contentType };
-        const before = await dataDigest();
-        const url = path.replace("SANDBOX", learner.providerOrderId).replace("WEBSITE", learner.websiteId).replace("CLICODE", learner.cliCode);
-        const response = await send(url, { method: "POST", headers, body: body.body, cookie, address });
-        await response.arrayBuffer();
-        expect(response.status, `${path} ${body.label}`).toBeLessThan(500);
-        if (response.status >= 400) expect(await dataDigest(), `${path} ${body.label} answered ${response.status}`).toBe(before);
-      }),
-      { numRuns: Math.round(runs * 0.7), seed, endOnFailure: true },
-    );
+/** Half `half` of the cases, on an app of its own: the two halves run in two workers at once. */
+export function fuzzHalf(half: 0 | 1): void {
+  const count = half === 0 ? Math.ceil(runs / 2) : Math.floor(runs / 2);
+  const halfSeed = seed + half;
 
-    await fc.assert(
-      fc.asyncProperty(pageRequest, async ({ page, query, signedIn }) => {
-        cases++;
-        // URLSearchParams percent-encodes anything, lone surrogates as U+FFFD, as a browser would.
-        const search = new URLSearchParams(query.map(([name, v]) => [name, name === "cliToken" && v === "" ? learner.cliCode : v])).toString();
-        const segment = new URLSearchParams({ s: query[0]?.[1] || "x" }).toString().slice(2);
-        const response = await send(`${page.replace("X", segment)}?${search}`, { cookie: signedIn ? learner.cookie : undefined });
-        await response.arrayBuffer();
-        expect(response.status, `GET ${page}?${search}`).toBeLessThan(500);
-      }),
-      { numRuns: runs - Math.round(runs * 0.7) - Math.round(runs * 0.2), seed, endOnFailure: true },
-    );
-    expect(cases).toBeGreaterThanOrEqual(runs);
-  }, 900_000);
-});
+  beforeAll(async () => {
+    t = await startTestApp();
+    app = createHttpApp({ ...t.deps, apiRateLimit: 1_000_000, production: false });
+    const email = `fuzz-${randomBytes(4).toString("hex")}@example.com`;
+    const signUp = await send("/api/auth/sign-up/email", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Fuzz Learner", email, password }),
+    });
+    const cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    const { user: created } = (await signUp.json()) as { user: { id: string } };
+    await t.database.db.update(user).set({ emailVerified: true }).where(eq(user.id, created.id));
+    const note = await send("/notes", formInit({ intent: "create" }, cookie));
+    const noteId = new URL(note.headers.get("location") ?? "", origin).searchParams.get("note") ?? "";
+    const started = await send("/courses/react-fundamentals/confirm", formInit({ intent: "pay", idempotencyKey: randomBytes(12).toString("hex") }, cookie));
+    const providerOrderId = /^\/sandbox\/checkout\/(order_\w+)$/.exec(started.headers.get("location") ?? "")?.[1] ?? "";
+    const callback = await (t.payments.sandbox as SandboxGateway).pay(providerOrderId, { outcome: "pay", method: "upi" });
+    const paid = await send("/api/payments/callback", formInit(callback));
+    const orderId = new URL(paid.headers.get("location") ?? "", origin).searchParams.get("order") ?? "";
+    const website = await send("/account/services/websites/new", formInit({ planId: "starter-monthly", domain: "fuzz.example.in" }, cookie));
+    const websiteId = /^\/account\/services\/websites\/([0-9a-f-]{36})\/renew/.exec(website.headers.get("location") ?? "")?.[1] ?? "";
+    // A CLI token, as academy login ends with, and a key that may only read; and a code waiting for approval.
+    const deviceStart = async () => (await (await send("/api/auth/device/code", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ client_id: "academy-cli" }) })).json()) as { device_code: string; user_code: string };
+    const granted = await deviceStart();
+    await t.database.db.update(deviceCode).set({ status: "approved", userId: created.id }).where(eq(deviceCode.deviceCode, granted.device_code));
+    const token = await send("/api/auth/device/token", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: granted.device_code, client_id: "academy-cli" }),
+    });
+    const { access_token: cliToken } = (await token.json()) as { access_token: string };
+    const readKey = (await createApiKey(t.database.db, created.id, { name: "Fuzz reader", scopes: ["read"], lifetimeDays: 30 }, new Date())).secret;
+    const { user_code: cliCode } = await deviceStart();
+    expect(noteId && orderId && providerOrderId && websiteId && cliToken && cliCode).toBeTruthy();
+    learner = { cookie, email, noteId, orderId, providerOrderId, websiteId, cliToken, readKey, cliCode };
+    const doc = (await (await send("/api/v1/openapi.json")).json()) as { paths: Record<string, Record<string, unknown>> };
+    apiOperations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })));
+  }, 60_000);
+  afterAll(() => t.close());
+
+  describe(`fuzzing every form action and JSON endpoint, half ${half + 1} of 2`, () => {
+    it(`answers ${count.toLocaleString("en")} arbitrary requests without a 5xx, and changes nothing when it refuses one`, async () => {
+      console.info(`fuzz: ${count} cases, seed ${halfSeed} (FUZZ_SEED=${seed})`);
+      let cases = 0;
+      // The API first: the forms may sign the learner's other sessions out, the CLI's among them.
+      await fc.assert(
+        fc.asyncProperty(apiRequest, async ({ operation, otherMethod, id, extraPath, cursor, limit, credential, body }) => {
+          cases++;
+          const op = apiOperations[operation % apiOperations.length] ?? { method: "GET", path: "/me" };
+          const ids: Record<string, string> = { NOTE: learner.noteId, ORDER: learner.orderId, WEBSITE: learner.websiteId };
+          const path = `/api/v1${op.path.replace("{id}", encoded(ids[id] ?? id))}${extraPath === null ? "" : `/${encoded(extraPath)}`}`;
+          const token = { cli: learner.cliToken, key: learner.readKey, none: "", garbage: "x", acd_garbage: "acd_x", acli_garbage: "acli_x" }[credential];
+          const headers: Record<string, string> = body.contentType === null ? {} : { "content-type": body.contentType };
+          if (token) headers.authorization = `Bearer ${token}`;
+          const method = otherMethod ?? op.method;
+          const before = await dataDigest();
+          const query = new URLSearchParams([...(cursor === null ? [] : [["cursor", cursor]]), ...(limit === null ? [] : [["limit", limit]])]);
+          const response = await send(`${path}?${query.toString()}`, { method, headers, body: method === "GET" || method === "HEAD" ? null : body.body });
+          const text = await response.text();
+          expect(response.status, `${method} ${path} ${body.label}`).toBeLessThan(500);
+          if (response.status >= 400) {
+            // The API's one error shape, whatever went wrong.
+            if (method !== "HEAD") expect((JSON.parse(text) as { error: { code: string } }).error.code, `${method} ${path} ${body.label}`).toEqual(expect.any(String));
+            expect(await dataDigest(), `${method} ${path} ${body.label} answered ${response.status}`).toBe(before);
+          }
+        }),
+        { numRuns: Math.round(count * 0.2), seed: halfSeed, endOnFailure: true },
+      );
+      await fc.assert(
+        fc.asyncProperty(target, async ({ path, signedIn, body, address }) => {
+          cases++;
+          // Signing out or deleting the account would end the session the rest of the run needs.
+          const cookie = signedIn && path !== "/logout" && path !== "/api/auth/delete-user" ? learner.cookie : undefined;
+          const headers: Record<string, string> = body.contentType === null ? {} : { "content-type": body.contentType };
+          const before = await dataDigest();
+          const url = path.replace("SANDBOX", learner.providerOrderId).replace("WEBSITE", learner.websiteId).replace("CLICODE", learner.cliCode);
+          const response = await send(url, { method: "POST", headers, body: body.body, cookie, address });
+          await response.arrayBuffer();
+          expect(response.status, `${path} ${body.label}`).toBeLessThan(500);
+          if (response.status >= 400) expect(await dataDigest(), `${path} ${body.label} answered ${response.status}`).toBe(before);
+        }),
+        { numRuns: Math.round(count * 0.7), seed: halfSeed, endOnFailure: true },
+      );
+
+      await fc.assert(
+        fc.asyncProperty(pageRequest, async ({ page, query, signedIn }) => {
+          cases++;
+          // URLSearchParams percent-encodes anything, lone surrogates as U+FFFD, as a browser would.
+          const search = new URLSearchParams(query.map(([name, v]) => [name, name === "cliToken" && v === "" ? learner.cliCode : v])).toString();
+          const segment = new URLSearchParams({ s: query[0]?.[1] || "x" }).toString().slice(2);
+          const response = await send(`${page.replace("X", segment)}?${search}`, { cookie: signedIn ? learner.cookie : undefined });
+          await response.arrayBuffer();
+          expect(response.status, `GET ${page}?${search}`).toBeLessThan(500);
+        }),
+        { numRuns: count - Math.round(count * 0.7) - Math.round(count * 0.2), seed: halfSeed, endOnFailure: true },
+      );
+      expect(cases).toBeGreaterThanOrEqual(count);
+    }, 900_000);
+  });
+}
