@@ -75,6 +75,8 @@ export default [
     route("admin", "routes/admin/dashboard.tsx"),
     route("admin/two-factor", "routes/admin/two-factor.tsx"),
     route("admin/two-factor/set-up", "routes/admin/two-factor-set-up.tsx"),
+    route("admin/customers", "routes/admin/customers.tsx"),
+    route("admin/customers/:customerId", "routes/admin/customer.tsx"),
     route("admin/staff", "routes/admin/staff.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
   ]),

@@ -21,6 +21,9 @@ export const staffRoleDescriptions: Record<StaffRole, string> = {
 /** Every staff permission, with the roles that hold it besides the owner, who holds all. */
 const grants = {
   "dashboard.view": ["support", "finance", "content"],
+  "customers.view": ["support"],
+  /** Resend their mails, sign them out everywhere. */
+  "customers.assist": ["support"],
   "staff.manage": [],
   "audit.view": [],
 } as const satisfies Record<string, readonly StaffRole[]>;
@@ -37,3 +40,10 @@ export const isStaffRole = (value: unknown): value is StaffRole => typeof value 
 
 /** How long a second factor confirmed on a session lets it into the back office. */
 export const staffSecondFactorHours = 12;
+
+/** At most this many people answer one customer search: staff narrow it down rather than page through. */
+export const customerSearchLimit = 25;
+
+/** What support does for a customer who is stuck; each is written to the audit log. */
+export const customerActions = ["resend-verification", "send-password-reset", "revoke-sessions"] as const;
+export type CustomerAction = (typeof customerActions)[number];

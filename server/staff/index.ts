@@ -1,3 +1,5 @@
 export { actorOf, confirmSecondFactor, requirePermission, secondFactorNeeded, staffMember, type StaffMember } from "./access.ts";
 export { auditActions, auditPageSize, listAudit, recordAudit, type Actor, type AuditChange, type AuditEntry, type AuditFilter } from "./audit.ts";
 export { grantRole, listStaff, resetTwoFactor, revokeRole, rolesOf, type StaffListing } from "./roles.ts";
+export { customerOverview, orderNumberIn, searchCustomers, type CustomerMatch, type CustomerOrder, type CustomerOverview, type CustomerWebsite } from "./customers.ts";
+export { actForCustomer } from "./customer-actions.ts";

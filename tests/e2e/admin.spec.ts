@@ -66,7 +66,7 @@ async function setUpTwoFactor(page: Page): Promise<string> {
 }
 
 test("the first owner is made at the server, sets up two-factor sign-in, and grants a colleague a role", async ({ browser }) => {
-  test.setTimeout(scanBudget(6, 180_000));
+  test.setTimeout(scanBudget(7, 180_000));
   const dataDir = await mkdtemp(path.join(tmpdir(), "academy-e2e-admin-"));
   const port = await freePort();
   const site = `http://127.0.0.1:${port}`;
@@ -114,12 +114,30 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     await expect(colleague.page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Staff" })).toHaveCount(0);
     expect((await colleague.page.goto("/admin/staff"))?.status()).toBe(403);
 
-    // Every change is in the audit log, the command line's included.
+    // Support finds a customer by e-mail and opens what support may see of them.
+    await colleague.page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Customers" }).click();
+    await colleague.page.getByLabel("Search customers").fill("nobody-at-all@example.com");
+    await colleague.page.getByRole("button", { name: "Search" }).click();
+    await expect(colleague.page.getByText("No one matches “nobody-at-all@example.com”.")).toBeVisible();
+    await colleague.page.getByLabel("Search customers").fill(owner.email.toUpperCase());
+    await colleague.page.getByRole("button", { name: "Search" }).click();
+    await colleague.page.getByRole("list", { name: "Customers found" }).getByRole("link", { name: "Kavya Owner" }).click();
+    await expect(colleague.page.getByRole("heading", { level: 1 })).toHaveText("Kavya Owner");
+    await expect(colleague.page.getByText("Staff: Owner")).toBeVisible();
+    await expect(colleague.page.getByText("No orders yet.")).toBeVisible();
+    await hydrated(colleague.page);
+    await colleague.page.getByRole("button", { name: "Send a password reset link" }).click();
+    await expect(colleague.page.getByText(`A link to choose a new password is on its way to ${owner.email}. It works for one hour.`)).toBeVisible();
+    expect(await seriousViolationsInBothThemes(colleague.page, "customer")).toEqual([]);
+
+    // Every change is in the audit log, the command line's and support's included.
     await owner.page.goto("/admin/audit");
     const entries = owner.page.getByRole("list", { name: "Audit entries" }).getByRole("listitem");
-    await expect(entries).toHaveCount(2);
-    await expect(entries.first()).toContainText(`staff.grant`);
-    await expect(entries.first()).toContainText(`Kavya Owner <${owner.email}> (owner)`);
+    await expect(entries).toHaveCount(3);
+    await expect(entries.first()).toContainText("customer.send-password-reset");
+    await expect(entries.first()).toContainText(`Ravi Support <${colleague.email}> (support)`);
+    await expect(entries.nth(1)).toContainText(`staff.grant`);
+    await expect(entries.nth(1)).toContainText(`Kavya Owner <${owner.email}> (owner)`);
     await expect(entries.last()).toContainText("command line (");
     expect(await seriousViolationsInBothThemes(owner.page, "audit log")).toEqual([]);
     await owner.page.setViewportSize({ width: 375, height: 800 });

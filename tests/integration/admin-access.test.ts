@@ -16,6 +16,8 @@ const origin = "http://academy.test";
 type Who = "visitor" | "learner" | StaffRole | "owner, unconfirmed";
 const cookies = new Map<Who, string>();
 const emails = new Map<Who, string>();
+/** The learner's account id: the customer page the matrix opens. */
+let learnerId = "";
 
 async function account(who: Who, roles: StaffRole[], confirmed: boolean): Promise<void> {
   const email = `matrix-${who.replace(/\W+/g, "-")}-${randomBytes(3).toString("hex")}@example.com`;
@@ -36,6 +38,8 @@ beforeAll(async () => {
   t = await startTestApp();
   cookies.set("visitor", "");
   await account("learner", [], false);
+  const [learner] = await t.database.db.select({ id: user.id }).from(user).where(eq(user.email, emails.get("learner") as string));
+  learnerId = learner?.id ?? "";
   for (const role of staffRoles) await account(role, [role], true);
   await account("owner, unconfirmed", ["owner"], false);
 }, 120_000);
@@ -62,6 +66,9 @@ const staffOnly = (allowed: Who[]): Record<Who, number> =>
 /** Every page of the back office and who may open it. */
 const pages: { path: string; allowed: Record<Who, number> }[] = [
   { path: "/admin", allowed: staffOnly(["owner", "support", "finance", "content"]) },
+  { path: "/admin/customers", allowed: staffOnly(["owner", "support"]) },
+  { path: "/admin/customers?q=matrix", allowed: staffOnly(["owner", "support"]) },
+  { path: "/admin/customers/{learner}", allowed: staffOnly(["owner", "support"]) },
   { path: "/admin/staff", allowed: staffOnly(["owner"]) },
   { path: "/admin/audit", allowed: staffOnly(["owner"]) },
   { path: "/admin/audit?action=staff.grant", allowed: staffOnly(["owner"]) },
@@ -70,13 +77,13 @@ const pages: { path: string; allowed: Record<Who, number> }[] = [
 describe("the back office's authorization matrix", () => {
   it.each(pages)("$path answers each person as the roles say", async ({ path, allowed }) => {
     const answers: Record<string, number> = {};
-    for (const who of everyone) answers[who] = (await request(who, path)).status;
+    for (const who of everyone) answers[who] = (await request(who, path.replace("{learner}", learnerId))).status;
     expect(answers).toEqual(allowed);
   });
 
   it("is the site's own 404 page for anyone without a role, giving nothing of the back office away", async () => {
     const unknown = await (await request("learner", "/no-such-page-anywhere")).text();
-    for (const path of ["/admin", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
+    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
       for (const who of ["visitor", "learner"] as const) {
         const response = await request(who, path);
         expect(response.status, `${who} ${path}`).toBe(404);
@@ -106,6 +113,16 @@ describe("the back office's authorization matrix", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toBe("/admin/two-factor?redirectTo=%2Fadmin%2Faudit%3Faction%3Dstaff.grant");
     expect((await request("owner, unconfirmed", "/admin/two-factor")).status).toBe(200);
+  });
+
+  it("lets support and owners help a customer, and a refused attempt writes nothing", async () => {
+    const path = `/admin/customers/${learnerId}`;
+    const nowhere = (await request("learner", "/no-such-page-anywhere", { intent: "send-password-reset" })).status;
+    const answers: Record<string, number> = {};
+    for (const who of everyone) answers[who] = (await request(who, path, { intent: "send-password-reset" })).status;
+    expect(answers).toEqual({ ...staffOnly(["owner", "support"]), visitor: nowhere, learner: nowhere });
+    const entries = (await listAudit(t.database.db, { subjectId: learnerId, action: "customer.send-password-reset" })).entries;
+    expect(entries.map((e) => e.actorRoles)).toEqual([["support"], ["owner"]]);
   });
 
   it("lets only owners grant or take away roles, and a refused attempt changes nothing and writes nothing", async () => {

@@ -4,8 +4,23 @@ import { spawn } from "node:child_process";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
-import { auditLog, staffRoles } from "../../server/db/schema.ts";
-import { confirmSecondFactor, grantRole, listAudit, listStaff, revokeRole, rolesOf, secondFactorNeeded, staffMember, type Actor } from "../../server/staff/index.ts";
+import { formatOrderNumber } from "../../common/format.ts";
+import { auditLog, mailOutbox, orders, payments, refunds, session, staffRoles, user, websites } from "../../server/db/schema.ts";
+import {
+  actForCustomer,
+  confirmSecondFactor,
+  customerOverview,
+  grantRole,
+  listAudit,
+  listStaff,
+  orderNumberIn,
+  revokeRole,
+  rolesOf,
+  searchCustomers,
+  secondFactorNeeded,
+  staffMember,
+  type Actor,
+} from "../../server/staff/index.ts";
 import { migratedDataDir } from "../support/database-templates.ts";
 import { contentDir, databaseKinds, identitySuite, projectRoot } from "./helpers.ts";
 
@@ -88,22 +103,22 @@ describe.each(databaseKinds)("staff roles and the audit log on $name", ({ open }
     expect(await staffMember(suite.db, null)).toBeNull();
 
     await grantRole(suite.db, operator, learner.email, "support");
-    const session = await suite.db.query.session.findFirst({ where: (s, { eq: is }) => is(s.userId, learner.id) });
-    const member = await staffMember(suite.db, viewer(learner.id, session?.id ?? ""));
+    const signedIn = await suite.db.query.session.findFirst({ where: (s, { eq: is }) => is(s.userId, learner.id) });
+    const member = await staffMember(suite.db, viewer(learner.id, signedIn?.id ?? ""));
     expect(member).toMatchObject({ roles: ["support"], twoFactorEnabled: false, secondFactorAt: null });
     expect(secondFactorNeeded(member!)).toBe("set-up");
 
     await suite.db.execute(sql`update "user" set two_factor_enabled = true where id = ${learner.id}`);
-    expect(secondFactorNeeded((await staffMember(suite.db, viewer(learner.id, session?.id ?? "")))!)).toBe("confirm");
+    expect(secondFactorNeeded((await staffMember(suite.db, viewer(learner.id, signedIn?.id ?? "")))!)).toBe("confirm");
     const confirmedAt = new Date("2026-11-27T08:00:00Z");
-    await confirmSecondFactor(suite.db, session?.id ?? "", confirmedAt);
-    const confirmed = (await staffMember(suite.db, viewer(learner.id, session?.id ?? "")))!;
+    await confirmSecondFactor(suite.db, signedIn?.id ?? "", confirmedAt);
+    const confirmed = (await staffMember(suite.db, viewer(learner.id, signedIn?.id ?? "")))!;
     expect(secondFactorNeeded(confirmed, new Date("2026-11-27T19:59:00Z"))).toBeNull();
     expect(secondFactorNeeded(confirmed, new Date("2026-11-27T20:01:00Z"))).toBe("confirm");
 
     // Revoked: from the next request on, the back office does not exist for them.
     await revokeRole(suite.db, operator, learner.email, "support");
-    expect(await staffMember(suite.db, viewer(learner.id, session?.id ?? ""))).toBeNull();
+    expect(await staffMember(suite.db, viewer(learner.id, signedIn?.id ?? ""))).toBeNull();
   });
 });
 
@@ -117,6 +132,112 @@ function staffCommand(dataDir: string, ...args: string[]): Promise<{ code: numbe
   child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
 }
+
+describe("what support sees of customers", () => {
+  it("reads order numbers as receipts print them or shortened, and nothing else", () => {
+    expect(["ACD-000042", "acd-42", "ACD42", "#42", " 42 "].map(orderNumberIn)).toEqual([42, 42, 42, 42, 42]);
+    expect(["", "ACD-", "0", "-3", "4.2", "ACD-00x1", "99999999999999999999", "a@b.in"].map(orderNumberIn)).toEqual([null, null, null, null, null, null, null, null]);
+  });
+});
+
+describe.each(databaseKinds)("customers on $name", ({ open }) => {
+  const suite = identitySuite(open, () => catalog);
+  const day = 86_400_000;
+
+  async function placeOrder(userId: string, status: "paid" | "created", key: string) {
+    const [order] = await suite.db
+      .insert(orders)
+      .values({ userId, title: "React Fundamentals", courseId: "react-fundamentals", currency: "INR", amount: 99_900, taxableAmount: 84_661, taxAmount: 15_239, taxRatePercent: 18, taxMode: "inclusive", status, provider: "sandbox", idempotencyKey: key, paidAt: status === "paid" ? new Date() : null })
+      .returning();
+    if (!order) throw new Error("no order");
+    return order;
+  }
+
+  it("finds a person by name, e-mail, order number or website domain, exact matches first, wildcards taken literally", async () => {
+    const anjali = await suite.signUp("Anjali Deshpande");
+    const namesake = await suite.signUp("Anjali Rao");
+    const order = await placeOrder(anjali.id, "paid", "search-1");
+    await suite.db.insert(websites).values({ userId: anjali.id, serviceId: "website-hosting", domain: "anjali-shop.example.in", planId: "starter-monthly", billingInterval: "month" });
+    const found = async (query: string) => (await searchCustomers(suite.db, query)).map((customer) => [customer.email, customer.through]);
+
+    expect(await found(formatOrderNumber(order.number))).toEqual([[anjali.email, `order ${formatOrderNumber(order.number)}`]]);
+    expect(await found(`#${order.number}`)).toContainEqual([anjali.email, `order ${formatOrderNumber(order.number)}`]);
+    expect(await found("https://Anjali-Shop.example.in/")).toEqual([[anjali.email, "website anjali-shop.example.in"]]);
+    expect(await found(anjali.email.toUpperCase())).toEqual([[anjali.email, null]]);
+    expect((await found("anjali")).map(([email]) => email)).toEqual(expect.arrayContaining([anjali.email, namesake.email]));
+    expect(await found("Deshpande")).toEqual([[anjali.email, null]]);
+    expect(await found("%")).toEqual([]);
+    expect(await found("_nj")).toEqual([]);
+    expect(await found("   ")).toEqual([]);
+    expect(await found("ACD-999999999")).toEqual([]);
+  });
+
+  it("shows a customer's sign-in, orders with their refunds, courses and websites, and nothing of their notes", async () => {
+    const buyer = await suite.signUp("Farhan Qureshi");
+    const paid = await placeOrder(buyer.id, "paid", "overview-1");
+    const waiting = await placeOrder(buyer.id, "created", "overview-2");
+    const [payment] = await suite.db.insert(payments).values({ orderId: paid.id, providerPaymentId: `pay_${paid.number}`, amount: paid.amount, currency: "INR", status: "captured", method: "upi" }).returning();
+    await suite.db.insert(refunds).values({ orderId: paid.id, paymentId: payment?.id ?? "", userId: buyer.id, amount: paid.amount, currency: "INR", status: "pending" });
+    await suite.enrol(buyer.id, "react-fundamentals", "revoked");
+    await suite.enrol(buyer.id, "node-backend");
+    const now = new Date();
+    await suite.db.insert(websites).values({ userId: buyer.id, serviceId: "website-hosting", domain: "farhan.example.in", planId: "starter-monthly", billingInterval: "month", startedAt: new Date(now.getTime() - 10 * day), expiresAt: new Date(now.getTime() + 20 * day) });
+
+    const overview = await customerOverview(suite.db, buyer.id, now);
+    expect(overview).toMatchObject({
+      name: "Farhan Qureshi",
+      email: buyer.email,
+      emailVerified: false,
+      roles: [],
+      signInMethods: ["credential"],
+      enrolments: { active: 1, revoked: 1 },
+      websites: [{ domain: "farhan.example.in", state: "active" }],
+    });
+    expect(overview?.activeSessions).toBeGreaterThanOrEqual(1);
+    expect(overview?.orders.map((o) => [o.number, o.status, o.refund])).toEqual([
+      [waiting.number, "created", null],
+      [paid.number, "paid", { status: "pending" }],
+    ]);
+    // What support may see, and no more: no notes, no profile fields beyond the name.
+    expect(Object.keys(overview ?? {}).toSorted()).toEqual(
+      ["activeSessions", "createdAt", "email", "emailVerified", "enrolments", "id", "name", "orders", "roles", "signInMethods", "twoFactorEnabled", "websites"].toSorted(),
+    );
+    expect(await customerOverview(suite.db, "no-such-account", now)).toBeNull();
+  });
+
+  it("sends a stuck customer a new confirmation or reset link and signs them out everywhere, each in the audit log, within the per-person mail limits", async () => {
+    const stuck = await suite.signUp("Lakshmi Menon");
+    const support: Actor = { id: null, name: "Ravi Support <ravi@example.com>", roles: ["support"], address: "203.0.113.7" };
+    const deps = { db: suite.db, auth: suite.identity.auth };
+    const mails = async (subject: string) => (await suite.db.select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.to, stuck.email))).filter((m) => m.subject.includes(subject)).length;
+    const confirmations = await mails("Confirm");
+
+    expect(await actForCustomer(deps, support, stuck.id, "resend-verification")).toBe(`A new confirmation link is on its way to ${stuck.email}.`);
+    expect(await mails("Confirm")).toBe(confirmations + 1);
+    expect(await actForCustomer(deps, support, stuck.id, "send-password-reset")).toBe(`A link to choose a new password is on its way to ${stuck.email}. It works for one hour.`);
+    expect(await actForCustomer(deps, support, stuck.id, "revoke-sessions")).toBe("Signed out of 1 device or CLI.");
+    expect(await suite.db.select().from(session).where(eq(session.userId, stuck.id))).toEqual([]);
+    expect(await actForCustomer(deps, support, stuck.id, "revoke-sessions")).toBe("They were not signed in anywhere.");
+
+    const { entries } = await listAudit(suite.db, { subjectId: stuck.id });
+    expect(entries.map((e) => [e.action, e.actor, e.before, e.after])).toEqual([
+      ["customer.revoke-sessions", support.name, { sessions: 0 }, { sessions: 0 }],
+      ["customer.revoke-sessions", support.name, { sessions: 1 }, { sessions: 0 }],
+      ["customer.send-password-reset", support.name, null, { email: stuck.email }],
+      ["customer.resend-verification", support.name, null, { email: stuck.email }],
+    ]);
+
+    // Reset links: three an hour to one person, whoever asks; the fourth is refused and written nowhere.
+    await actForCustomer(deps, support, stuck.id, "send-password-reset");
+    await actForCustomer(deps, support, stuck.id, "send-password-reset");
+    await expect(actForCustomer(deps, support, stuck.id, "send-password-reset")).rejects.toThrow("Several reset links went to them in the last hour.");
+    expect((await listAudit(suite.db, { subjectId: stuck.id, action: "customer.send-password-reset" })).entries).toHaveLength(3);
+
+    await suite.db.update(user).set({ emailVerified: true }).where(eq(user.id, stuck.id));
+    await expect(actForCustomer(deps, support, stuck.id, "resend-verification")).rejects.toThrow("Their e-mail is verified already: there is nothing to confirm.");
+    await expect(actForCustomer(deps, support, "no-such-account", "revoke-sessions")).rejects.toThrow("No customer has this id");
+  });
+});
 
 describe("npm run staff", { timeout: 120_000 }, () => {
   it("says what is wrong in a sentence and changes nothing: no such account, no such role, no such command", async () => {

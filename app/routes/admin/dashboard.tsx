@@ -9,6 +9,7 @@ import { staffWith } from "./access.server.ts";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const member = await staffWith(context, request, "dashboard.view");
   const areas = [
+    { to: "/admin/customers", title: "Customers", text: "Find a person by name, e-mail, order number or domain; see their orders, courses and websites.", open: rolesAllow(member.roles, "customers.view") },
     { to: "/admin/staff", title: "Staff", text: "Who holds which role; grant and take away roles.", open: rolesAllow(member.roles, "staff.manage") },
     { to: "/admin/audit", title: "Audit log", text: "Every change made in the back office, by whom, when and why.", open: rolesAllow(member.roles, "audit.view") },
   ];

@@ -1,0 +1,187 @@
+import type { ReactNode } from "react";
+import { data, Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import { formatDay, formatOrderNumber, formatPaise } from "../../../common/format.ts";
+import { customerActions, rolesAllow, staffRoleLabels } from "../../../common/staff.ts";
+import { replyFor } from "../../../common/forms.ts";
+import { appServices } from "../../../server/context.ts";
+import { actForCustomer, customerOverview } from "../../../server/staff/index.ts";
+import { FormAlert } from "../../components/form-controls.tsx";
+import { OrderStatusBadge, WebsiteStatusBadge } from "../../components/status-badge.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
+import { Button, buttonClass } from "../../components/ui/button.tsx";
+import { cardClass } from "../../components/ui/card.tsx";
+import { ConfirmDialog } from "../../components/ui/dialog.tsx";
+import { attemptFor, readForm, succeed } from "../forms.server.ts";
+import type { Route } from "./+types/customer";
+import { backOfficeMeta } from "./meta.ts";
+import { actorFor, staffWith } from "./access.server.ts";
+
+const methodLabels: Record<string, string> = { credential: "E-mail and password", google: "Google" };
+
+/** One customer as support sees them: who they are, how they sign in, what they bought. Never their notes. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const member = await staffWith(context, request, "customers.view");
+  const customer = await customerOverview(context.get(appServices).db, params.customerId, new Date());
+  if (!customer) throw data({ message: "No customer has this id: the account may have been deleted." }, { status: 404 });
+  return {
+    ...customer,
+    createdAt: customer.createdAt.toISOString(),
+    roles: customer.roles.map((role) => staffRoleLabels[role]),
+    signInMethods: customer.signInMethods.map((method) => methodLabels[method] ?? method),
+    orders: customer.orders.map((order) => ({
+      ...order,
+      number: formatOrderNumber(order.number),
+      amount: formatPaise(order.amount),
+      createdAt: order.createdAt.toISOString(),
+      paidAt: order.paidAt?.toISOString() ?? null,
+    })),
+    websites: customer.websites.map((site) => ({ ...site, expiresAt: site.expiresAt?.toISOString() ?? null })),
+    mayAssist: rolesAllow(member.roles, "customers.assist"),
+  };
+}
+
+const assistForm = z.object({ intent: z.enum(customerActions, "Choose what to do for this customer.") });
+
+/** Support's help for a stuck customer: a new confirmation or reset mail, or signing them out everywhere. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const member = await staffWith(context, request, "customers.assist");
+  const form = await readForm(request, assistForm);
+  if (!form.ok) return form.reply;
+  const { db, auth } = context.get(appServices);
+  const done = await attemptFor(form, () => actForCustomer({ db, auth }, actorFor(member, request), params.customerId, form.value.intent));
+  if (!done.ok) return done.reply;
+  return succeed(form, done.value);
+}
+
+export const meta: Route.MetaFunction = ({ loaderData: customer }) => backOfficeMeta(customer ? `${customer.name} · Customers` : "Customer");
+
+export default function CustomerPage({ loaderData: customer, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const sending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const answer = replyFor(actionData, ...customerActions);
+  return (
+    <div className="space-y-8">
+      <div>
+        <Link to="/admin/customers" className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+          ← Customers
+        </Link>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight text-slate-950 dark:text-white">{customer.name}</h1>
+        <p className="mt-1 break-all text-slate-600 dark:text-slate-300">{customer.email}</p>
+        <div className="mt-3 flex flex-wrap gap-2">
+          <Badge tone={customer.emailVerified ? "success" : "warning"}>{customer.emailVerified ? "E-mail verified" : "E-mail not verified"}</Badge>
+          {customer.twoFactorEnabled && <Badge>Two-factor sign-in on</Badge>}
+          {customer.roles.map((role) => (
+            <Badge key={role}>Staff: {role}</Badge>
+          ))}
+        </div>
+      </div>
+
+      <dl className={cardClass({ className: "grid gap-4 p-6 sm:grid-cols-2" })}>
+        <Fact term="Joined">{formatDay(customer.createdAt)}</Fact>
+        <Fact term="Signs in with">{customer.signInMethods.length > 0 ? customer.signInMethods.join(", ") : "Nothing yet"}</Fact>
+        <Fact term="Signed-in devices and CLIs">{customer.activeSessions}</Fact>
+        <Fact term="Courses">
+          {customer.enrolments.active} open{customer.enrolments.revoked > 0 && `, ${customer.enrolments.revoked} refunded`}
+        </Fact>
+      </dl>
+
+      {customer.mayAssist && (
+        <section aria-labelledby="help-heading" className="space-y-3">
+          <h2 id="help-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
+            Help them
+          </h2>
+          {answer?.message && <FormAlert tone={answer.ok ? "success" : "error"}>{answer.message}</FormAlert>}
+          <div className="flex flex-wrap gap-3">
+            {!customer.emailVerified && <IntentButton intent="resend-verification" label="Send a new confirmation link" pending={sending("resend-verification")} />}
+            <IntentButton intent="send-password-reset" label="Send a password reset link" pending={sending("send-password-reset")} />
+            <ConfirmDialog
+              trigger="Sign them out everywhere"
+              triggerClassName={buttonClass({ variant: "secondary" })}
+              title={`Sign ${customer.name} out everywhere?`}
+              fields={{ intent: "revoke-sessions" }}
+              confirmLabel="Sign out everywhere"
+              pendingLabel="Signing out…"
+              pending={sending("revoke-sessions")}
+            >
+              Every browser and CLI signed in to this account is signed out at its next request; they sign in again with their password or Google. It is written to the audit log.
+            </ConfirmDialog>
+          </div>
+        </section>
+      )}
+
+      <RecordList
+        title="Orders"
+        empty="No orders yet."
+        records={customer.orders.map((order) => ({
+          id: order.id,
+          title: (
+            <>
+              <span className="font-mono text-sm">{order.number}</span> · {order.title}
+            </>
+          ),
+          detail: `${order.amount} · ordered ${formatDay(order.createdAt)}${order.paidAt ? `, paid ${formatDay(order.paidAt)}` : ""}`,
+          status: <OrderStatusBadge order={order} />,
+        }))}
+      />
+      <RecordList
+        title="Websites"
+        empty="No websites."
+        records={customer.websites.map((site) => ({
+          id: site.id,
+          title: <span className="break-all">{site.domain}</span>,
+          detail: site.expiresAt ? `Paid until ${formatDay(site.expiresAt)}` : "Not paid yet",
+          status: <WebsiteStatusBadge state={site.state} />,
+        }))}
+      />
+    </div>
+  );
+}
+
+function Fact({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div>
+      <dt className="text-sm text-slate-600 dark:text-slate-400">{term}</dt>
+      <dd className="mt-1 font-medium text-slate-950 dark:text-white">{children}</dd>
+    </div>
+  );
+}
+
+/** A titled list of a customer's records, each with a line of detail and its status. */
+function RecordList({ title, empty, records }: { title: string; empty: string; records: { id: string; title: ReactNode; detail: string; status: ReactNode }[] }) {
+  const headingId = `${title.toLowerCase()}-heading`;
+  return (
+    <section aria-labelledby={headingId} className="space-y-3">
+      <h2 id={headingId} className="text-lg font-semibold text-slate-950 dark:text-white">
+        {title}
+      </h2>
+      {records.length === 0 ? (
+        <p className="text-slate-600 dark:text-slate-400">{empty}</p>
+      ) : (
+        <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label={title}>
+          {records.map((record) => (
+            <li key={record.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
+              <div className="min-w-0">
+                <p className="font-medium text-slate-950 dark:text-white">{record.title}</p>
+                <p className="text-sm text-slate-600 dark:text-slate-400">{record.detail}</p>
+              </div>
+              {record.status}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** A form of one button that posts `intent`. */
+function IntentButton({ intent, label, pending }: { intent: string; label: string; pending: boolean }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <Button type="submit" variant="secondary" disabled={pending}>
+        {pending ? "Sending…" : label}
+      </Button>
+    </Form>
+  );
+}

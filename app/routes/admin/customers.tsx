@@ -1,0 +1,67 @@
+import { Form, Link } from "react-router";
+import { formatDay } from "../../../common/format.ts";
+import { customerSearchLimit } from "../../../common/staff.ts";
+import { appServices } from "../../../server/context.ts";
+import { searchCustomers } from "../../../server/staff/index.ts";
+import { Badge } from "../../components/ui/badge.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { TextField } from "../../components/ui/field.tsx";
+import type { Route } from "./+types/customers";
+import { backOfficeMeta } from "./meta.ts";
+import { staffWith } from "./access.server.ts";
+
+/** Customers found by name, e-mail, order number or a website's domain. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await staffWith(context, request, "customers.view");
+  const query = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
+  const found = await searchCustomers(context.get(appServices).db, query);
+  return {
+    query,
+    limited: found.length === customerSearchLimit,
+    customers: found.map((customer) => ({ ...customer, createdAt: customer.createdAt.toISOString() })),
+  };
+}
+
+export const meta: Route.MetaFunction = () => backOfficeMeta("Customers");
+
+export default function CustomersPage({ loaderData }: Route.ComponentProps) {
+  const { query, customers, limited } = loaderData;
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">Customers</h1>
+        <p className="mt-2 text-slate-600 dark:text-slate-300">Find a person by their name, e-mail, an order number from a receipt (ACD-000042) or their website&apos;s domain.</p>
+      </div>
+      <Form method="get" role="search" className="flex flex-col gap-4 sm:flex-row sm:items-end">
+        <TextField label="Search customers" name="q" type="search" defaultValue={query} className="sm:w-96" autoComplete="off" />
+        <Button type="submit">Search</Button>
+      </Form>
+      {query === "" ? null : customers.length === 0 ? (
+        <p className="text-slate-600 dark:text-slate-400">
+          No one matches &ldquo;{query}&rdquo;. Try their e-mail, an order number like ACD-000042, or a domain like shop.example.in.
+        </p>
+      ) : (
+        <>
+          <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Customers found">
+            {customers.map((customer) => (
+              <li key={customer.id} className="flex flex-col gap-1 py-4 sm:flex-row sm:items-center sm:justify-between">
+                <div className="min-w-0">
+                  <Link to={`/admin/customers/${customer.id}`} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+                    {customer.name}
+                  </Link>
+                  <p className="break-all text-sm text-slate-600 dark:text-slate-400">{customer.email}</p>
+                </div>
+                <div className="flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
+                  {customer.through && <Badge>{customer.through}</Badge>}
+                  {!customer.emailVerified && <Badge tone="warning">E-mail not verified</Badge>}
+                  <span>Joined {formatDay(customer.createdAt)}</span>
+                </div>
+              </li>
+            ))}
+          </ul>
+          {limited && <p className="text-sm text-slate-600 dark:text-slate-400">Showing the first {customerSearchLimit}. Type more of the name or e-mail to narrow it down.</p>}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,183 @@
+import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql } from "drizzle-orm";
+import type { OrderStatus, RefundStatus } from "../../common/order-statuses.ts";
+import { customerSearchLimit, type StaffRole } from "../../common/staff.ts";
+import type { WebsiteState } from "../../common/website-states.ts";
+import type { Db } from "../db/client.ts";
+import { account, enrolments, orders, refunds, session, user, websites } from "../db/schema.ts";
+import { normaliseDomain, websiteState } from "../websites/index.ts";
+import { rolesOf } from "./roles.ts";
+
+/** The order number in what someone typed, as receipts print it or shortened: ACD-000042, acd-42, #42, 42. */
+export function orderNumberIn(query: string): number | null {
+  const digits = /^(?:acd-?|#)?(\d{1,15})$/i.exec(query.trim())?.[1];
+  const number = Number(digits);
+  return digits !== undefined && Number.isSafeInteger(number) && number > 0 ? number : null;
+}
+
+/** The domain in what someone typed, if it is one: a URL or a bare name, normalised as customers' domains are. */
+function domainIn(query: string): string | null {
+  const bare = query
+    .trim()
+    .replace(/^https?:\/\//i, "")
+    .replace(/\/.*$/, "");
+  if (!bare.includes(".") || bare.includes("@")) return null;
+  try {
+    return normaliseDomain(bare);
+  } catch {
+    return null;
+  }
+}
+
+/** `text` inside a LIKE pattern, its wildcards taken literally. */
+const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export interface CustomerMatch {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  createdAt: Date;
+  /** Why this person is in the results, when it was not their name or e-mail: "order ACD-000042", "website shop.example.in". */
+  through: string | null;
+}
+
+/**
+ * People whose name or e-mail contains `query`, who placed the order it numbers, or whose website has
+ * the domain it names: the exact matches (order, domain, e-mail) first, then the newest accounts.
+ */
+export async function searchCustomers(db: Db, query: string): Promise<CustomerMatch[]> {
+  const text = query.trim();
+  if (text.length === 0) return [];
+  const number = orderNumberIn(text);
+  const domain = domainIn(text);
+  const people = { id: user.id, name: user.name, email: user.email, emailVerified: user.emailVerified, createdAt: user.createdAt };
+  const [byOrder, byDomain, byText] = await Promise.all([
+    number === null ? [] : db.select({ ...people, number: orders.number }).from(orders).innerJoin(user, eq(user.id, orders.userId)).where(eq(orders.number, number)),
+    domain === null
+      ? []
+      : db
+          .selectDistinctOn([user.id], { ...people, domain: websites.domain })
+          .from(websites)
+          .innerJoin(user, eq(user.id, websites.userId))
+          .where(eq(websites.domain, domain))
+          .orderBy(user.id),
+    db
+      .select(people)
+      .from(user)
+      .where(or(ilike(user.email, `%${literal(text)}%`), ilike(user.name, `%${literal(text)}%`)))
+      .orderBy(sql`lower(${user.email}) = lower(${text}) desc`, desc(user.createdAt))
+      .limit(customerSearchLimit),
+  ]);
+  const found = new Map<string, CustomerMatch>();
+  for (const row of byOrder) found.set(row.id, { ...withoutExtra(row), through: `order ACD-${String(row.number).padStart(6, "0")}` });
+  for (const row of byDomain) if (!found.has(row.id)) found.set(row.id, { ...withoutExtra(row), through: `website ${row.domain}` });
+  for (const row of byText) if (!found.has(row.id)) found.set(row.id, { ...row, through: null });
+  return [...found.values()].slice(0, customerSearchLimit);
+}
+
+function withoutExtra<T extends { id: string; name: string; email: string; emailVerified: boolean; createdAt: Date }>(row: T) {
+  return { id: row.id, name: row.name, email: row.email, emailVerified: row.emailVerified, createdAt: row.createdAt };
+}
+
+export interface CustomerOrder {
+  id: string;
+  number: number;
+  kind: "course" | "website";
+  title: string;
+  amount: number;
+  status: OrderStatus;
+  refund: { status: RefundStatus } | null;
+  createdAt: Date;
+  paidAt: Date | null;
+}
+
+export interface CustomerWebsite {
+  id: string;
+  domain: string;
+  planId: string;
+  state: WebsiteState;
+  expiresAt: Date | null;
+}
+
+/**
+ * What support sees of a customer: who they are and how they sign in, their orders, courses and
+ * websites. Never their notes, nor the encrypted profile beyond the name they sign in with.
+ */
+export interface CustomerOverview {
+  id: string;
+  name: string;
+  email: string;
+  emailVerified: boolean;
+  createdAt: Date;
+  twoFactorEnabled: boolean;
+  roles: StaffRole[];
+  /** "credential" (a password) and the social providers, e.g. "google". */
+  signInMethods: string[];
+  activeSessions: number;
+  /** Courses they may open, and courses taken back (refunded). */
+  enrolments: { active: number; revoked: number };
+  orders: CustomerOrder[];
+  websites: CustomerWebsite[];
+}
+
+/** The customer with `id`, as of `now`; null when there is no such account (or it was deleted). */
+export async function customerOverview(db: Db, id: string, now: Date): Promise<CustomerOverview | null> {
+  const [person] = await db
+    .select({ id: user.id, name: user.name, email: user.email, emailVerified: user.emailVerified, createdAt: user.createdAt, twoFactorEnabled: user.twoFactorEnabled })
+    .from(user)
+    .where(eq(user.id, id))
+    .limit(1);
+  if (!person) return null;
+  const [roles, methods, [sessions], courseRows, orderRows, siteRows] = await Promise.all([
+    rolesOf(db, id),
+    db.selectDistinct({ provider: account.providerId }).from(account).where(eq(account.userId, id)).orderBy(asc(account.providerId)),
+    db
+      .select({ active: count() })
+      .from(session)
+      .where(and(eq(session.userId, id), gt(session.expiresAt, now))),
+    db.select({ status: enrolments.status, total: count() }).from(enrolments).where(eq(enrolments.userId, id)).groupBy(enrolments.status),
+    db
+      .select({
+        id: orders.id,
+        number: orders.number,
+        kind: orders.kind,
+        title: orders.title,
+        amount: orders.amount,
+        status: orders.status,
+        createdAt: orders.createdAt,
+        paidAt: orders.paidAt,
+      })
+      .from(orders)
+      .where(eq(orders.userId, id))
+      .orderBy(desc(orders.createdAt)),
+    db
+      .select({ id: websites.id, domain: websites.domain, planId: websites.planId, billingInterval: websites.billingInterval, expiresAt: websites.expiresAt, cancelledAt: websites.cancelledAt })
+      .from(websites)
+      .where(eq(websites.userId, id))
+      .orderBy(desc(websites.createdAt)),
+  ]);
+  const refundRows =
+    orderRows.length === 0
+      ? []
+      : await db
+          .select({ orderId: refunds.orderId, status: refunds.status })
+          .from(refunds)
+          .where(
+            inArray(
+              refunds.orderId,
+              orderRows.map((order) => order.id),
+            ),
+          );
+  const refundOf = new Map(refundRows.map((row) => [row.orderId, { status: row.status }]));
+  const enrolled = (status: string) => courseRows.find((row) => row.status === status)?.total ?? 0;
+  return {
+    ...person,
+    twoFactorEnabled: person.twoFactorEnabled === true,
+    roles,
+    signInMethods: methods.map((method) => method.provider),
+    activeSessions: sessions?.active ?? 0,
+    enrolments: { active: enrolled("active"), revoked: enrolled("revoked") },
+    orders: orderRows.map((order) => ({ ...order, refund: refundOf.get(order.id) ?? null })),
+    websites: siteRows.map((site) => ({ id: site.id, domain: site.domain, planId: site.planId, state: websiteState(site, now), expiresAt: site.expiresAt })),
+  };
+}
