@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql } from "drizzle-orm";
+import { formatOrderNumber } from "../../common/format.ts";
 import type { OrderStatus, RefundStatus } from "../../common/order-statuses.ts";
 import { customerSearchLimit, type StaffRole } from "../../common/staff.ts";
 import type { WebsiteState } from "../../common/website-states.ts";
@@ -69,14 +70,10 @@ export async function searchCustomers(db: Db, query: string): Promise<CustomerMa
       .limit(customerSearchLimit),
   ]);
   const found = new Map<string, CustomerMatch>();
-  for (const row of byOrder) found.set(row.id, { ...withoutExtra(row), through: `order ACD-${String(row.number).padStart(6, "0")}` });
-  for (const row of byDomain) if (!found.has(row.id)) found.set(row.id, { ...withoutExtra(row), through: `website ${row.domain}` });
-  for (const row of byText) if (!found.has(row.id)) found.set(row.id, { ...row, through: null });
+  for (const { number: ordered, ...person } of byOrder) found.set(person.id, { ...person, through: `order ${formatOrderNumber(ordered)}` });
+  for (const { domain: site, ...person } of byDomain) if (!found.has(person.id)) found.set(person.id, { ...person, through: `website ${site}` });
+  for (const person of byText) if (!found.has(person.id)) found.set(person.id, { ...person, through: null });
   return [...found.values()].slice(0, customerSearchLimit);
-}
-
-function withoutExtra<T extends { id: string; name: string; email: string; emailVerified: boolean; createdAt: Date }>(row: T) {
-  return { id: row.id, name: row.name, email: row.email, emailVerified: row.emailVerified, createdAt: row.createdAt };
 }
 
 export interface CustomerOrder {
