@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { count, like, sql } from "drizzle-orm";
+import { and, count, like, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addressLimits } from "../../server/auth/index.ts";
 import { throttles, user } from "../../server/db/schema.ts";
@@ -86,13 +86,19 @@ describe("a classroom behind one address", () => {
   it("signs forty people up and in, typing mistakes included, within the quarter of an hour", async () => {
     const address = freshAddress();
     const people = Array.from({ length: 40 }, () => email());
-    for (const person of people) {
-      expect((await postJson("/api/auth/sign-up/email", { name: "Student", email: person, password: "a good long password" }, address)).status).toBe(200);
-    }
-    for (const person of people) {
-      expect((await postForm("/login", { intent: "signin", email: person, password: "a good long pasword" }, { address })).status).toBe(401);
-      expect((await postForm("/login", { intent: "signin", email: person, password: "a good long password" }, { address })).status).not.toBe(429);
-    }
+    // Everyone at once, as a class does when told to sign up.
+    const signUps = await Promise.all(
+      people.map((person) => postJson("/api/auth/sign-up/email", { name: "Student", email: person, password: "a good long password" }, address)),
+    );
+    expect(signUps.map((response) => response.status)).toEqual(people.map(() => 200));
+    const signIns = await Promise.all(
+      people.map(async (person) => [
+        (await postForm("/login", { intent: "signin", email: person, password: "a good long pasword" }, { address })).status,
+        (await postForm("/login", { intent: "signin", email: person, password: "a good long password" }, { address })).status,
+      ]),
+    );
+    expect(signIns.map(([typo]) => typo)).toEqual(people.map(() => 401));
+    expect(signIns.map(([signIn]) => signIn)).not.toContain(429);
   });
 
   it("gets a new window once the old one is over, however busy the address stayed", async () => {
@@ -109,10 +115,29 @@ describe("a classroom behind one address", () => {
   });
 });
 
+/**
+ * Counts, on the address's own counter for `path`, the requests that would leave `left` of `max`:
+ * the counter must exist already, made by the requests the test sent. A password check costs a
+ * tenth of a second of CPU on purpose, so sending the other hundred and fifty would test the clock.
+ */
+async function useUpAllBut(left: number, path: string, address: string, max: number) {
+  const counted = await t.database.db
+    .update(throttles)
+    .set({ count: max - left })
+    .where(and(like(throttles.key, `%${address}%`), like(throttles.key, `%${path}`)))
+    .returning({ key: throttles.key });
+  expect(counted).toHaveLength(1);
+}
+
 describe("per-address limits reach the forms", () => {
   it("shows the spec's sign-up message once the address used up its sign-ups through the JSON API", async () => {
     const address = freshAddress();
-    for (let i = 0; i < addressLimits["/sign-up/email"].max; i++) {
+    const { max } = addressLimits["/sign-up/email"];
+    for (let i = 0; i < 2; i++) {
+      expect((await postJson("/api/auth/sign-up/email", { name: "Bulk", email: email(), password: "a good long password" }, address)).status).toBe(200);
+    }
+    await useUpAllBut(2, "/sign-up/email", address, max);
+    for (let i = 0; i < 2; i++) {
       expect((await postJson("/api/auth/sign-up/email", { name: "Bulk", email: email(), password: "a good long password" }, address)).status).toBe(200);
     }
     expect((await postJson("/api/auth/sign-up/email", { name: "Bulk", email: email(), password: "a good long password" }, address)).status).toBe(429);
@@ -125,10 +150,16 @@ describe("per-address limits reach the forms", () => {
 
   it("shows the spec's sign-in message after as many failed sign-ins through the form as the API allows", async () => {
     const address = freshAddress();
-    for (let i = 0; i < addressLimits["/sign-in/email"].max; i++) {
+    const { max } = addressLimits["/sign-in/email"];
+    const failThroughTheForm = async () => {
       const response = await postForm("/login", { intent: "signin", email: email(), password: "not the password" }, { address });
       expect(response.status).toBe(401);
-    }
+    };
+    await failThroughTheForm();
+    await failThroughTheForm();
+    await useUpAllBut(2, "/sign-in/email", address, max);
+    await failThroughTheForm();
+    await failThroughTheForm();
     const response = await postForm("/login", { intent: "signin", email: email(), password: "not the password" }, { address });
     expect(response.status).toBe(429);
     expect(await response.text()).toContain("Too many failed attempts. Please wait a few minutes or reset your password.");
