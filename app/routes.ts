@@ -77,6 +77,8 @@ export default [
     route("admin/two-factor/set-up", "routes/admin/two-factor-set-up.tsx"),
     route("admin/customers", "routes/admin/customers.tsx"),
     route("admin/customers/:customerId", "routes/admin/customer.tsx"),
+    route("admin/orders", "routes/admin/orders.tsx"),
+    route("admin/orders/:orderId", "routes/admin/order.tsx"),
     route("admin/staff", "routes/admin/staff.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
   ]),

@@ -48,6 +48,15 @@ export function formatDay(moment: Date | string): string {
   return indiaDay.format(new Date(moment));
 }
 
+/** The moment a calendar day in India ("2026-11-22") begins, or null when `day` is not one. */
+export function indiaDayStart(day: string): Date | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+  const start = new Date(`${day}T00:00:00+05:30`);
+  // A day the calendar does not have (30 February) would roll over into the next month.
+  const sameDay = !Number.isNaN(start.getTime()) && new Date(start.getTime() + 5.5 * 3600_000).toISOString().startsWith(day);
+  return sameDay ? start : null;
+}
+
 /** A moment in Indian time: "22 Nov 2026, 6:30 pm". */
 export function formatMoment(moment: Date | string): string {
   return indiaMoment.format(new Date(moment));
@@ -61,12 +70,12 @@ export function relativeDays(days: number): string {
   return days > 0 ? `in ${days} days` : `${-days} days ago`;
 }
 
-/** The number printed on receipts: ACD-000042. */
 /** A GST credit note's serial number: CN-000001. */
 export function formatCreditNoteNumber(sequence: number): string {
   return `CN-${String(sequence).padStart(6, "0")}`;
 }
 
+/** The number printed on receipts: ACD-000042. */
 export function formatOrderNumber(sequence: number): string {
   return `ACD-${String(sequence).padStart(6, "0")}`;
 }

@@ -24,6 +24,10 @@ const grants = {
   "customers.view": ["support"],
   /** Resend their mails, sign them out everywhere. */
   "customers.assist": ["support"],
+  /** Read orders and their payments. */
+  "orders.view": ["support", "finance"],
+  /** Ask the payment provider about an order and settle it as its webhooks would have. */
+  "orders.check": ["support", "finance"],
   "staff.manage": [],
   "audit.view": [],
 } as const satisfies Record<string, readonly StaffRole[]>;

@@ -1,4 +1,4 @@
-export { completeCheckout } from "./checkout.ts";
+export { checkWithProvider, completeCheckout, type ProviderCheck } from "./checkout.ts";
 export { isEnrolled } from "./fulfilment.ts";
 export { cancelOrder, createHostingOrder, createOrder, findOrder, normaliseGstin, orderPagePath, type Order } from "./orders.ts";
 export { gstSplit, priceBreakdown, type PriceBreakdown } from "./pricing.ts";

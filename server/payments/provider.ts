@@ -62,6 +62,8 @@ export interface PaymentProvider {
   webhookSecret: string;
   createOrder(input: CreateOrderInput): Promise<ProviderOrder>;
   fetchPayment(paymentId: string): Promise<ProviderPayment>;
+  /** Every payment attempted for one of the provider's orders, oldest first. */
+  fetchOrderPayments(providerOrderId: string): Promise<ProviderPayment[]>;
   /** A full refund of a captured payment; `notes.refund_id` carries our refund id back in webhooks. */
   refund(paymentId: string, input: { amount: number; notes: Record<string, string> }): Promise<ProviderRefund>;
 }

@@ -51,6 +51,9 @@ export function createRazorpayProvider(settings: RazorpaySettings): PaymentProvi
         client.orders.create({ amount: input.amount, currency: input.currency, receipt: input.receipt, notes: input.notes }),
       ),
     fetchPayment: (paymentId) => call<ProviderPayment>(() => client.payments.fetch(paymentId)),
+    // Razorpay answers with a collection, newest first.
+    fetchOrderPayments: async (providerOrderId) =>
+      (await call<{ items: ProviderPayment[] }>(() => client.orders.fetchPayments(providerOrderId))).items.toSorted((a, b) => a.created_at - b.created_at),
     refund: (paymentId, input) =>
       call<ProviderRefund>(() => client.payments.refund(paymentId, { amount: input.amount, speed: "normal", notes: input.notes })),
   };

@@ -149,6 +149,11 @@ export function createSandboxGateway(db: Db, secrets: { keySecret: string; webho
       return paymentEntity(row);
     },
 
+    async fetchOrderPayments(providerOrderId) {
+      const rows = await db.select().from(sandboxPayments).where(eq(sandboxPayments.orderId, providerOrderId)).orderBy(asc(sandboxPayments.createdAt), asc(sandboxPayments.id));
+      return rows.map(paymentEntity);
+    },
+
     async refund(paymentId, input) {
       return db.transaction(async (tx) => {
         const [payment] = await tx.select().from(sandboxPayments).where(eq(sandboxPayments.id, paymentId)).for("update");

@@ -6,6 +6,7 @@ import type { WebsiteState } from "../../common/website-states.ts";
 import type { Db } from "../db/client.ts";
 import { account, enrolments, orders, refunds, session, user, websites } from "../db/schema.ts";
 import { normaliseDomain, websiteState } from "../websites/index.ts";
+import { orderListColumns } from "./orders.ts";
 import { rolesOf } from "./roles.ts";
 
 /** The order number in what someone typed, as receipts print it or shortened: ACD-000042, acd-42, #42, 42. */
@@ -134,16 +135,7 @@ export async function customerOverview(db: Db, id: string, now: Date): Promise<C
       .where(and(eq(session.userId, id), gt(session.expiresAt, now))),
     db.select({ status: enrolments.status, total: count() }).from(enrolments).where(eq(enrolments.userId, id)).groupBy(enrolments.status),
     db
-      .select({
-        id: orders.id,
-        number: orders.number,
-        kind: orders.kind,
-        title: orders.title,
-        amount: orders.amount,
-        status: orders.status,
-        createdAt: orders.createdAt,
-        paidAt: orders.paidAt,
-      })
+      .select({ ...orderListColumns, paidAt: orders.paidAt })
       .from(orders)
       .where(eq(orders.userId, id))
       .orderBy(desc(orders.createdAt)),

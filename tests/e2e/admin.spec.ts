@@ -1,17 +1,21 @@
 // The back office as the company meets it on its first day: the first owner is made at the server
 // with `npm run staff`, sets up two-factor sign-in, and grants a role to a colleague, who must set
-// it up too; a learner probing /admin learns nothing. On a server of its own: the embedded database
-// is closed while the staff command runs, as docs/operations.md says.
+// it up too; support settles a payment whose way back was lost; a learner probing /admin learns
+// nothing. On a server of its own: the embedded database is closed while the staff command runs,
+// as docs/operations.md says.
 import { spawn } from "node:child_process";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { freePort } from "../support/free-port.ts";
+import { testPayPath } from "../support/razorpay-api.ts";
 import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
 import { hydrated } from "./hydration.ts";
 import { latestMail, uniqueEmail, giveOwnAddress } from "./identity.ts";
+import { razorpayApiUrl, razorpayKeys } from "./servers.ts";
+import { openRazorpayCheckout, standInForRazorpayCheckout } from "./shop.ts";
 import { totpCode } from "./totp.ts";
 
 const password = "correct horse battery staple";
@@ -66,11 +70,12 @@ async function setUpTwoFactor(page: Page): Promise<string> {
 }
 
 test("the first owner is made at the server, sets up two-factor sign-in, and grants a colleague a role", async ({ browser }) => {
-  test.setTimeout(scanBudget(7, 180_000));
+  test.setTimeout(scanBudget(8, 210_000));
   const dataDir = await mkdtemp(path.join(tmpdir(), "academy-e2e-admin-"));
   const port = await freePort();
   const site = `http://127.0.0.1:${port}`;
-  const env = { PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: site, LOG_LEVEL: "warn", TRUST_PROXY: "true" };
+  // Razorpay as the payment provider (its API the local stand-in), so a payment can be lost on its way back.
+  const env = { PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: site, LOG_LEVEL: "warn", TRUST_PROXY: "true", PAYMENT_PROVIDER: "razorpay", RAZORPAY_API_URL: razorpayApiUrl, ...razorpayKeys };
   let server = startProcess(env);
   try {
     await listeningUrl(server);
@@ -130,14 +135,43 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     await expect(colleague.page.getByText(`A link to choose a new password is on its way to ${owner.email}. It works for one hour.`)).toBeVisible();
     expect(await seriousViolationsInBothThemes(colleague.page, "customer")).toEqual([]);
 
+    // A buyer pays, but closes the tab before Razorpay sends them back, and its webhooks never come.
+    const buyer = await person(browser, site, "Sneha Buyer");
+    await standInForRazorpayCheckout(buyer.page);
+    const checkout = await openRazorpayCheckout(buyer.page, "react-fundamentals", "Pay ₹6,999");
+    const paid = await buyer.page.request.post(`${razorpayApiUrl}${testPayPath}`, { data: { order_id: checkout.order_id, method: "card", outcome: "captured" } });
+    expect(paid.ok(), await paid.text()).toBe(true);
+    await buyer.page.goto("/account/orders");
+    const orderNumber = (await buyer.page.getByText(/^ACD-\d{6}$/).first().textContent()) ?? "";
+    await buyer.page.goto("/account/courses");
+    await expect(buyer.page.getByText("You have not enrolled in a course yet")).toBeVisible();
+
+    // "I paid but the course is not in my account": support finds them by the order number and asks Razorpay.
+    await colleague.page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Customers" }).click();
+    await colleague.page.getByLabel("Search customers").fill(orderNumber);
+    await colleague.page.getByRole("button", { name: "Search" }).click();
+    await colleague.page.getByRole("list", { name: "Customers found" }).getByRole("link", { name: "Sneha Buyer" }).click();
+    await colleague.page.getByRole("list", { name: "Orders" }).getByRole("link", { name: new RegExp(orderNumber) }).click();
+    await expect(colleague.page.getByRole("heading", { level: 1 })).toContainText(orderNumber);
+    await expect(colleague.page.getByText("No payment has reached us for this order.")).toBeVisible();
+    await hydrated(colleague.page);
+    await colleague.page.getByRole("button", { name: "Check with the provider" }).click();
+    await expect(colleague.page.getByText("Razorpay took ₹6,999 by card: the order is now paid and fulfilled, and the receipt is on its way.")).toBeVisible();
+    await expect(colleague.page.getByRole("list", { name: "Payments" })).toContainText("captured");
+    await expect(colleague.page.getByRole("list", { name: "Timeline" })).toContainText("Course opened to the buyer");
+    expect(await seriousViolationsInBothThemes(colleague.page, "order")).toEqual([]);
+    await buyer.page.reload();
+    await expect(buyer.page.getByRole("link", { name: /^Continue/ })).toBeVisible();
+
     // Every change is in the audit log, the command line's and support's included.
     await owner.page.goto("/admin/audit");
     const entries = owner.page.getByRole("list", { name: "Audit entries" }).getByRole("listitem");
-    await expect(entries).toHaveCount(3);
-    await expect(entries.first()).toContainText("customer.send-password-reset");
-    await expect(entries.first()).toContainText(`Ravi Support <${colleague.email}> (support)`);
-    await expect(entries.nth(1)).toContainText(`staff.grant`);
-    await expect(entries.nth(1)).toContainText(`Kavya Owner <${owner.email}> (owner)`);
+    await expect(entries).toHaveCount(4);
+    await expect(entries.first()).toContainText("order.check-provider");
+    await expect(entries.nth(1)).toContainText("customer.send-password-reset");
+    await expect(entries.nth(1)).toContainText(`Ravi Support <${colleague.email}> (support)`);
+    await expect(entries.nth(2)).toContainText(`staff.grant`);
+    await expect(entries.nth(2)).toContainText(`Kavya Owner <${owner.email}> (owner)`);
     await expect(entries.last()).toContainText("command line (");
     expect(await seriousViolationsInBothThemes(owner.page, "audit log")).toEqual([]);
     await owner.page.setViewportSize({ width: 375, height: 800 });

@@ -1,8 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
-import type { RazorpayCheckoutOptions as CheckoutOptions } from "../../app/components/razorpay-checkout.tsx";
 import { paymentSignature } from "../../server/payments/signature.ts";
 import { testPayPath } from "../support/razorpay-api.ts";
 import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
+import { openRazorpayCheckout, standInForRazorpayCheckout } from "./shop.ts";
 import { appUrl, razorpayApiUrl, razorpayAppUrl, razorpayKeys } from "./servers.ts";
 
 // These run against the app whose provider is Razorpay; its API is the local stand-in.
@@ -10,33 +10,12 @@ test.use({ baseURL: razorpayAppUrl });
 
 const password = "correct horse battery staple";
 
-/**
- * Stands in for https://checkout.razorpay.com/v1/checkout.js, which this machine cannot reach: the
- * same global constructor, keeping the options it was opened with so the test can act as the buyer.
- */
-const checkoutScript = `window.Razorpay = function (options) {
-  this.open = function () {
-    window.razorpayCheckoutOptions = options;
-    var marker = document.createElement("p");
-    marker.textContent = "Razorpay Checkout is open for " + options.order_id;
-    document.body.append(marker);
-  };
-};`;
-
-
 test.beforeEach(async ({ context, page }) => {
   await giveOwnAddress(context);
-  await page.route("https://checkout.razorpay.com/v1/checkout.js", (route) =>
-    route.fulfill({ contentType: "application/javascript", body: checkoutScript }),
-  );
+  await standInForRazorpayCheckout(page);
 });
 
-async function openCheckout(page: Page): Promise<CheckoutOptions> {
-  await page.goto("/courses/react-fundamentals/confirm");
-  await page.getByRole("button", { name: "Pay ₹6,999" }).click();
-  await expect(page.getByText(/^Razorpay Checkout is open for order_\w{14}$/)).toBeVisible();
-  return page.evaluate(() => (window as unknown as { razorpayCheckoutOptions: CheckoutOptions }).razorpayCheckoutOptions);
-}
+const openCheckout = (page: Page) => openRazorpayCheckout(page, "react-fundamentals", "Pay ₹6,999");
 
 /** What Razorpay does in redirect mode: a form POST of the result to the merchant's callback URL. */
 async function postToCallback(page: Page, url: string, fields: Record<string, string>) {

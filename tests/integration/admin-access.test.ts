@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staffRoles, type StaffRole } from "../../common/staff.ts";
 import { clientIpHeader } from "../../server/auth/index.ts";
-import { user } from "../../server/db/schema.ts";
+import { orders, user } from "../../server/db/schema.ts";
 import { confirmSecondFactor, grantRole, listAudit } from "../../server/staff/index.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
 
@@ -18,6 +18,8 @@ const cookies = new Map<Who, string>();
 const emails = new Map<Who, string>();
 /** The learner's account id: the customer page the matrix opens. */
 let learnerId = "";
+/** The learner's order, never paid: the order page the matrix opens. */
+let orderId = "";
 
 async function account(who: Who, roles: StaffRole[], confirmed: boolean): Promise<void> {
   const email = `matrix-${who.replace(/\W+/g, "-")}-${randomBytes(3).toString("hex")}@example.com`;
@@ -40,6 +42,11 @@ beforeAll(async () => {
   await account("learner", [], false);
   const [learner] = await t.database.db.select({ id: user.id }).from(user).where(eq(user.email, emails.get("learner") as string));
   learnerId = learner?.id ?? "";
+  const [order] = await t.database.db
+    .insert(orders)
+    .values({ userId: learnerId, title: "React Fundamentals", courseId: "react-fundamentals", currency: "INR", amount: 699_900, taxableAmount: 593_136, taxAmount: 106_764, taxRatePercent: 18, taxMode: "inclusive", provider: "sandbox", providerOrderId: `order_matrix${randomBytes(4).toString("hex")}`, idempotencyKey: "matrix-order" })
+    .returning();
+  orderId = order?.id ?? "";
   for (const role of staffRoles) await account(role, [role], true);
   await account("owner, unconfirmed", ["owner"], false);
 }, 120_000);
@@ -69,6 +76,9 @@ const pages: { path: string; allowed: Record<Who, number> }[] = [
   { path: "/admin/customers", allowed: staffOnly(["owner", "support"]) },
   { path: "/admin/customers?q=matrix", allowed: staffOnly(["owner", "support"]) },
   { path: "/admin/customers/{learner}", allowed: staffOnly(["owner", "support"]) },
+  { path: "/admin/orders", allowed: staffOnly(["owner", "support", "finance"]) },
+  { path: "/admin/orders?status=paid&kind=course&from=2026-01-01&to=2026-12-31&min=1&max=99999", allowed: staffOnly(["owner", "support", "finance"]) },
+  { path: "/admin/orders/{order}", allowed: staffOnly(["owner", "support", "finance"]) },
   { path: "/admin/staff", allowed: staffOnly(["owner"]) },
   { path: "/admin/audit", allowed: staffOnly(["owner"]) },
   { path: "/admin/audit?action=staff.grant", allowed: staffOnly(["owner"]) },
@@ -77,13 +87,13 @@ const pages: { path: string; allowed: Record<Who, number> }[] = [
 describe("the back office's authorization matrix", () => {
   it.each(pages)("$path answers each person as the roles say", async ({ path, allowed }) => {
     const answers: Record<string, number> = {};
-    for (const who of everyone) answers[who] = (await request(who, path.replace("{learner}", learnerId))).status;
+    for (const who of everyone) answers[who] = (await request(who, path.replace("{learner}", learnerId).replace("{order}", orderId))).status;
     expect(answers).toEqual(allowed);
   });
 
   it("is the site's own 404 page for anyone without a role, giving nothing of the back office away", async () => {
     const unknown = await (await request("learner", "/no-such-page-anywhere")).text();
-    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
+    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
       for (const who of ["visitor", "learner"] as const) {
         const response = await request(who, path);
         expect(response.status, `${who} ${path}`).toBe(404);
@@ -123,6 +133,16 @@ describe("the back office's authorization matrix", () => {
     expect(answers).toEqual({ ...staffOnly(["owner", "support"]), visitor: nowhere, learner: nowhere });
     const entries = (await listAudit(t.database.db, { subjectId: learnerId, action: "customer.send-password-reset" })).entries;
     expect(entries.map((e) => e.actorRoles)).toEqual([["support"], ["owner"]]);
+  });
+
+  it("lets support, finance and owners ask the provider about an order, and a refused attempt writes nothing", async () => {
+    const path = `/admin/orders/${orderId}`;
+    const nowhere = (await request("learner", "/no-such-page-anywhere", { intent: "check-provider" })).status;
+    const answers: Record<string, number> = {};
+    for (const who of everyone) answers[who] = (await request(who, path, { intent: "check-provider" })).status;
+    expect(answers).toEqual({ ...staffOnly(["owner", "support", "finance"]), visitor: nowhere, learner: nowhere });
+    const entries = (await listAudit(t.database.db, { subjectId: orderId, action: "order.check-provider" })).entries;
+    expect(entries.map((e) => e.actorRoles)).toEqual([["finance"], ["support"], ["owner"]]);
   });
 
   it("lets only owners grant or take away roles, and a refused attempt changes nothing and writes nothing", async () => {

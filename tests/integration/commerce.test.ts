@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Catalog } from "../../server/catalog/index.ts";
 import {
   cancelOrder,
+  checkWithProvider,
   completeCheckout,
   createOrder,
   foldAttempts,
@@ -118,6 +119,25 @@ describe.each(databaseKinds)("commerce on $name", ({ open }) => {
     expect(order).toMatchObject({ status: "paid", amount: 0, provider: "free", providerOrderId: null });
     expect(await activeEnrolments(id, "free-intro")).toBe(1);
     await expect(createOrder(shop(), { userId: id, courseId: "free-intro", idempotencyKey: key() })).rejects.toMatchObject({ status: 409, message: "You already own this course." });
+  });
+
+  it("settles, once, a sandbox payment whose callback and webhooks never arrived when the provider is asked about the order", async () => {
+    const { id, email } = await buyer();
+    const order = await newOrder(id);
+    await sandbox.pay(order.providerOrderId, { outcome: "decline", method: "card" });
+    await sandbox.pay(order.providerOrderId, { outcome: "pay", method: "upi" });
+    const check = await checkWithProvider(shop(), order.id);
+    expect(check).toMatchObject({ before: "created", after: "paid" });
+    expect(check.payments.map((p) => [p.status, p.outcome])).toEqual([
+      ["failed", "failed"],
+      ["captured", "fulfilled"],
+    ]);
+    expect(await activeEnrolments(id)).toBe(1);
+    expect((await checkWithProvider(shop(), order.id)).payments.map((p) => p.outcome)).toEqual(["already-paid", "already-paid"]);
+    // The webhooks arriving late change nothing either.
+    await deliverAllWebhooks();
+    expect(await activeEnrolments(id)).toBe(1);
+    expect(await receipts(email)).toBe(1);
   });
 
   it("pays, enrols and sends one receipt in the transaction that verifies the signed callback", async () => {

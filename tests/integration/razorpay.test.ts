@@ -14,6 +14,7 @@ import { createLogger } from "../../server/logger.ts";
 import { listMailbox } from "../../server/mail/outbox.ts";
 import { createRazorpayProvider } from "../../server/payments/razorpay.ts";
 import { paymentSignature, webhookSignature } from "../../server/payments/signature.ts";
+import { checkOrderWithProvider, listAudit, staffOrder, type Actor } from "../../server/staff/index.ts";
 import { start, type FakeRazorpay } from "../support/razorpay-api.ts";
 import { contentDir, databaseKinds, identitySuite } from "./helpers.ts";
 
@@ -213,6 +214,84 @@ describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
     const mails = await mailsTo(buyer.email, "has been processed");
     expect(mails).toHaveLength(1);
     expect(mails[0]?.text).toContain(processed.id);
+  });
+
+  describe("staff checking an order with Razorpay", () => {
+    const support: Actor = { id: null, name: "Ravi Support <ravi@example.com>", roles: ["support"], address: "203.0.113.7" };
+
+    it("settles an order whose buyer never came back and whose webhooks never came, once however often it is checked", async () => {
+      const buyer = await signUp();
+      const order = await newOrder(buyer.id);
+      const declined = fake.pay(order.providerOrderId, { method: "netbanking", outcome: "failed" });
+      const taken = fake.pay(order.providerOrderId, { method: "upi", outcome: "captured" });
+      expect(await orderRow(order.id)).toMatchObject({ status: "created" });
+
+      expect(await checkOrderWithProvider(shop, support, order.id)).toBe("Razorpay took ₹6,999 by upi: the order is now paid and fulfilled, and the receipt is on its way.");
+      expect(fake.requests.findLast((r) => r.path === `/v1/orders/${order.providerOrderId}/payments`)).toMatchObject({ method: "GET", status: 200 });
+      expect(await orderRow(order.id)).toMatchObject({ status: "paid", paidAt: expect.any(Date) });
+      expect((await paymentRows(order.id)).map((p) => [p.providerPaymentId, p.status]).toSorted()).toEqual(
+        [
+          [declined.id, "failed"],
+          [taken.id, "captured"],
+        ].toSorted(),
+      );
+      expect(await enrolmentRows(buyer.id)).toEqual([expect.objectContaining({ status: "active", orderId: order.id })]);
+
+      // Asked again, and beside the late webhook: nothing more happens.
+      const [again] = await Promise.all([
+        checkOrderWithProvider(shop, support, order.id),
+        handleWebhook(shop, (() => {
+          const rawBody = fake.webhookBody("payment.captured", { payment: taken });
+          return { rawBody, signature: webhookSignature(webhookSecret, rawBody), eventId: `evt_${token()}` };
+        })()),
+      ]);
+      expect(again).toBe("Razorpay agrees with the order: it is paid. Nothing changed.");
+      expect(await enrolmentRows(buyer.id)).toHaveLength(1);
+      expect(await mailsTo(buyer.email, "Your receipt for")).toHaveLength(1);
+
+      const { entries } = await listAudit(suite.db, { subjectId: order.id });
+      expect(entries.map((e) => [e.action, e.actor, e.before, (e.after as { status: string }).status])).toEqual([
+        ["order.check-provider", support.name, { status: "paid" }, "paid"],
+        ["order.check-provider", support.name, { status: "created" }, "paid"],
+      ]);
+      const seen = await staffOrder(suite.db, order.id);
+      expect(seen?.timeline.map((event) => event.what)).toEqual(
+        expect.arrayContaining(["Order created", "Payment failed", "Payment captured", "Marked paid", "Course opened to the buyer", "Staff: order.check-provider"]),
+      );
+      expect(seen?.timeline[0]?.what).toBe("Order created");
+    });
+
+    it("says when Razorpay has no payment or only failed ones, and changes nothing", async () => {
+      const buyer = await signUp();
+      const order = await newOrder(buyer.id);
+      expect(await checkOrderWithProvider(shop, support, order.id)).toBe("Razorpay has no payment for this order: the buyer has not paid, or is paying now. Nothing changed.");
+      expect(await orderRow(order.id)).toMatchObject({ status: "created" });
+      fake.pay(order.providerOrderId, { method: "card", outcome: "failed" });
+      expect(await checkOrderWithProvider(shop, support, order.id)).toBe("Razorpay shows 1 failed attempt and no money taken. Nothing to fulfil.");
+      expect(await orderRow(order.id)).toMatchObject({ status: "failed" });
+      expect(await enrolmentRows(buyer.id)).toEqual([]);
+    });
+
+    it("says the provider did not answer, and changes and records nothing, when Razorpay refuses our key", async () => {
+      const buyer = await signUp();
+      const order = await newOrder(buyer.id);
+      fake.pay(order.providerOrderId, { method: "card", outcome: "captured" });
+      const failing = checkOrderWithProvider(shopWith("a-wrong-secret"), support, order.id);
+      await expect(failing).rejects.toThrow(ServiceUnavailable);
+      await expect(failing).rejects.toThrow("The payment provider did not answer, so nothing changed. Try again in a minute.");
+      expect(await orderRow(order.id)).toMatchObject({ status: "created" });
+      expect((await listAudit(suite.db, { subjectId: order.id })).entries).toEqual([]);
+    });
+
+    it("refuses an order that never went through a provider, and one that does not exist", async () => {
+      const buyer = await signUp();
+      const [free] = await suite.db
+        .insert(orders)
+        .values({ userId: buyer.id, title: "A free introduction", courseId: "free-intro", currency: "INR", amount: 0, taxableAmount: 0, taxAmount: 0, taxRatePercent: 18, taxMode: "inclusive", status: "paid", provider: "free", idempotencyKey: token(), paidAt: new Date() })
+        .returning();
+      await expect(checkOrderWithProvider(shop, support, free?.id ?? "")).rejects.toThrow("This order was not paid through a payment provider: there is nothing to check.");
+      await expect(checkOrderWithProvider(shop, support, "00000000-0000-4000-8000-000000000000")).rejects.toThrow("No order has this id.");
+    });
   });
 
   it("answers an unknown payment id with Razorpay's error, which the provider reports", async () => {

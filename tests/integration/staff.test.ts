@@ -13,6 +13,7 @@ import {
   grantRole,
   listAudit,
   listStaff,
+  listStaffOrders,
   orderNumberIn,
   revokeRole,
   rolesOf,
@@ -20,6 +21,7 @@ import {
   secondFactorNeeded,
   staffMember,
   type Actor,
+  type StaffOrderFilter,
 } from "../../server/staff/index.ts";
 import { migratedDataDir } from "../support/database-templates.ts";
 import { contentDir, databaseKinds, identitySuite, projectRoot } from "./helpers.ts";
@@ -203,6 +205,25 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
       ["activeSessions", "createdAt", "email", "emailVerified", "enrolments", "id", "name", "orders", "roles", "signInMethods", "twoFactorEnabled", "websites"].toSorted(),
     );
     expect(await customerOverview(suite.db, "no-such-account", now)).toBeNull();
+  });
+
+  it("lists orders newest first, narrowed by status, kind, when they were made and their amount, with the buyer and any refund", async () => {
+    const buyer = await suite.signUp("Tanvi Joshi");
+    const paid = await placeOrder(buyer.id, "paid", "list-1");
+    const waiting = await placeOrder(buyer.id, "created", "list-2");
+    const [payment] = await suite.db.insert(payments).values({ orderId: paid.id, providerPaymentId: `pay_list_${paid.number}`, amount: paid.amount, currency: "INR", status: "captured", method: "card" }).returning();
+    await suite.db.insert(refunds).values({ orderId: paid.id, paymentId: payment?.id ?? "", userId: buyer.id, amount: paid.amount, currency: "INR", status: "pending" });
+    const mine = { minAmount: 99_900, maxAmount: 99_900, from: new Date(Date.now() - 60_000) };
+    const numbers = async (filter: StaffOrderFilter) => (await listStaffOrders(suite.db, { ...mine, ...filter })).orders.filter((o) => o.buyer?.id === buyer.id).map((o) => o.number);
+
+    expect(await numbers({})).toEqual([waiting.number, paid.number]);
+    expect(await numbers({ status: "paid" })).toEqual([paid.number]);
+    expect(await numbers({ kind: "website" })).toEqual([]);
+    expect(await numbers({ minAmount: 99_901 })).toEqual([]);
+    expect(await numbers({ to: new Date(Date.now() - 60_000) })).toEqual([]);
+    expect(await numbers({ before: waiting.number })).toEqual([paid.number]);
+    const [listed] = (await listStaffOrders(suite.db, { ...mine, status: "paid" })).orders.filter((o) => o.id === paid.id);
+    expect(listed).toMatchObject({ buyer: { id: buyer.id, name: "Tanvi Joshi", email: buyer.email }, refund: { status: "pending" }, kind: "course" });
   });
 
   it("sends a stuck customer a new confirmation or reset link and signs them out everywhere, each in the audit log, within the per-person mail limits", async () => {

@@ -280,6 +280,11 @@ export async function start(credentials: { keyId: string; keySecret: string; por
         return createOrder(jsonObject(body));
       case "GET /v1/orders/:id":
         return found(orders.get(parts[2] ?? ""));
+      case "GET /v1/orders/:id/payments": {
+        const order = found(orders.get(parts[2] ?? ""));
+        const items = [...payments.values()].filter((payment) => payment.order_id === order.id).toReversed();
+        return { entity: "collection", count: items.length, items };
+      }
       case "GET /v1/payments/:id":
         return found(payments.get(parts[2] ?? ""));
       case "POST /v1/payments/:id/refund":

@@ -38,6 +38,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     })),
     websites: customer.websites.map((site) => ({ ...site, expiresAt: site.expiresAt?.toISOString() ?? null })),
     mayAssist: rolesAllow(member.roles, "customers.assist"),
+    mayOpenOrders: rolesAllow(member.roles, "orders.view"),
   };
 }
 
@@ -115,7 +116,11 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
         empty="No orders yet."
         records={customer.orders.map((order) => ({
           id: order.id,
-          title: (
+          title: customer.mayOpenOrders ? (
+            <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline dark:text-brand-300">
+              <span className="font-mono text-sm">{order.number}</span> · {order.title}
+            </Link>
+          ) : (
             <>
               <span className="font-mono text-sm">{order.number}</span> · {order.title}
             </>

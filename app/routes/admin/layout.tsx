@@ -11,6 +11,7 @@ import { requireSecondFactor, staffOf } from "./access.server.ts";
 const tabs: { to: string; label: string; permission: StaffPermission; end?: boolean }[] = [
   { to: "/admin", label: "Dashboard", permission: "dashboard.view", end: true },
   { to: "/admin/customers", label: "Customers", permission: "customers.view" },
+  { to: "/admin/orders", label: "Orders", permission: "orders.view" },
   { to: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { to: "/admin/audit", label: "Audit log", permission: "audit.view" },
 ];

@@ -1,0 +1,177 @@
+import { data, Form, Link, useNavigation } from "react-router";
+import { z } from "zod";
+import { formatCreditNoteNumber, formatMoment, formatOrderNumber, formatPaise } from "../../../common/format.ts";
+import { rolesAllow } from "../../../common/staff.ts";
+import { replyFor } from "../../../common/forms.ts";
+import { appServices } from "../../../server/context.ts";
+import { checkOrderWithProvider, staffOrder } from "../../../server/staff/index.ts";
+import { FormAlert } from "../../components/form-controls.tsx";
+import { OrderStatusBadge } from "../../components/status-badge.tsx";
+import { Button } from "../../components/ui/button.tsx";
+import { cardClass } from "../../components/ui/card.tsx";
+import { attemptFor, readForm, succeed } from "../forms.server.ts";
+import type { Route } from "./+types/order";
+import { backOfficeMeta } from "./meta.ts";
+import { actorFor, staffWith } from "./access.server.ts";
+
+const providerLabels = { razorpay: "Razorpay", sandbox: "Sandbox", free: "Free (no payment)" } as const;
+
+/** One order with its payments and everything that happened to it. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const member = await staffWith(context, request, "orders.view");
+  const order = await staffOrder(context.get(appServices).db, params.orderId);
+  if (!order) throw data({ message: "No order has this id." }, { status: 404 });
+  return {
+    id: order.id,
+    number: formatOrderNumber(order.number),
+    title: order.title,
+    kind: order.kind,
+    status: order.status,
+    amount: formatPaise(order.amount),
+    tax: `${formatPaise(order.taxAmount)} GST at ${order.taxRatePercent}%`,
+    provider: providerLabels[order.provider],
+    providerOrderId: order.providerOrderId,
+    failureReason: order.failureReason,
+    buyer: order.buyer,
+    refund: order.refund && {
+      status: order.refund.status,
+      amount: formatPaise(order.refund.amount),
+      creditNote: order.refund.creditNoteNumber === null ? null : formatCreditNoteNumber(order.refund.creditNoteNumber),
+      failureReason: order.refund.failureReason,
+    },
+    payments: order.payments.map((payment) => ({ ...payment, amount: formatPaise(payment.amount), createdAt: payment.createdAt.toISOString() })),
+    timeline: order.timeline.map((event) => ({ ...event, at: event.at.toISOString() })),
+    mayCheck: order.providerOrderId !== null && rolesAllow(member.roles, "orders.check"),
+  };
+}
+
+const checkForm = z.object({ intent: z.literal("check-provider", "Choose what to do with this order.") });
+
+/** "Check with the provider": what the payment provider knows about the order, applied as its webhooks would have been. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const member = await staffWith(context, request, "orders.check");
+  const form = await readForm(request, checkForm);
+  if (!form.ok) return form.reply;
+  const { shop } = context.get(appServices);
+  const done = await attemptFor(form, () => checkOrderWithProvider(shop, actorFor(member, request), params.orderId));
+  if (!done.ok) return done.reply;
+  return succeed(form, done.value);
+}
+
+export const meta: Route.MetaFunction = ({ loaderData: order }) => backOfficeMeta(order ? `${order.number} · Orders` : "Order");
+
+export default function OrderPage({ loaderData: order, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const checking = navigation.state === "submitting" && navigation.formData?.get("intent") === "check-provider";
+  const answer = replyFor(actionData, "check-provider");
+  return (
+    <div className="space-y-8">
+      <div>
+        <Link to="/admin/orders" className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+          ← Orders
+        </Link>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
+          <span className="font-mono">{order.number}</span> · {order.title}
+        </h1>
+        <div className="mt-3 flex flex-wrap items-center gap-3">
+          <OrderStatusBadge order={order} />
+          <span className="text-slate-700 dark:text-slate-300">
+            {order.amount} (includes {order.tax})
+          </span>
+        </div>
+        {order.failureReason && <p className="mt-2 text-slate-700 dark:text-slate-300">{order.failureReason}</p>}
+      </div>
+
+      <dl className={cardClass({ className: "grid gap-4 p-6 sm:grid-cols-2" })}>
+        <div>
+          <dt className="text-sm text-slate-600 dark:text-slate-400">Buyer</dt>
+          <dd className="mt-1 break-all font-medium text-slate-950 dark:text-white">
+            {order.buyer ? (
+              <Link to={`/admin/customers/${order.buyer.id}`} className="text-brand-700 hover:underline dark:text-brand-300">
+                {order.buyer.name} &lt;{order.buyer.email}&gt;
+              </Link>
+            ) : (
+              "The account was deleted"
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-sm text-slate-600 dark:text-slate-400">Paid through</dt>
+          <dd className="mt-1 break-all font-medium text-slate-950 dark:text-white">
+            {order.provider}
+            {order.providerOrderId && <span className="font-mono text-sm"> · {order.providerOrderId}</span>}
+          </dd>
+        </div>
+        {order.refund && (
+          <div>
+            <dt className="text-sm text-slate-600 dark:text-slate-400">Refund</dt>
+            <dd className="mt-1 font-medium text-slate-950 dark:text-white">
+              {order.refund.amount}, {order.refund.status}
+              {order.refund.creditNote && ` · credit note ${order.refund.creditNote}`}
+              {order.refund.failureReason && ` · ${order.refund.failureReason}`}
+            </dd>
+          </div>
+        )}
+      </dl>
+
+      {order.mayCheck && (
+        <section aria-labelledby="check-heading" className="space-y-3">
+          <h2 id="check-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
+            Paid, but nothing happened?
+          </h2>
+          <p className="text-slate-600 dark:text-slate-400">
+            Ask the payment provider about this order. A payment it took is applied as its webhook would have been: the order is fulfilled once, however often you ask.
+          </p>
+          {answer?.message && <FormAlert tone={answer.ok ? "success" : "error"}>{answer.message}</FormAlert>}
+          <Form method="post">
+            <input type="hidden" name="intent" value="check-provider" />
+            <Button type="submit" variant="secondary" disabled={checking}>
+              {checking ? "Asking the provider…" : "Check with the provider"}
+            </Button>
+          </Form>
+        </section>
+      )}
+
+      <section aria-labelledby="payments-heading" className="space-y-3">
+        <h2 id="payments-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
+          Payments
+        </h2>
+        {order.payments.length === 0 ? (
+          <p className="text-slate-600 dark:text-slate-400">No payment has reached us for this order.</p>
+        ) : (
+          <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Payments">
+            {order.payments.map((payment) => (
+              <li key={payment.id} className="py-3 text-sm">
+                <p className="font-medium text-slate-950 dark:text-white">
+                  {payment.amount} · {payment.status}
+                  {payment.method && ` · ${payment.method}`}
+                </p>
+                <p className="break-all text-slate-600 dark:text-slate-400">
+                  <span className="font-mono">{payment.providerPaymentId}</span> · {formatMoment(payment.createdAt)}
+                  {payment.failureReason && ` · ${payment.failureReason}`}
+                </p>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="timeline-heading" className="space-y-3">
+        <h2 id="timeline-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
+          What happened
+        </h2>
+        <ol className="space-y-3 border-l border-slate-200 pl-4 dark:border-slate-800" aria-label="Timeline">
+          {order.timeline.map((event, index) => (
+            <li key={`${event.at}-${index}`} className="text-sm">
+              <p className="font-medium text-slate-950 dark:text-white">{event.what}</p>
+              <p className="break-all text-slate-600 dark:text-slate-400">
+                <time dateTime={event.at}>{formatMoment(event.at)}</time>
+                {event.detail && ` · ${event.detail}`}
+              </p>
+            </li>
+          ))}
+        </ol>
+      </section>
+    </div>
+  );
+}

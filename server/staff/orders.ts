@@ -1,0 +1,203 @@
+import { and, asc, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
+import { formatCreditNoteNumber, formatDay, formatPaise } from "../../common/format.ts";
+import type { OrderStatus, PaymentStatus, RefundStatus } from "../../common/order-statuses.ts";
+import { checkWithProvider, type ProviderCheck, type Shop } from "../commerce/index.ts";
+import type { Db } from "../db/client.ts";
+import { auditLog, enrolments, orders, payments, refunds, user, websitePeriods, websites } from "../db/schema.ts";
+import { recordAudit, type Actor } from "./audit.ts";
+
+export const staffOrderPageSize = 50;
+
+/** An order's columns every staff list of orders shows. */
+export const orderListColumns = {
+  id: orders.id,
+  number: orders.number,
+  kind: orders.kind,
+  title: orders.title,
+  amount: orders.amount,
+  status: orders.status,
+  createdAt: orders.createdAt,
+};
+
+export interface StaffOrderFilter {
+  status?: OrderStatus;
+  kind?: "course" | "website";
+  /** Ordered on or after this moment. */
+  from?: Date;
+  /** Ordered before this moment. */
+  to?: Date;
+  /** In paise, inclusive. */
+  minAmount?: number;
+  maxAmount?: number;
+  /** Orders numbered below this one, for the next page. */
+  before?: number;
+}
+
+export interface StaffOrderRow {
+  id: string;
+  number: number;
+  kind: "course" | "website";
+  title: string;
+  amount: number;
+  status: OrderStatus;
+  createdAt: Date;
+  buyer: { id: string; name: string; email: string } | null;
+  refund: { status: RefundStatus } | null;
+}
+
+/** Orders, newest first, filtered by status, kind, when they were made and their amount, a page at a time. */
+export async function listStaffOrders(db: Db, filter: StaffOrderFilter = {}): Promise<{ orders: StaffOrderRow[]; next: number | null }> {
+  const conditions: SQL[] = [];
+  if (filter.status) conditions.push(eq(orders.status, filter.status));
+  if (filter.kind) conditions.push(eq(orders.kind, filter.kind));
+  if (filter.from) conditions.push(gte(orders.createdAt, filter.from));
+  if (filter.to) conditions.push(lt(orders.createdAt, filter.to));
+  if (filter.minAmount !== undefined) conditions.push(gte(orders.amount, filter.minAmount));
+  if (filter.maxAmount !== undefined) conditions.push(lte(orders.amount, filter.maxAmount));
+  if (filter.before !== undefined) conditions.push(lt(orders.number, filter.before));
+  const rows = await db
+    .select({
+      ...orderListColumns,
+      buyerId: user.id,
+      buyerName: user.name,
+      buyerEmail: user.email,
+      refundStatus: refunds.status,
+    })
+    .from(orders)
+    .leftJoin(user, eq(user.id, orders.userId))
+    .leftJoin(refunds, eq(refunds.orderId, orders.id))
+    .where(and(...conditions))
+    .orderBy(desc(orders.number))
+    .limit(staffOrderPageSize + 1);
+  const page = rows.slice(0, staffOrderPageSize).map(({ buyerId, buyerName, buyerEmail, refundStatus, ...order }) => ({
+    ...order,
+    refund: refundStatus === null ? null : { status: refundStatus },
+    buyer: buyerId === null ? null : { id: buyerId, name: buyerName ?? "", email: buyerEmail ?? "" },
+  }));
+  return { orders: page, next: rows.length > staffOrderPageSize ? (page.at(-1)?.number ?? null) : null };
+}
+
+/** One thing that happened to an order, for its timeline. */
+export interface TimelineEvent {
+  at: Date;
+  what: string;
+  detail: string | null;
+}
+
+export interface StaffOrder extends Omit<StaffOrderRow, "refund"> {
+  taxAmount: number;
+  taxRatePercent: number;
+  provider: "razorpay" | "sandbox" | "free";
+  providerOrderId: string | null;
+  failureReason: string | null;
+  paidAt: Date | null;
+  payments: { id: string; providerPaymentId: string; amount: number; status: PaymentStatus; method: string | null; failureReason: string | null; createdAt: Date }[];
+  refund: { amount: number; status: RefundStatus; creditNoteNumber: number | null; failureReason: string | null } | null;
+  /** What it happened in, oldest first. */
+  timeline: TimelineEvent[];
+}
+
+const providerNames = { razorpay: "Razorpay", sandbox: "the sandbox", free: "no provider" } as const;
+
+/** The order with `id` as staff see it, with everything that happened to it; null when there is none. */
+export async function staffOrder(db: Db, id: string): Promise<StaffOrder | null> {
+  const [order] = await db
+    .select({ order: orders, buyer: { id: user.id, name: user.name, email: user.email } })
+    .from(orders)
+    .leftJoin(user, eq(user.id, orders.userId))
+    .where(eq(orders.id, id))
+    .limit(1);
+  if (!order) return null;
+  const [paymentRows, [refund], enrolmentRows, periodRows, auditRows] = await Promise.all([
+    db.select().from(payments).where(eq(payments.orderId, id)).orderBy(asc(payments.createdAt)),
+    db.select().from(refunds).where(eq(refunds.orderId, id)),
+    db.select({ createdAt: enrolments.createdAt, status: enrolments.status, revokedAt: enrolments.revokedAt }).from(enrolments).where(eq(enrolments.orderId, id)),
+    db
+      .select({ createdAt: websitePeriods.createdAt, startsAt: websitePeriods.startsAt, endsAt: websitePeriods.endsAt, domain: websites.domain })
+      .from(websitePeriods)
+      .innerJoin(websites, eq(websites.id, websitePeriods.websiteId))
+      .where(eq(websitePeriods.orderId, id)),
+    db
+      .select({ at: auditLog.at, action: auditLog.action, actor: auditLog.actor, reason: auditLog.reason })
+      .from(auditLog)
+      .where(and(eq(auditLog.subjectKind, "order"), eq(auditLog.subjectId, id))),
+  ]);
+  const { order: row, buyer } = order;
+  const timeline: TimelineEvent[] = [
+    { at: row.createdAt, what: "Order created", detail: `${formatPaise(row.amount)} through ${providerNames[row.provider]}${row.providerOrderId ? ` (${row.providerOrderId})` : ""}` },
+    ...paymentRows.map((payment) => ({
+      at: payment.createdAt,
+      what: `Payment ${payment.status}`,
+      detail: [payment.providerPaymentId, payment.method, formatPaise(payment.amount), payment.failureReason].filter(Boolean).join(" · "),
+    })),
+    ...(row.paidAt ? [{ at: row.paidAt, what: "Marked paid", detail: null }] : []),
+    ...enrolmentRows.flatMap((enrolment) => [
+      { at: enrolment.createdAt, what: "Course opened to the buyer", detail: null },
+      ...(enrolment.revokedAt ? [{ at: enrolment.revokedAt, what: "Course access taken back", detail: null }] : []),
+    ]),
+    ...periodRows.map((period) => ({ at: period.createdAt, what: "Hosting period added", detail: `${period.domain}, ${formatDay(period.startsAt)} to ${formatDay(period.endsAt)}` })),
+    ...(refund
+      ? [
+          { at: refund.createdAt, what: "Refund requested", detail: formatPaise(refund.amount) },
+          ...(refund.processedAt
+            ? [{ at: refund.processedAt, what: "Refund processed", detail: refund.creditNoteNumber === null ? null : `Credit note ${formatCreditNoteNumber(refund.creditNoteNumber)}` }]
+            : []),
+        ]
+      : []),
+    ...auditRows.map((entry) => ({ at: entry.at, what: `Staff: ${entry.action}`, detail: [entry.actor, entry.reason].filter(Boolean).join(" · ") })),
+  ].toSorted((a, b) => a.at.getTime() - b.at.getTime());
+  return {
+    id: row.id,
+    number: row.number,
+    kind: row.kind,
+    title: row.title,
+    amount: row.amount,
+    status: row.status,
+    createdAt: row.createdAt,
+    buyer: buyer?.id ? { id: buyer.id, name: buyer.name, email: buyer.email } : null,
+    taxAmount: row.taxAmount,
+    taxRatePercent: row.taxRatePercent,
+    provider: row.provider,
+    providerOrderId: row.providerOrderId,
+    failureReason: row.failureReason,
+    paidAt: row.paidAt,
+    payments: paymentRows.map((payment) => ({
+      id: payment.id,
+      providerPaymentId: payment.providerPaymentId,
+      amount: payment.amount,
+      status: payment.status,
+      method: payment.method,
+      failureReason: payment.failureReason,
+      createdAt: payment.createdAt,
+    })),
+    refund: refund ? { amount: refund.amount, status: refund.status, creditNoteNumber: refund.creditNoteNumber, failureReason: refund.failureReason } : null,
+    timeline,
+  };
+}
+
+/** What a check found, in the words staff read it in. */
+function checkSummary(check: ProviderCheck, provider: string): string {
+  const captured = check.payments.find((payment) => payment.status === "captured" || payment.status === "authorized" || payment.status === "refunded");
+  if (check.payments.length === 0) return `${provider} has no payment for this order: the buyer has not paid, or is paying now. Nothing changed.`;
+  if (check.before !== "paid" && check.after === "paid" && captured) {
+    return `${provider} took ${formatPaise(captured.amount)} by ${captured.method}: the order is now paid and fulfilled, and the receipt is on its way.`;
+  }
+  if (check.payments.some((payment) => payment.outcome === "amount-mismatch")) {
+    return `${provider} took a payment whose amount does not match the order, so it was not fulfilled. Refund it from the provider's dashboard.`;
+  }
+  if (check.before === check.after && captured) return `${provider} agrees with the order: it is ${check.after}. Nothing changed.`;
+  if (!captured) return `${provider} shows ${check.payments.length} failed ${check.payments.length === 1 ? "attempt" : "attempts"} and no money taken. Nothing to fulfil.`;
+  return `The order was ${check.before} and is now ${check.after}.`;
+}
+
+/** Asks the provider about the order and settles it as its webhooks would have, writing who asked and what changed. */
+export async function checkOrderWithProvider(shop: Shop, actor: Actor, orderId: string): Promise<string> {
+  const check = await checkWithProvider(shop, orderId);
+  await recordAudit(shop.db, actor, {
+    action: "order.check-provider",
+    subject: { kind: "order", id: orderId },
+    before: { status: check.before },
+    after: { status: check.after, payments: check.payments.map(({ id, status, outcome }) => ({ id, status, outcome })) },
+  });
+  return checkSummary(check, shop.provider.kind === "razorpay" ? "Razorpay" : "The sandbox");
+}
