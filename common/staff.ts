@@ -28,6 +28,8 @@ const grants = {
   "orders.view": ["support", "finance"],
   /** Ask the payment provider about an order and settle it as its webhooks would have. */
   "orders.check": ["support", "finance"],
+  /** Refund a paid order whatever the policy says, with a reason. */
+  "orders.refund": ["finance"],
   "staff.manage": [],
   "audit.view": [],
 } as const satisfies Record<string, readonly StaffRole[]>;
@@ -51,3 +53,6 @@ export const customerSearchLimit = 25;
 /** What support does for a customer who is stuck; each is written to the audit log. */
 export const customerActions = ["resend-verification", "send-password-reset", "revoke-sessions"] as const;
 export type CustomerAction = (typeof customerActions)[number];
+
+/** How long the reason for a refund outside the policy may be, in characters. */
+export const refundReasonLength = { min: 10, max: 500 } as const;

@@ -3,6 +3,6 @@ export { isEnrolled } from "./fulfilment.ts";
 export { cancelOrder, createHostingOrder, createOrder, findOrder, normaliseGstin, orderPagePath, type Order } from "./orders.ts";
 export { gstSplit, priceBreakdown, type PriceBreakdown } from "./pricing.ts";
 export { foldAttempts, getReceipt, historyPageSize, listOrders, listOrdersWithEligibility, listOwnedCourses, listPayments, pageOf, type HistoryPage, type OrderSummary, type OrderWithRefund, type OwnedCourse, type PaymentSummary, type Receipt, unappliedHostingReason } from "./queries.ts";
-export { refundEligibility, requestRefund, type Refund } from "./refunds.ts";
+export { refundEligibility, refundOutsidePolicy, requestRefund, type Refund } from "./refunds.ts";
 export { coursePlayerPath, type Shop } from "./shop.ts";
 export { handleWebhook } from "./webhooks.ts";

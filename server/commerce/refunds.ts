@@ -163,14 +163,9 @@ function ordersUrl(shop: Shop) {
  */
 export async function requestRefund(shop: Shop, userId: string, orderId: string): Promise<Refund> {
   const order = await findOrder(shop, userId, orderId);
-
-  const prepared = await shop.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(orders).where(eq(orders.id, order.id)).for("update");
-    if (!locked) throw new Conflict("This order cannot be refunded.");
+  return startRefund(shop, order.id, "buyer", async (tx, locked, existing) => {
     const bought = courseBuyer(locked, userId);
     if (!bought && locked.kind !== "website") throw new ValidationError("This order cannot be refunded here. Write to us and we will sort it out.");
-    const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, order.id));
-    if (existing && existing.status !== "requested" && existing.status !== "failed") return { refund: existing, providerPaymentId: null };
     // A retry after the provider failed keeps the time of the first request, but not a course finished since.
     const now = existing?.createdAt ?? shop.now();
     const policy = shop.catalog().site.refund;
@@ -179,34 +174,74 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
       ? refundEligibility(locked, { now, use: await courseUse(tx, shop.catalog(), bought, { lock: true }), policy })
       : hostingRefundEligibility(locked, { now, period, policy, renewal: await renewalBlockingRefund(tx, locked, period, { lock: true }) });
     if (!eligibility.eligible) throw new ValidationError(eligibility.reason);
+  });
+}
+
+/**
+ * A full refund the company decides on, whatever the policy says (the back office's "refund outside
+ * the policy"): any paid order with money taken, with the same effects as the buyer's own. `record`
+ * runs in the refund's transaction, for the audit entry that says who decided it and why.
+ */
+export async function refundOutsidePolicy(shop: Shop, orderId: string, record: (tx: Tx, order: Order) => Promise<void>): Promise<Refund> {
+  return startRefund(shop, orderId, "us", async (tx, locked) => {
+    if (locked.status !== "paid" || !locked.paidAt) throw new ValidationError("Only a paid order can be refunded.");
+    if (locked.amount === 0) throw new ValidationError("This order was free: there is no money to give back.");
+    await record(tx, locked);
+  });
+}
+
+/**
+ * Records a refund of the whole order and asks the provider to make it. The order row is locked
+ * while `allow` decides (it throws to refuse); a refund already under way or made is returned as it
+ * stands, and one the provider failed is tried again.
+ */
+async function startRefund(
+  shop: Shop,
+  orderId: string,
+  requestedBy: "buyer" | "us",
+  allow: (tx: Tx, order: Order, existing: Refund | undefined) => Promise<void>,
+): Promise<Refund> {
+  const prepared = await shop.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+    if (!locked) throw new Conflict("This order cannot be refunded.");
+    const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, locked.id));
+    if (existing && existing.status !== "requested" && existing.status !== "failed") return { order: locked, refund: existing, providerPaymentId: null };
+    await allow(tx, locked, existing);
     const [payment] = await tx
       .select()
       .from(payments)
-      .where(and(eq(payments.orderId, order.id), inArray(payments.status, ["captured", "authorized"])));
+      .where(and(eq(payments.orderId, locked.id), inArray(payments.status, ["captured", "authorized"])));
     if (!payment) throw new Conflict("We could not find the payment for this order. Please write to us and we will sort it out.");
     const [refund] = existing
       ? await tx.update(refunds).set({ status: "requested", failureReason: null }).where(eq(refunds.id, existing.id)).returning()
       : await tx
           .insert(refunds)
-          .values({ orderId: order.id, paymentId: payment.id, userId, amount: locked.amount, currency: locked.currency })
+          .values({ orderId: locked.id, paymentId: payment.id, userId: locked.userId, amount: locked.amount, currency: locked.currency })
           .returning();
+    const bought = courseBuyer(locked);
     if (bought) await revokeAccess(tx, bought, shop.now());
     if (!existing) {
-      await mailBuyer(tx, shop, userId, (site, to) =>
+      const consequence = bought
+        ? "Your access to the course has ended."
+        : (await hostingPeriodOf(tx, locked.id)) === "first"
+          ? "The website's hosting is cancelled once the refund is processed."
+          : "";
+      await mailBuyer(tx, shop, locked.userId, (site, to) =>
         refundRequestedMail(site, to, {
           orderNumber: formatOrderNumber(locked.number),
           courseTitle: locked.title,
           amount: formatPaise(locked.amount),
           ordersUrl: ordersUrl(shop),
-          consequence: bought ? "Your access to the course has ended." : "The website's hosting is cancelled once the refund is processed.",
+          consequence,
+          requestedBy,
         }),
       );
     }
-    return { refund: refund as Refund, providerPaymentId: payment.providerPaymentId };
+    return { order: locked, refund: refund as Refund, providerPaymentId: payment.providerPaymentId };
   });
   shop.mailQueued();
   if (!prepared.providerPaymentId) return prepared.refund;
-  return submitRefund(shop, order, prepared.refund, prepared.providerPaymentId);
+  return submitRefund(shop, prepared.order, prepared.refund, prepared.providerPaymentId);
 }
 
 /**

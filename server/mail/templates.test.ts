@@ -58,6 +58,15 @@ function everyMail(name: string): Record<string, MailMessage> {
       amount: "₹2,999",
       ordersUrl: `${url}/account/orders`,
       consequence: "Your access to the course has ended.",
+      requestedBy: "buyer",
+    }),
+    "refund decided by us": refundRequestedMail(site, to, {
+      orderNumber: "ACD-000043",
+      courseTitle: "Hosting for shop.example.in",
+      amount: "₹1,999",
+      ordersUrl: `${url}/account/orders`,
+      consequence: "",
+      requestedBy: "us",
     }),
     "refund processed": refundProcessedMail(site, to, {
       orderNumber: "ACD-000042",

@@ -240,18 +240,19 @@ export function renewalReminderMail(
 export function refundRequestedMail(
   site: Site,
   to: { email: string; name: string },
-  facts: { orderNumber: string; courseTitle: string; amount: string; ordersUrl: string; consequence: string },
+  facts: { orderNumber: string; courseTitle: string; amount: string; ordersUrl: string; consequence: string; requestedBy: "buyer" | "us" },
 ): MailMessage {
+  const ours = facts.requestedBy === "us";
   return compose(site, {
     to: to.email,
-    subject: `We have received your refund request for order ${facts.orderNumber}`,
+    subject: ours ? `We are refunding order ${facts.orderNumber}` : `We have received your refund request for order ${facts.orderNumber}`,
     greeting: greet(to.name),
     paragraphs: [
-      `We are refunding ${facts.amount} for "${facts.courseTitle}" (order ${facts.orderNumber}). ${facts.consequence}`,
+      `We are refunding ${facts.amount} for "${facts.courseTitle}" (order ${facts.orderNumber}).${facts.consequence ? ` ${facts.consequence}` : ""}`,
       "The money goes back to the account or card you paid with. Banks usually take 5 to 7 working days to show it; we will write again when the refund has been processed.",
     ],
     action: { label: "See your orders", url: facts.ordersUrl },
-    closing: "If you did not ask for this refund, reply to this mail at once.",
+    closing: ours ? "If you have questions about this refund, reply to this mail." : "If you did not ask for this refund, reply to this mail at once.",
   });
 }
 

@@ -3,4 +3,4 @@ export { auditActions, auditPageSize, listAudit, recordAudit, type Actor, type A
 export { grantRole, listStaff, resetTwoFactor, revokeRole, rolesOf, type StaffListing } from "./roles.ts";
 export { customerOverview, orderNumberIn, searchCustomers, type CustomerMatch, type CustomerOrder, type CustomerOverview, type CustomerWebsite } from "./customers.ts";
 export { actForCustomer } from "./customer-actions.ts";
-export { checkOrderWithProvider, listStaffOrders, staffOrder, staffOrderPageSize, type StaffOrder, type StaffOrderFilter, type StaffOrderRow, type TimelineEvent } from "./orders.ts";
+export { checkOrderWithProvider, listStaffOrders, refundOrderOutsidePolicy, staffOrder, staffOrderPageSize, type StaffOrder, type StaffOrderFilter, type StaffOrderRow, type TimelineEvent } from "./orders.ts";

@@ -1,7 +1,9 @@
 import { and, asc, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
 import { formatCreditNoteNumber, formatDay, formatPaise } from "../../common/format.ts";
 import type { OrderStatus, PaymentStatus, RefundStatus } from "../../common/order-statuses.ts";
-import { checkWithProvider, type ProviderCheck, type Shop } from "../commerce/index.ts";
+import { refundReasonLength } from "../../common/staff.ts";
+import { checkWithProvider, refundOutsidePolicy, type ProviderCheck, type Shop } from "../commerce/index.ts";
+import { ValidationError } from "../errors.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, enrolments, orders, payments, refunds, user, websitePeriods, websites } from "../db/schema.ts";
 import { recordAudit, type Actor } from "./audit.ts";
@@ -200,4 +202,30 @@ export async function checkOrderWithProvider(shop: Shop, actor: Actor, orderId: 
     after: { status: check.after, payments: check.payments.map(({ id, status, outcome }) => ({ id, status, outcome })) },
   });
   return checkSummary(check, shop.provider.kind === "razorpay" ? "Razorpay" : "The sandbox");
+}
+
+/**
+ * Refunds the whole order whatever the policy says (finance), with the reason written to the audit
+ * log in the refund's own transaction; returns what to tell the staff member.
+ */
+export async function refundOrderOutsidePolicy(shop: Shop, actor: Actor, orderId: string, reason: string): Promise<string> {
+  const why = reason.trim();
+  if (why.length < refundReasonLength.min || why.length > refundReasonLength.max) {
+    throw new ValidationError(`Say why this order is refunded outside the policy, in ${refundReasonLength.min} to ${refundReasonLength.max} characters.`);
+  }
+  let decided = false;
+  const refund = await refundOutsidePolicy(shop, orderId, async (tx, order) => {
+    decided = true;
+    await recordAudit(tx, actor, {
+      action: "order.refund",
+      subject: { kind: "order", id: order.id },
+      before: { status: order.status },
+      after: { refund: order.amount, outsidePolicy: true },
+      reason: why,
+    });
+  });
+  const amount = formatPaise(refund.amount);
+  if (!decided) return `This order has a refund already (${refund.status}); nothing more was done.`;
+  if (refund.status === "processed") return `Refunded ${amount}. The credit note is issued and the buyer is mailed.`;
+  return `The refund of ${amount} is on its way: the provider confirms it when the bank has made it, and the buyer is mailed then.`;
 }

@@ -163,15 +163,36 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     await buyer.page.reload();
     await expect(buyer.page.getByRole("link", { name: /^Continue/ })).toBeVisible();
 
+    // Weeks later the buyer is refunded outside the policy: the owner adds the finance role, which may.
+    await expect(colleague.page.getByRole("button", { name: "Refund ₹6,999…" })).toHaveCount(0);
+    await owner.page.goto("/admin/staff");
+    await owner.page.getByLabel("E-mail").fill(colleague.email);
+    await owner.page.getByLabel("Role", { exact: true }).selectOption("finance");
+    await owner.page.getByRole("button", { name: "Grant role" }).click();
+    await expect(owner.page.getByText(`${colleague.email} is now finance.`, { exact: false })).toBeVisible();
+    await colleague.page.reload();
+    await hydrated(colleague.page);
+    await colleague.page.getByRole("button", { name: "Refund ₹6,999…" }).click();
+    const refund = colleague.page.getByRole("dialog", { name: `Refund ₹6,999 for ${orderNumber}?` });
+    await refund.getByLabel("Why (kept in the audit log)").fill("Charged twice by their bank; goodwill refund agreed on the phone.");
+    await refund.getByRole("button", { name: "Refund ₹6,999" }).click();
+    await expect(colleague.page.getByText("The refund of ₹6,999 is on its way: the provider confirms it when the bank has made it, and the buyer is mailed then.")).toBeVisible();
+    await expect(colleague.page.getByText("₹6,999, pending")).toBeVisible();
+    await buyer.page.reload();
+    await expect(buyer.page.getByText("You have not enrolled in a course yet")).toBeVisible();
+
     // Every change is in the audit log, the command line's and support's included.
     await owner.page.goto("/admin/audit");
     const entries = owner.page.getByRole("list", { name: "Audit entries" }).getByRole("listitem");
-    await expect(entries).toHaveCount(4);
-    await expect(entries.first()).toContainText("order.check-provider");
-    await expect(entries.nth(1)).toContainText("customer.send-password-reset");
-    await expect(entries.nth(1)).toContainText(`Ravi Support <${colleague.email}> (support)`);
-    await expect(entries.nth(2)).toContainText(`staff.grant`);
-    await expect(entries.nth(2)).toContainText(`Kavya Owner <${owner.email}> (owner)`);
+    await expect(entries).toHaveCount(6);
+    await expect(entries.first()).toContainText("order.refund");
+    await expect(entries.first()).toContainText("Reason: Charged twice by their bank; goodwill refund agreed on the phone.");
+    await expect(entries.nth(1)).toContainText("staff.grant");
+    await expect(entries.nth(2)).toContainText("order.check-provider");
+    await expect(entries.nth(3)).toContainText("customer.send-password-reset");
+    await expect(entries.nth(3)).toContainText(`Ravi Support <${colleague.email}> (support)`);
+    await expect(entries.nth(4)).toContainText(`staff.grant`);
+    await expect(entries.nth(4)).toContainText(`Kavya Owner <${owner.email}> (owner)`);
     await expect(entries.last()).toContainText("command line (");
     expect(await seriousViolationsInBothThemes(owner.page, "audit log")).toEqual([]);
     await owner.page.setViewportSize({ width: 375, height: 800 });

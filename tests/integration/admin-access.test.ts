@@ -145,6 +145,17 @@ describe("the back office's authorization matrix", () => {
     expect(entries.map((e) => e.actorRoles)).toEqual([["finance"], ["support"], ["owner"]]);
   });
 
+  it("lets only finance and owners refund outside the policy, and a refused attempt writes nothing", async () => {
+    const path = `/admin/orders/${orderId}`;
+    const form = { intent: "refund", reason: "Matrix: goodwill refund agreed on the phone." };
+    const nowhere = (await request("learner", "/no-such-page-anywhere", form)).status;
+    const answers: Record<string, number> = {};
+    for (const who of everyone) answers[who] = (await request(who, path, form)).status;
+    // The order was never paid: those allowed are told so (400), the rest refused before it is looked at.
+    expect(answers).toEqual({ ...staffOnly(["owner", "finance"]), owner: 400, finance: 400, visitor: nowhere, learner: nowhere });
+    expect((await listAudit(t.database.db, { subjectId: orderId, action: "order.refund" })).entries).toEqual([]);
+  });
+
   it("lets only owners grant or take away roles, and a refused attempt changes nothing and writes nothing", async () => {
     const before = (await listAudit(t.database.db)).entries.length;
     const target = emails.get("learner") as string;

@@ -14,7 +14,7 @@ import { createLogger } from "../../server/logger.ts";
 import { listMailbox } from "../../server/mail/outbox.ts";
 import { createRazorpayProvider } from "../../server/payments/razorpay.ts";
 import { paymentSignature, webhookSignature } from "../../server/payments/signature.ts";
-import { checkOrderWithProvider, listAudit, staffOrder, type Actor } from "../../server/staff/index.ts";
+import { checkOrderWithProvider, listAudit, refundOrderOutsidePolicy, staffOrder, type Actor } from "../../server/staff/index.ts";
 import { start, type FakeRazorpay } from "../support/razorpay-api.ts";
 import { contentDir, databaseKinds, identitySuite } from "./helpers.ts";
 
@@ -280,6 +280,47 @@ describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
       await expect(failing).rejects.toThrow(ServiceUnavailable);
       await expect(failing).rejects.toThrow("The payment provider did not answer, so nothing changed. Try again in a minute.");
       expect(await orderRow(order.id)).toMatchObject({ status: "created" });
+      expect((await listAudit(suite.db, { subjectId: order.id })).entries).toEqual([]);
+    });
+
+    it("refunds a whole order outside the policy for finance, with the reason in the audit log, once, and the credit note when Razorpay confirms it", async () => {
+      const finance: Actor = { id: null, name: "Meena Finance <meena@example.com>", roles: ["finance"], address: "203.0.113.8" };
+      const buyer = await signUp();
+      const { order, payment } = await paidOrder(buyer.id);
+      // Paid two months ago: the policy's window has closed, so the buyer cannot ask.
+      await suite.db.update(orders).set({ paidAt: new Date(Date.now() - 60 * 86_400_000) }).where(eq(orders.id, order.id));
+      await expect(requestRefund(shop, buyer.id, order.id)).rejects.toThrow(/the window for this order closed/);
+
+      await expect(refundOrderOutsidePolicy(shop, finance, order.id, "  too short ")).rejects.toThrow(
+        "Say why this order is refunded outside the policy, in 10 to 500 characters.",
+      );
+      expect(await suite.db.select().from(refunds).where(eq(refunds.orderId, order.id))).toEqual([]);
+
+      const reason = "The course's live sessions were cancelled; goodwill refund agreed by phone.";
+      expect(await refundOrderOutsidePolicy(shop, finance, order.id, reason)).toBe(
+        "The refund of ₹6,999 is on its way: the provider confirms it when the bank has made it, and the buyer is mailed then.",
+      );
+      expect(fake.requests.findLast((r) => r.method === "POST" && r.path === `/v1/payments/${payment.id}/refund`)).toMatchObject({ status: 200, body: { amount: order.amount } });
+      expect(await enrolmentRows(buyer.id)).toEqual([expect.objectContaining({ status: "revoked" })]);
+      expect(await mailsTo(buyer.email, `We are refunding order`)).toHaveLength(1);
+      expect(await refundOrderOutsidePolicy(shop, finance, order.id, reason)).toBe("This order has a refund already (pending); nothing more was done.");
+
+      const [entry, ...others] = (await listAudit(suite.db, { subjectId: order.id, action: "order.refund" })).entries;
+      expect(others).toEqual([]);
+      expect(entry).toMatchObject({ actor: finance.name, actorRoles: ["finance"], reason, before: { status: "paid" }, after: { refund: order.amount, outsidePolicy: true } });
+
+      const [refund] = await suite.db.select().from(refunds).where(eq(refunds.orderId, order.id));
+      const processed = fake.processRefund(refund?.providerRefundId ?? "");
+      const rawBody = fake.webhookBody("refund.processed", { refund: processed, payment: await shop.provider.fetchPayment(payment.id) });
+      expect(await handleWebhook(shop, { rawBody, signature: webhookSignature(webhookSecret, rawBody), eventId: `evt_${token()}` })).toEqual({ status: 200, message: "processed" });
+      expect(await orderRow(order.id)).toMatchObject({ status: "refunded" });
+      expect((await suite.db.select().from(refunds).where(eq(refunds.orderId, order.id)))[0]?.creditNoteNumber).toEqual(expect.any(Number));
+    });
+
+    it("refuses to refund an order that was never paid, and writes nothing", async () => {
+      const buyer = await signUp();
+      const order = await newOrder(buyer.id);
+      await expect(refundOrderOutsidePolicy(shop, support, order.id, "Customer asked for it on the phone.")).rejects.toThrow("Only a paid order can be refunded.");
       expect((await listAudit(suite.db, { subjectId: order.id })).entries).toEqual([]);
     });
 

@@ -15,6 +15,8 @@ interface ConfirmDialogProps {
   children: ReactNode;
   /** The fields the confirming POST sends (intent and ids). */
   fields: Record<string, string>;
+  /** Fields the person fills in before confirming (a reason), sent with `fields`. */
+  inputs?: ReactNode;
   confirmLabel: string;
   pendingLabel: string;
   pending: boolean;
@@ -26,7 +28,7 @@ interface ConfirmDialogProps {
  * to the button; confirming posts `fields` to the page's action, and the dialog closes once that
  * has been answered, so the page can show the outcome.
  */
-export function ConfirmDialog({ trigger, triggerClassName, title, children, fields, confirmLabel, pendingLabel, pending, preventScrollReset }: ConfirmDialogProps) {
+export function ConfirmDialog({ trigger, triggerClassName, title, children, fields, inputs, confirmLabel, pendingLabel, pending, preventScrollReset }: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const wasPending = useRef(false);
@@ -65,20 +67,21 @@ export function ConfirmDialog({ trigger, triggerClassName, title, children, fiel
         <div id={`${id}-text`} className="mt-3 space-y-2 text-sm leading-6">
           {children}
         </div>
+        <Form id={`${id}-form`} method="post" preventScrollReset={preventScrollReset} className={inputs ? "mt-4 space-y-4" : undefined}>
+          {Object.entries(fields).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          {inputs}
+        </Form>
         <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <form method="dialog">
             <Button type="submit" variant="secondary" className="w-full sm:w-auto">
               Cancel
             </Button>
           </form>
-          <Form method="post" preventScrollReset={preventScrollReset}>
-            {Object.entries(fields).map(([name, value]) => (
-              <input key={name} type="hidden" name={name} value={value} />
-            ))}
-            <Button type="submit" variant="danger" disabled={pending} className="w-full sm:w-auto">
-              {pending ? pendingLabel : confirmLabel}
-            </Button>
-          </Form>
+          <Button type="submit" form={`${id}-form`} variant="danger" disabled={pending} className="w-full sm:w-auto">
+            {pending ? pendingLabel : confirmLabel}
+          </Button>
         </div>
       </dialog>
     </>

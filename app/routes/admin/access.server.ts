@@ -33,6 +33,11 @@ export function requireSecondFactor(member: StaffMember, request: Request): void
 export async function staffWith(context: Readonly<RouterContextProvider>, request: Request, permission: StaffPermission): Promise<StaffMember> {
   const member = await staffOf(context);
   requireSecondFactor(member, request);
+  return mayAlso(member, permission);
+}
+
+/** The same staff member, if their roles allow `permission` too (an action whose intents need more than the page): 403 if not. */
+export function mayAlso(member: StaffMember, permission: StaffPermission): StaffMember {
   try {
     return requirePermission(member, permission);
   } catch (error) {

@@ -1,18 +1,20 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { formatCreditNoteNumber, formatMoment, formatOrderNumber, formatPaise } from "../../../common/format.ts";
-import { rolesAllow } from "../../../common/staff.ts";
+import { refundReasonLength, rolesAllow } from "../../../common/staff.ts";
 import { replyFor } from "../../../common/forms.ts";
 import { appServices } from "../../../server/context.ts";
-import { checkOrderWithProvider, staffOrder } from "../../../server/staff/index.ts";
+import { checkOrderWithProvider, refundOrderOutsidePolicy, staffOrder } from "../../../server/staff/index.ts";
 import { FormAlert } from "../../components/form-controls.tsx";
 import { OrderStatusBadge } from "../../components/status-badge.tsx";
-import { Button } from "../../components/ui/button.tsx";
+import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
+import { ConfirmDialog } from "../../components/ui/dialog.tsx";
+import { TextArea } from "../../components/ui/field.tsx";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/order";
 import { backOfficeMeta } from "./meta.ts";
-import { actorFor, staffWith } from "./access.server.ts";
+import { actorFor, mayAlso, staffWith } from "./access.server.ts";
 
 const providerLabels = { razorpay: "Razorpay", sandbox: "Sandbox", free: "Free (no payment)" } as const;
 
@@ -42,18 +44,42 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     payments: order.payments.map((payment) => ({ ...payment, amount: formatPaise(payment.amount), createdAt: payment.createdAt.toISOString() })),
     timeline: order.timeline.map((event) => ({ ...event, at: event.at.toISOString() })),
     mayCheck: order.providerOrderId !== null && rolesAllow(member.roles, "orders.check"),
+    // A refund under way or made is shown above; one that failed may be tried again.
+    mayRefund: order.status === "paid" && order.amount > 0 && (order.refund === null || order.refund.status === "failed") && rolesAllow(member.roles, "orders.refund"),
   };
 }
 
-const checkForm = z.object({ intent: z.literal("check-provider", "Choose what to do with this order.") });
+const orderForm = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.literal("check-provider") }),
+    z.object({
+      intent: z.literal("refund"),
+      reason: z
+        .string()
+        .trim()
+        .min(refundReasonLength.min, `Say why this order is refunded outside the policy, in at least ${refundReasonLength.min} characters.`)
+        .max(refundReasonLength.max, `Keep the reason to ${refundReasonLength.max} characters.`),
+    }),
+  ],
+  "Choose what to do with this order.",
+);
 
-/** "Check with the provider": what the payment provider knows about the order, applied as its webhooks would have been. */
+/**
+ * "Check with the provider": what the payment provider knows about the order, applied as its
+ * webhooks would have been. "Refund": the whole order, whatever the policy says, with a reason.
+ */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const member = await staffWith(context, request, "orders.check");
-  const form = await readForm(request, checkForm);
+  const form = await readForm(request, orderForm);
   if (!form.ok) return form.reply;
+  const value = form.value;
+  if (value.intent === "refund") mayAlso(member, "orders.refund");
   const { shop } = context.get(appServices);
-  const done = await attemptFor(form, () => checkOrderWithProvider(shop, actorFor(member, request), params.orderId));
+  const actor = actorFor(member, request);
+  const done = await attemptFor(form, () =>
+    value.intent === "refund" ? refundOrderOutsidePolicy(shop, actor, params.orderId, value.reason) : checkOrderWithProvider(shop, actor, params.orderId),
+  );
   if (!done.ok) return done.reply;
   return succeed(form, done.value);
 }
@@ -62,8 +88,9 @@ export const meta: Route.MetaFunction = ({ loaderData: order }) => backOfficeMet
 
 export default function OrderPage({ loaderData: order, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
-  const checking = navigation.state === "submitting" && navigation.formData?.get("intent") === "check-provider";
+  const sending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const answer = replyFor(actionData, "check-provider");
+  const refunded = replyFor(actionData, "refund");
   return (
     <div className="space-y-8">
       <div>
@@ -125,10 +152,50 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
           {answer?.message && <FormAlert tone={answer.ok ? "success" : "error"}>{answer.message}</FormAlert>}
           <Form method="post">
             <input type="hidden" name="intent" value="check-provider" />
-            <Button type="submit" variant="secondary" disabled={checking}>
-              {checking ? "Asking the provider…" : "Check with the provider"}
+            <Button type="submit" variant="secondary" disabled={sending("check-provider")}>
+              {sending("check-provider") ? "Asking the provider…" : "Check with the provider"}
             </Button>
           </Form>
+        </section>
+      )}
+
+      {(order.mayRefund || refunded) && (
+        <section aria-labelledby="refund-heading" className="space-y-3">
+          <h2 id="refund-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
+            Refund outside the policy
+          </h2>
+          {refunded?.message && <FormAlert tone={refunded.ok ? "success" : "error"}>{refunded.message}</FormAlert>}
+          {order.mayRefund && (
+            <>
+              <p className="text-slate-600 dark:text-slate-400">
+                Gives the buyer back the whole {order.amount} through the payment provider, whatever the cancellation &amp; refund policy says, and issues the GST credit note when the provider confirms it.
+              </p>
+              <ConfirmDialog
+                trigger={`Refund ${order.amount}…`}
+                triggerClassName={buttonClass({ variant: "danger-outline" })}
+                title={`Refund ${order.amount} for ${order.number}?`}
+                fields={{ intent: "refund" }}
+                inputs={
+                  <TextArea
+                    label="Why (kept in the audit log)"
+                    name="reason"
+                    required
+                    minLength={refundReasonLength.min}
+                    maxLength={refundReasonLength.max}
+                    rows={3}
+                  />
+                }
+                confirmLabel={`Refund ${order.amount}`}
+                pendingLabel="Refunding…"
+                pending={sending("refund")}
+              >
+                {order.kind === "course"
+                  ? "The buyer loses access to the course at once, and any certificate for it is withdrawn once the refund is processed."
+                  : "A website's first period refunded ends its hosting; a refunded renewal leaves the website as it is."}{" "}
+                The buyer is mailed. This cannot be undone.
+              </ConfirmDialog>
+            </>
+          )}
         </section>
       )}
 
