@@ -71,6 +71,7 @@ export default [
   route("cli-auth-success", "routes/developer/cli-auth-success.tsx"),
 
   // The back office: staff only (a 404 for anyone else), behind two-factor sign-in.
+  route("admin/reports/:report", "routes/admin/report-file.ts"),
   layout("routes/admin/layout.tsx", [
     route("admin", "routes/admin/dashboard.tsx"),
     route("admin/two-factor", "routes/admin/two-factor.tsx"),
@@ -79,6 +80,7 @@ export default [
     route("admin/customers/:customerId", "routes/admin/customer.tsx"),
     route("admin/orders", "routes/admin/orders.tsx"),
     route("admin/orders/:orderId", "routes/admin/order.tsx"),
+    route("admin/reports", "routes/admin/reports.tsx"),
     route("admin/staff", "routes/admin/staff.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),
   ]),

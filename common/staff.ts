@@ -30,6 +30,8 @@ const grants = {
   "orders.check": ["support", "finance"],
   /** Refund a paid order whatever the policy says, with a reason. */
   "orders.refund": ["finance"],
+  /** The GST sales register and the payments export. */
+  "reports.view": ["finance"],
   "staff.manage": [],
   "audit.view": [],
 } as const satisfies Record<string, readonly StaffRole[]>;

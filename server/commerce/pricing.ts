@@ -1,5 +1,30 @@
 import type { Money, Site } from "../catalog/index.ts";
 
+/** The state named by a GSTIN's first two digits; only the codes we are likely to meet are named. */
+const gstStates: Record<string, string> = {
+  "07": "Delhi",
+  "09": "Uttar Pradesh",
+  "19": "West Bengal",
+  "24": "Gujarat",
+  "27": "Maharashtra",
+  "29": "Karnataka",
+  "32": "Kerala",
+  "33": "Tamil Nadu",
+  "36": "Telangana",
+  "37": "Andhra Pradesh",
+};
+
+/** The state a GSTIN is registered in, as "Karnataka (29)"; `fallback` names a code not listed. */
+export function gstinState(gstin: string, fallback = "State"): string {
+  const code = gstin.slice(0, 2);
+  return `${gstStates[code] ?? fallback} (${code})`;
+}
+
+/** Where the company's supplies take place, as invoices print it: the seller's state (see gstSplit). */
+export function placeOfSupply(site: Pick<Site, "gstin" | "address">): string {
+  return gstinState(site.gstin, site.address.state);
+}
+
 export interface PriceBreakdown {
   currency: Money["currency"];
   /** What the buyer pays. */

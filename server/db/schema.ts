@@ -193,6 +193,8 @@ export const orders = pgTable(
   (table) => [
     uniqueIndex("orders_idempotency_idx").on(table.userId, table.idempotencyKey),
     index("orders_user_idx").on(table.userId, table.createdAt),
+    // The GST register reads a month of invoices by the day they were paid (issued).
+    index("orders_paid_idx").on(table.paidAt),
   ],
 );
 
@@ -250,7 +252,7 @@ export const refunds = pgTable(
     createdAt: at("created_at").notNull().defaultNow(),
     processedAt: at("processed_at"),
   },
-  (table) => [index("refunds_user_idx").on(table.userId)],
+  (table) => [index("refunds_user_idx").on(table.userId), index("refunds_processed_idx").on(table.processedAt)],
 );
 
 /** Access to a course; revoked by a refund, made active again by a new purchase. */

@@ -4,3 +4,4 @@ export { grantRole, listStaff, resetTwoFactor, revokeRole, rolesOf, type StaffLi
 export { customerOverview, orderNumberIn, searchCustomers, type CustomerMatch, type CustomerOrder, type CustomerOverview, type CustomerWebsite } from "./customers.ts";
 export { actForCustomer } from "./customer-actions.ts";
 export { checkOrderWithProvider, listStaffOrders, refundOrderOutsidePolicy, staffOrder, staffOrderPageSize, type StaffOrder, type StaffOrderFilter, type StaffOrderRow, type TimelineEvent } from "./orders.ts";
+export { gstRegisterCsv, monthIn, paymentsCsv, type Export } from "./reports.ts";

@@ -94,7 +94,7 @@ export interface StaffOrder extends Omit<StaffOrderRow, "refund"> {
   failureReason: string | null;
   paidAt: Date | null;
   payments: { id: string; providerPaymentId: string; amount: number; status: PaymentStatus; method: string | null; failureReason: string | null; createdAt: Date }[];
-  refund: { amount: number; status: RefundStatus; creditNoteNumber: number | null; failureReason: string | null } | null;
+  refund: { amount: number; status: RefundStatus; providerRefundId: string | null; creditNoteNumber: number | null; failureReason: string | null } | null;
   /** What it happened in, oldest first. */
   timeline: TimelineEvent[];
 }
@@ -172,7 +172,9 @@ export async function staffOrder(db: Db, id: string): Promise<StaffOrder | null>
       failureReason: payment.failureReason,
       createdAt: payment.createdAt,
     })),
-    refund: refund ? { amount: refund.amount, status: refund.status, creditNoteNumber: refund.creditNoteNumber, failureReason: refund.failureReason } : null,
+    refund: refund
+      ? { amount: refund.amount, status: refund.status, providerRefundId: refund.providerRefundId, creditNoteNumber: refund.creditNoteNumber, failureReason: refund.failureReason }
+      : null,
     timeline,
   };
 }

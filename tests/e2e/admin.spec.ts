@@ -4,18 +4,19 @@
 // nothing. On a server of its own: the embedded database is closed while the staff command runs,
 // as docs/operations.md says.
 import { spawn } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { freePort } from "../support/free-port.ts";
+import { webhookPath } from "../../server/payments/index.ts";
 import { testPayPath } from "../support/razorpay-api.ts";
 import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
 import { hydrated } from "./hydration.ts";
 import { latestMail, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { razorpayApiUrl, razorpayKeys } from "./servers.ts";
-import { openRazorpayCheckout, standInForRazorpayCheckout } from "./shop.ts";
+import { openRazorpayCheckout, razorpayWebhook, standInForRazorpayCheckout } from "./shop.ts";
 import { totpCode } from "./totp.ts";
 
 const password = "correct horse battery staple";
@@ -70,7 +71,7 @@ async function setUpTwoFactor(page: Page): Promise<string> {
 }
 
 test("the first owner is made at the server, sets up two-factor sign-in, and grants a colleague a role", async ({ browser }) => {
-  test.setTimeout(scanBudget(8, 210_000));
+  test.setTimeout(scanBudget(9, 240_000));
   const dataDir = await mkdtemp(path.join(tmpdir(), "academy-e2e-admin-"));
   const port = await freePort();
   const site = `http://127.0.0.1:${port}`;
@@ -181,18 +182,39 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     await buyer.page.reload();
     await expect(buyer.page.getByText("You have not enrolled in a course yet")).toBeVisible();
 
+    // Razorpay reports the refund processed; the credit note is issued.
+    const refundId = ((await colleague.page.getByText(/rfnd_\w{14}/).textContent()) ?? "").match(/rfnd_\w{14}/)?.[0] ?? "";
+    const basic = `Basic ${Buffer.from(`${razorpayKeys.RAZORPAY_KEY_ID}:${razorpayKeys.RAZORPAY_KEY_SECRET}`).toString("base64")}`;
+    const made = (await (await colleague.page.request.get(`${razorpayApiUrl}/v1/refunds/${refundId}`, { headers: { authorization: basic } })).json()) as object;
+    expect((await colleague.page.request.post(`${site}${webhookPath}`, razorpayWebhook("refund.processed", { refund: { ...made, status: "processed" } }))).status()).toBe(200);
+    await colleague.page.reload();
+    await expect(colleague.page.getByText(/₹6,999, processed · rfnd_\w{14} · credit note CN-000001/)).toBeVisible();
+
+    // The accountant's register for this month has the invoice and its credit note.
+    await colleague.page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Reports" }).click();
+    const register = colleague.page.getByRole("region", { name: "GST sales register" });
+    const thisMonth = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Kolkata", year: "numeric", month: "2-digit" }).format(new Date());
+    await register.getByLabel("Month").fill(thisMonth);
+    const [download] = await Promise.all([colleague.page.waitForEvent("download"), register.getByRole("button", { name: "Download gst sales register (CSV)" }).click()]);
+    expect(download.suggestedFilename()).toBe(`gst-sales-register-${thisMonth}.csv`);
+    const csv = await readFile((await download.path()) as string, "utf8");
+    expect(csv).toContain(`Invoice,${orderNumber},`);
+    expect(csv).toMatch(new RegExp(`Credit note,CN-000001,\\d{4}-\\d{2}-\\d{2},${orderNumber},.*,-5931\\.36,-533\\.82,-533\\.82,0\\.00,-6999\\.00\r\n`));
+    expect(await seriousViolationsInBothThemes(colleague.page, "reports")).toEqual([]);
+
     // Every change is in the audit log, the command line's and support's included.
     await owner.page.goto("/admin/audit");
     const entries = owner.page.getByRole("list", { name: "Audit entries" }).getByRole("listitem");
-    await expect(entries).toHaveCount(6);
-    await expect(entries.first()).toContainText("order.refund");
-    await expect(entries.first()).toContainText("Reason: Charged twice by their bank; goodwill refund agreed on the phone.");
-    await expect(entries.nth(1)).toContainText("staff.grant");
-    await expect(entries.nth(2)).toContainText("order.check-provider");
-    await expect(entries.nth(3)).toContainText("customer.send-password-reset");
-    await expect(entries.nth(3)).toContainText(`Ravi Support <${colleague.email}> (support)`);
-    await expect(entries.nth(4)).toContainText(`staff.grant`);
-    await expect(entries.nth(4)).toContainText(`Kavya Owner <${owner.email}> (owner)`);
+    await expect(entries).toHaveCount(7);
+    await expect(entries.first()).toContainText("report.gst-register");
+    await expect(entries.nth(1)).toContainText("order.refund");
+    await expect(entries.nth(1)).toContainText("Reason: Charged twice by their bank; goodwill refund agreed on the phone.");
+    await expect(entries.nth(2)).toContainText("staff.grant");
+    await expect(entries.nth(3)).toContainText("order.check-provider");
+    await expect(entries.nth(4)).toContainText("customer.send-password-reset");
+    await expect(entries.nth(4)).toContainText(`Ravi Support <${colleague.email}> (support)`);
+    await expect(entries.nth(5)).toContainText(`staff.grant`);
+    await expect(entries.nth(5)).toContainText(`Kavya Owner <${owner.email}> (owner)`);
     await expect(entries.last()).toContainText("command line (");
     expect(await seriousViolationsInBothThemes(owner.page, "audit log")).toEqual([]);
     await owner.page.setViewportSize({ width: 375, height: 800 });

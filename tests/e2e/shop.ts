@@ -1,5 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 import type { RazorpayCheckoutOptions } from "../../app/components/razorpay-checkout.tsx";
+import { webhookSignature } from "../../server/payments/signature.ts";
+import { razorpayKeys } from "./servers.ts";
 
 /** Buys a course through the sandbox checkout, paying or declining, and waits for the result page. */
 export async function buyCourse(page: Page, id: string, outcome: "Pay" | "Decline" = "Pay"): Promise<void> {
@@ -34,4 +36,11 @@ export async function openRazorpayCheckout(page: Page, id: string, payLabel: str
   await page.getByRole("button", { name: payLabel }).click();
   await expect(page.getByText(/^Razorpay Checkout is open for order_\w{14}$/)).toBeVisible();
   return page.evaluate(() => (window as unknown as { razorpayCheckoutOptions: RazorpayCheckoutOptions }).razorpayCheckoutOptions);
+}
+
+/** Razorpay's webhook for one event, signed as Razorpay signs it, as request options for the webhook URL. */
+export function razorpayWebhook(event: string, entities: Record<string, object>) {
+  const payload = Object.fromEntries(Object.entries(entities).map(([name, entity]) => [name, { entity }]));
+  const body = JSON.stringify({ entity: "event", account_id: "acc_e2e", event, contains: Object.keys(entities), payload, created_at: Math.floor(Date.now() / 1000) });
+  return { data: body, headers: { "content-type": "application/json", "x-razorpay-signature": webhookSignature(razorpayKeys.RAZORPAY_WEBHOOK_SECRET, body) } };
 }

@@ -79,6 +79,9 @@ const pages: { path: string; allowed: Record<Who, number> }[] = [
   { path: "/admin/orders", allowed: staffOnly(["owner", "support", "finance"]) },
   { path: "/admin/orders?status=paid&kind=course&from=2026-01-01&to=2026-12-31&min=1&max=99999", allowed: staffOnly(["owner", "support", "finance"]) },
   { path: "/admin/orders/{order}", allowed: staffOnly(["owner", "support", "finance"]) },
+  { path: "/admin/reports", allowed: staffOnly(["owner", "finance"]) },
+  { path: "/admin/reports/gst-register.csv?month=2026-10", allowed: staffOnly(["owner", "finance"]) },
+  { path: "/admin/reports/payments.csv?month=2026-10", allowed: staffOnly(["owner", "finance"]) },
   { path: "/admin/staff", allowed: staffOnly(["owner"]) },
   { path: "/admin/audit", allowed: staffOnly(["owner"]) },
   { path: "/admin/audit?action=staff.grant", allowed: staffOnly(["owner"]) },
@@ -93,7 +96,7 @@ describe("the back office's authorization matrix", () => {
 
   it("is the site's own 404 page for anyone without a role, giving nothing of the back office away", async () => {
     const unknown = await (await request("learner", "/no-such-page-anywhere")).text();
-    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
+    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
       for (const who of ["visitor", "learner"] as const) {
         const response = await request(who, path);
         expect(response.status, `${who} ${path}`).toBe(404);

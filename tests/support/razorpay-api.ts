@@ -287,6 +287,8 @@ export async function start(credentials: { keyId: string; keySecret: string; por
       }
       case "GET /v1/payments/:id":
         return found(payments.get(parts[2] ?? ""));
+      case "GET /v1/refunds/:id":
+        return found(refunds.get(parts[2] ?? ""));
       case "POST /v1/payments/:id/refund":
         return refundPayment(parts[2] ?? "", jsonObject(body));
       default:

@@ -1,23 +1,9 @@
-import { getReceipt, gstSplit, orderPagePath } from "../../../server/commerce/index.ts";
+import { getReceipt, gstSplit, orderPagePath, placeOfSupply } from "../../../server/commerce/index.ts";
 import type { Catalog } from "../../../server/catalog/index.ts";
 import type { AppServices } from "../../../server/context.ts";
 import type { ReceiptView } from "../../../common/view-types.ts";
 import { paymentMethodLabel } from "../../components/account-payment-method.tsx";
 import { formatCreditNoteNumber, formatOrderNumber } from "../../../common/format.ts";
-
-/** The state named by a GSTIN's first two digits, for "place of supply"; only the codes we are likely to meet are named. */
-const gstStates: Record<string, string> = {
-  "07": "Delhi",
-  "09": "Uttar Pradesh",
-  "19": "West Bengal",
-  "24": "Gujarat",
-  "27": "Maharashtra",
-  "29": "Karnataka",
-  "32": "Kerala",
-  "33": "Tamil Nadu",
-  "36": "Telangana",
-  "37": "Andhra Pradesh",
-};
 
 /**
  * Everything a receipt (the GST tax invoice) shows of one of the buyer's orders, for the receipt
@@ -27,7 +13,6 @@ const gstStates: Record<string, string> = {
 export async function receiptView(db: AppServices["db"], catalog: Catalog, buyer: { id: string }, orderId: string): Promise<ReceiptView> {
   const { order, payment, refund } = await getReceipt(db, buyer.id, orderId);
   const { site } = catalog;
-  const stateCode = site.gstin.slice(0, 2);
   return {
     id: order.id,
     number: formatOrderNumber(order.number),
@@ -55,7 +40,7 @@ export async function receiptView(db: AppServices["db"], catalog: Catalog, buyer
       email: site.email,
       phone: site.phone,
     },
-    placeOfSupply: `${gstStates[stateCode] ?? site.address.state} (${stateCode})`,
+    placeOfSupply: placeOfSupply(site),
     payment: payment && {
       method: paymentMethodLabel(payment.method),
       providerPaymentId: payment.providerPaymentId,

@@ -38,6 +38,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     refund: order.refund && {
       status: order.refund.status,
       amount: formatPaise(order.refund.amount),
+      providerRefundId: order.refund.providerRefundId,
       creditNote: order.refund.creditNoteNumber === null ? null : formatCreditNoteNumber(order.refund.creditNoteNumber),
       failureReason: order.refund.failureReason,
     },
@@ -134,6 +135,7 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
             <dt className="text-sm text-slate-600 dark:text-slate-400">Refund</dt>
             <dd className="mt-1 font-medium text-slate-950 dark:text-white">
               {order.refund.amount}, {order.refund.status}
+              {order.refund.providerRefundId && <span className="font-mono text-sm"> · {order.refund.providerRefundId}</span>}
               {order.refund.creditNote && ` · credit note ${order.refund.creditNote}`}
               {order.refund.failureReason && ` · ${order.refund.failureReason}`}
             </dd>
