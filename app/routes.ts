@@ -80,6 +80,7 @@ export default [
     route("admin/customers/:customerId", "routes/admin/customer.tsx"),
     route("admin/orders", "routes/admin/orders.tsx"),
     route("admin/orders/:orderId", "routes/admin/order.tsx"),
+    route("admin/reviews", "routes/admin/reviews.tsx"),
     route("admin/reports", "routes/admin/reports.tsx"),
     route("admin/staff", "routes/admin/staff.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),

@@ -1,6 +1,6 @@
 // `npm run bench`: Lighthouse (public pages and a signed-in lesson), first-load bytes, cached
 // anonymous pages beside nginx, the fixed cost per request beside bare Hono, uncached rendering,
-// signed-in pages (throughput, and latency at 200 req/s), the public API with a key beside /healthz, the renewal-reminder job over 100,000 websites, a 60 s mixed load at 200 connections
+// signed-in pages (throughput, and latency at 200 req/s), the public API with a key beside /healthz, the renewal-reminder job over 100,000 websites, the back office (customer search over 100,000 accounts, the GST register of 100,000 orders), a 60 s mixed load at 200 connections
 // with resident memory, on PGlite and on a throwaway PostgreSQL, and the same mixed load against 1, 2 and 3
 // server processes on PostgreSQL beside bare Hono at 1 and 2, and one account at the cap with its 20 API keys
 // attacking while /healthz and another learner's page are measured (see each file). Every figure is
@@ -12,6 +12,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { apiBench, printApi } from "./api.ts";
+import { backOfficeBench, printBackOffice } from "./back-office.ts";
 import { measureFirstLoad } from "./first-load.ts";
 import { fixedCostBench, printFixedCost } from "./fixed-cost.ts";
 import { lighthouse } from "./lighthouse.ts";
@@ -28,7 +29,7 @@ import { printUncached, uncachedBench } from "./uncached.ts";
 import { compareWithNginx, rawBody, startNginx, type AnonymousRun } from "./throughput.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,fixed-cost,uncached,signed-in,api,reminders,mixed,scale,notes-abuse").split(","));
+const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,fixed-cost,uncached,signed-in,api,reminders,back-office,mixed,scale,notes-abuse").split(","));
 const mixedSeconds = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 
 if (spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
@@ -104,7 +105,7 @@ try {
     }
   }
 
-  const wantsPostgres = ["signed-in", "api", "mixed", "reminders", "scale"].some((name) => only.has(name));
+  const wantsPostgres = ["signed-in", "api", "mixed", "reminders", "back-office", "scale"].some((name) => only.has(name));
   const postgres = wantsPostgres ? startBenchPostgres(55490) : null;
   if (wantsPostgres && !postgres) console.log("\nPostgreSQL runs skipped: no PostgreSQL server binary and no BENCH_DATABASE_URL");
   try {
@@ -132,6 +133,12 @@ try {
       const reminders = await remindersBench(postgres.newDatabase());
       results.reminders = reminders;
       printReminders(reminders);
+    }
+
+    if (only.has("back-office") && postgres) {
+      const backOffice = await backOfficeBench(postgres.newDatabase());
+      results.backOffice = backOffice;
+      printBackOffice(backOffice);
     }
 
     if (only.has("mixed")) {

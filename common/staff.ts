@@ -32,6 +32,8 @@ const grants = {
   "orders.refund": ["finance"],
   /** The GST sales register and the payments export. */
   "reports.view": ["finance"],
+  /** Hide or show learners' reviews, and reply to them in public. */
+  "reviews.moderate": ["support", "content"],
   "staff.manage": [],
   "audit.view": [],
 } as const satisfies Record<string, readonly StaffRole[]>;
@@ -56,5 +58,8 @@ export const customerSearchLimit = 25;
 export const customerActions = ["resend-verification", "send-password-reset", "revoke-sessions"] as const;
 export type CustomerAction = (typeof customerActions)[number];
 
-/** How long the reason for a refund outside the policy may be, in characters. */
-export const refundReasonLength = { min: 10, max: 500 } as const;
+/** How long the reason for a refund outside the policy, or for hiding a review, may be, in characters. */
+export const staffReasonLength = { min: 10, max: 500 } as const;
+
+/** How long the company's public reply to a review may be. */
+export const reviewReplyLength = { min: 2, max: 2000 } as const;

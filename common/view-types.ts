@@ -98,6 +98,8 @@ export interface Review {
   verified: boolean;
   createdAt: string;
   edited: boolean;
+  /** The company's public answer under the review. */
+  reply: { text: string; at: string } | null;
 }
 
 /** The lesson a note is attached to, as it is called today. */

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { enrolments, feedback } from "../db/schema.ts";
 import type { Course, TeamMember } from "./index.ts";
@@ -19,6 +19,7 @@ export async function courseStats(db: Db): Promise<Map<string, CourseStats>> {
     db
       .select({ courseId: feedback.courseId, count: sql<number>`count(*)::int`, average: sql<number>`avg(${feedback.rating})::float8` })
       .from(feedback)
+      .where(isNull(feedback.hiddenAt))
       .groupBy(feedback.courseId),
   ]);
   const stats = new Map<string, CourseStats>();

@@ -57,7 +57,8 @@ export const registerBatchSize = 1000;
 const indiaDate = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Kolkata", year: "numeric", month: "2-digit", day: "2-digit" });
 const isoDay = (moment: Date) => indiaDate.format(moment);
 
-const invoiceColumns = {
+/** What an invoice row is made of: the order as it was paid. */
+export const invoiceColumns = {
   number: orders.number,
   paidAt: orders.paidAt,
   title: orders.title,

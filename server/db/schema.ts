@@ -386,9 +386,16 @@ export const feedback = pgTable(
     comment: text("comment").notNull(),
     createdAt: at("created_at").notNull().defaultNow(),
     updatedAt: at("updated_at").notNull().defaultNow(),
+    /** Hidden by staff (the audit log says who): off the public page and out of the rating; its author sees why. */
+    hiddenAt: at("hidden_at"),
+    hiddenReason: text("hidden_reason"),
+    /** The company's public answer, shown under the review. */
+    reply: text("reply"),
+    repliedAt: at("replied_at"),
   },
   (table) => [
     uniqueIndex("feedback_user_course_idx").on(table.userId, table.courseId),
+    check("feedback_hidden_has_reason", sql`(${table.hiddenAt} is null) = (${table.hiddenReason} is null)`),
     index("feedback_course_created_idx").on(table.courseId, table.createdAt),
     check("feedback_rating_range", sql`${table.rating} between 1 and 5`),
   ],

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "../catalog/index.ts";
 import { decryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
@@ -20,6 +20,9 @@ export interface RatingSummary {
   histogram: { stars: number; count: number }[];
 }
 
+/** Reviews the public sees: not hidden by staff. */
+export const shown = isNull(feedback.hiddenAt);
+
 const starCount = (n: number) => sql<number>`(count(*) filter (where ${feedback.rating} = ${n}))::int`;
 
 /** Count, average and per-star counts of one course's reviews, in one query. */
@@ -35,7 +38,7 @@ export async function courseRating(db: Db, courseId: string): Promise<RatingSumm
       s1: starCount(1),
     })
     .from(feedback)
-    .where(eq(feedback.courseId, courseId));
+    .where(and(eq(feedback.courseId, courseId), shown));
   if (!row) return { count: 0, average: 0, histogram: [5, 4, 3, 2, 1].map((n) => ({ stars: n, count: 0 })) };
   return {
     count: row.count,
@@ -73,6 +76,8 @@ async function reviews(db: Db, cipher: FieldCipher, where: SQL | undefined, orde
       comment: feedback.comment,
       createdAt: feedback.createdAt,
       updatedAt: feedback.updatedAt,
+      reply: feedback.reply,
+      repliedAt: feedback.repliedAt,
       documentName: users.name,
       accountName: user.name,
       enrolmentId: enrolments.id,
@@ -84,7 +89,7 @@ async function reviews(db: Db, cipher: FieldCipher, where: SQL | undefined, orde
       enrolments,
       and(eq(enrolments.userId, feedback.userId), eq(enrolments.courseId, feedback.courseId), eq(enrolments.status, "active")),
     )
-    .where(where)
+    .where(and(where, shown))
     .orderBy(...order)
     .limit(limit)
     .offset(offset);
@@ -99,6 +104,7 @@ async function reviews(db: Db, cipher: FieldCipher, where: SQL | undefined, orde
       verified: row.enrolmentId !== null,
       createdAt: row.createdAt.toISOString(),
       edited: row.updatedAt.getTime() !== row.createdAt.getTime(),
+      reply: row.reply && row.repliedAt ? { text: row.reply, at: row.repliedAt.toISOString() } : null,
     };
   });
 }
@@ -128,7 +134,7 @@ export function topReviews(db: Db, cipher: FieldCipher, catalog: Pick<Catalog, "
 export interface ReviewerStanding {
   /** The learner's enrolment in the course: only "active" may write. */
   enrolment: "active" | "revoked" | "none";
-  review: { rating: number; comment: string; updatedAt: string } | null;
+  review: { rating: number; comment: string; updatedAt: string; hidden: { at: string; reason: string } | null } | null;
 }
 
 /** Whether the learner may review the course, and their review if they wrote one. */
@@ -139,12 +145,19 @@ export async function reviewerStanding(db: Db, userId: string, courseId: string)
       .from(enrolments)
       .where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, courseId))),
     db
-      .select({ rating: feedback.rating, comment: feedback.comment, updatedAt: feedback.updatedAt })
+      .select({ rating: feedback.rating, comment: feedback.comment, updatedAt: feedback.updatedAt, hiddenAt: feedback.hiddenAt, hiddenReason: feedback.hiddenReason })
       .from(feedback)
       .where(and(eq(feedback.userId, userId), eq(feedback.courseId, courseId))),
   ]);
   return {
     enrolment: enrolment?.status ?? "none",
-    review: review ? { ...review, updatedAt: review.updatedAt.toISOString() } : null,
+    review: review
+      ? {
+          rating: review.rating,
+          comment: review.comment,
+          updatedAt: review.updatedAt.toISOString(),
+          hidden: review.hiddenAt ? { at: review.hiddenAt.toISOString(), reason: review.hiddenReason ?? "" } : null,
+        }
+      : null,
   };
 }

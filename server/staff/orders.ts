@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
 import { formatCreditNoteNumber, formatDay, formatPaise } from "../../common/format.ts";
 import type { OrderStatus, PaymentStatus, RefundStatus } from "../../common/order-statuses.ts";
-import { refundReasonLength } from "../../common/staff.ts";
+import { staffReasonLength } from "../../common/staff.ts";
 import { checkWithProvider, refundOutsidePolicy, type ProviderCheck, type Shop } from "../commerce/index.ts";
 import { ValidationError } from "../errors.ts";
 import type { Db } from "../db/client.ts";
@@ -212,8 +212,8 @@ export async function checkOrderWithProvider(shop: Shop, actor: Actor, orderId: 
  */
 export async function refundOrderOutsidePolicy(shop: Shop, actor: Actor, orderId: string, reason: string): Promise<string> {
   const why = reason.trim();
-  if (why.length < refundReasonLength.min || why.length > refundReasonLength.max) {
-    throw new ValidationError(`Say why this order is refunded outside the policy, in ${refundReasonLength.min} to ${refundReasonLength.max} characters.`);
+  if (why.length < staffReasonLength.min || why.length > staffReasonLength.max) {
+    throw new ValidationError(`Say why this order is refunded outside the policy, in ${staffReasonLength.min} to ${staffReasonLength.max} characters.`);
   }
   let decided = false;
   const refund = await refundOutsidePolicy(shop, orderId, async (tx, order) => {

@@ -84,7 +84,18 @@ async function readSections(services: ExportServices, userId: string, now: Date)
       : [],
     db.select({ courseId: enrolments.courseId, status: enrolments.status, enrolledAt: enrolments.createdAt, revokedAt: enrolments.revokedAt }).from(enrolments).where(eq(enrolments.userId, userId)).orderBy(asc(enrolments.createdAt)),
     db.select({ courseId: lessonProgress.courseId, lessonId: lessonProgress.lessonId, completedAt: lessonProgress.completedAt }).from(lessonProgress).where(eq(lessonProgress.userId, userId)).orderBy(asc(lessonProgress.completedAt)),
-    db.select({ courseId: feedback.courseId, rating: feedback.rating, comment: feedback.comment, createdAt: feedback.createdAt, updatedAt: feedback.updatedAt }).from(feedback).where(eq(feedback.userId, userId)),
+    db
+      .select({
+        courseId: feedback.courseId,
+        rating: feedback.rating,
+        comment: feedback.comment,
+        createdAt: feedback.createdAt,
+        updatedAt: feedback.updatedAt,
+        hiddenAt: feedback.hiddenAt,
+        hiddenReason: feedback.hiddenReason,
+        reply: feedback.reply,
+      })
+      .from(feedback).where(eq(feedback.userId, userId)),
     listCertificates(db, cipher, userId),
     listOrders(db, userId),
     listPayments(db, userId),

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staffRoles, type StaffRole } from "../../common/staff.ts";
 import { clientIpHeader } from "../../server/auth/index.ts";
-import { orders, user } from "../../server/db/schema.ts";
+import { feedback, orders, user } from "../../server/db/schema.ts";
 import { confirmSecondFactor, grantRole, listAudit } from "../../server/staff/index.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
 
@@ -20,6 +20,8 @@ const emails = new Map<Who, string>();
 let learnerId = "";
 /** The learner's order, never paid: the order page the matrix opens. */
 let orderId = "";
+/** The learner's review, which the matrix tries to hide. */
+let reviewId = "";
 
 async function account(who: Who, roles: StaffRole[], confirmed: boolean): Promise<void> {
   const email = `matrix-${who.replace(/\W+/g, "-")}-${randomBytes(3).toString("hex")}@example.com`;
@@ -47,6 +49,8 @@ beforeAll(async () => {
     .values({ userId: learnerId, title: "React Fundamentals", courseId: "react-fundamentals", currency: "INR", amount: 699_900, taxableAmount: 593_136, taxAmount: 106_764, taxRatePercent: 18, taxMode: "inclusive", provider: "sandbox", providerOrderId: `order_matrix${randomBytes(4).toString("hex")}`, idempotencyKey: "matrix-order" })
     .returning();
   orderId = order?.id ?? "";
+  const [review] = await t.database.db.insert(feedback).values({ userId: learnerId, courseId: "react-fundamentals", rating: 1, comment: "A review the matrix tries to hide." }).returning();
+  reviewId = review?.id ?? "";
   for (const role of staffRoles) await account(role, [role], true);
   await account("owner, unconfirmed", ["owner"], false);
 }, 120_000);
@@ -79,6 +83,8 @@ const pages: { path: string; allowed: Record<Who, number> }[] = [
   { path: "/admin/orders", allowed: staffOnly(["owner", "support", "finance"]) },
   { path: "/admin/orders?status=paid&kind=course&from=2026-01-01&to=2026-12-31&min=1&max=99999", allowed: staffOnly(["owner", "support", "finance"]) },
   { path: "/admin/orders/{order}", allowed: staffOnly(["owner", "support", "finance"]) },
+  { path: "/admin/reviews", allowed: staffOnly(["owner", "support", "content"]) },
+  { path: "/admin/reviews?state=hidden&rating=1", allowed: staffOnly(["owner", "support", "content"]) },
   { path: "/admin/reports", allowed: staffOnly(["owner", "finance"]) },
   { path: "/admin/reports/gst-register.csv?month=2026-10", allowed: staffOnly(["owner", "finance"]) },
   { path: "/admin/reports/payments.csv?month=2026-10", allowed: staffOnly(["owner", "finance"]) },
@@ -96,7 +102,7 @@ describe("the back office's authorization matrix", () => {
 
   it("is the site's own 404 page for anyone without a role, giving nothing of the back office away", async () => {
     const unknown = await (await request("learner", "/no-such-page-anywhere")).text();
-    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
+    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/reviews", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
       for (const who of ["visitor", "learner"] as const) {
         const response = await request(who, path);
         expect(response.status, `${who} ${path}`).toBe(404);
@@ -157,6 +163,16 @@ describe("the back office's authorization matrix", () => {
     // The order was never paid: those allowed are told so (400), the rest refused before it is looked at.
     expect(answers).toEqual({ ...staffOnly(["owner", "finance"]), owner: 400, finance: 400, visitor: nowhere, learner: nowhere });
     expect((await listAudit(t.database.db, { subjectId: orderId, action: "order.refund" })).entries).toEqual([]);
+  });
+
+  it("lets support, content and owners hide a review, once, and a refused attempt writes nothing", async () => {
+    const form = { intent: "hide", reviewId, reason: "Matrix: abusive language about a person." };
+    const nowhere = (await request("learner", "/no-such-page-anywhere", form)).status;
+    const answers: Record<string, number> = {};
+    for (const who of everyone) answers[who] = (await request(who, "/admin/reviews", form)).status;
+    expect(answers).toEqual({ ...staffOnly(["owner", "support", "content"]), visitor: nowhere, learner: nowhere });
+    // The first allowed hid it; the others were told it is hidden already.
+    expect((await listAudit(t.database.db, { subjectId: reviewId })).entries.map((e) => [e.action, e.actorRoles])).toEqual([["review.hide", ["owner"]]]);
   });
 
   it("lets only owners grant or take away roles, and a refused attempt changes nothing and writes nothing", async () => {

@@ -10,6 +10,8 @@ import {
   saveReview,
   topReviews,
 } from "../../server/feedback/index.ts";
+import { courseStats } from "../../server/catalog/discovery.ts";
+import { listAudit, listStaffReviews, moderateReview, type Actor } from "../../server/staff/index.ts";
 import { databaseKinds, identitySuite, testCatalog, testCourse } from "./helpers.ts";
 
 const catalog = testCatalog([testCourse("demo", "Course demo", []), testCourse("other", "Course other", []), testCourse("quiet", "Course quiet", [])]);
@@ -212,5 +214,48 @@ describe.each(databaseKinds)("course feedback on $name", ({ open }) => {
     ]);
     const onlyQuiet = { courses: catalog.courses.filter((c) => c.id === "quiet") };
     expect(await topReviews(suite.db, suite.identity.cipher, onlyQuiet)).toEqual([]);
+  });
+  it("hides a review from the page, the rating and the catalogue for staff, tells its author why, shows it again, and answers it in public, each audited once", async () => {
+    const author = await learner("Vikram Abusive", { quiet: "active" });
+    const other = await learner("Nisha Kind", { quiet: "active" });
+    await save(author, "quiet", 1, "This is a rude and abusive comment that names the instructor in vile terms.");
+    await save(other, "quiet", 5, good);
+    const [row] = await suite.db.select().from(feedback).where(and(eq(feedback.userId, author), eq(feedback.courseId, "quiet")));
+    const id = row?.id ?? "";
+    const support: Actor = { id: null, name: "Ravi Support <ravi@example.com>", roles: ["support"], address: "203.0.113.7" };
+    const reason = "Abusive language about a person; see our review guidelines.";
+
+    await expect(moderateReview(suite.db, support, id, { action: "hide", reason: "rude" })).rejects.toThrow("The reason, which its author reads, must be 10 to 500 characters long.");
+    expect(await moderateReview(suite.db, support, id, { action: "hide", reason })).toBe("Hidden. It leaves the course's page and rating within a minute, and its author sees why.");
+    expect(await moderateReview(suite.db, support, id, { action: "hide", reason })).toBe("This review is hidden already.");
+    expect((await page("quiet")).map((r) => r.rating)).toEqual([5]);
+    expect(await courseRating(suite.db, "quiet")).toMatchObject({ count: 1, average: 5 });
+    expect((await courseStats(suite.db)).get("quiet")).toMatchObject({ reviewCount: 1, rating: 5 });
+    expect((await topReviews(suite.db, suite.identity.cipher, catalog, 10)).map((r) => r.comment)).not.toContain(row?.comment);
+    expect((await reviewerStanding(suite.db, author, "quiet")).review).toMatchObject({ rating: 1, hidden: { reason, at: expect.any(String) } });
+    // Editing it does not bring it back.
+    await save(author, "quiet", 2, "Edited, but still hidden until the team decides otherwise.");
+    expect((await page("quiet")).map((r) => r.rating)).toEqual([5]);
+    expect((await listStaffReviews(suite.db, { state: "hidden", courseId: "quiet" })).reviews.map((r) => [r.author.id, r.hidden?.reason])).toEqual([[author, reason]]);
+
+    expect(await moderateReview(suite.db, support, id, { action: "restore", reason: "The author apologised and edited it." })).toBe("Shown again on the course's page, within a minute.");
+    expect((await page("quiet")).map((r) => r.rating).toSorted()).toEqual([2, 5]);
+    expect((await reviewerStanding(suite.db, author, "quiet")).review?.hidden).toBeNull();
+
+    expect(await moderateReview(suite.db, support, id, { action: "reply", text: "  Thank you for editing it; we have passed your points to the instructor.  " })).toBe(
+      "Replied. The reply shows under the review on the course's page.",
+    );
+    expect((await page("quiet")).find((r) => r.rating === 2)?.reply).toEqual({ text: "Thank you for editing it; we have passed your points to the instructor.", at: expect.any(String) });
+    expect(await moderateReview(suite.db, support, id, { action: "reply", text: "" })).toBe("The reply is removed.");
+    expect((await page("quiet")).find((r) => r.rating === 2)?.reply).toBeNull();
+    await expect(moderateReview(suite.db, support, "00000000-0000-4000-8000-000000000000", { action: "reply", text: "Hello" })).rejects.toThrow("No review has this id");
+
+    const { entries } = await listAudit(suite.db, { subjectId: id });
+    expect(entries.map((e) => [e.action, e.reason])).toEqual([
+      ["review.reply", null],
+      ["review.reply", null],
+      ["review.restore", "The author apologised and edited it."],
+      ["review.hide", reason],
+    ]);
   });
 });

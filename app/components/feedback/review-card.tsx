@@ -24,6 +24,14 @@ export function ReviewCard({ review, course }: { review: ReviewView; course?: { 
         <time dateTime={review.createdAt}>{formatDay(review.createdAt)}</time>
         {review.edited && " · edited"}
       </p>
+      {review.reply && (
+        <div className="mt-4 border-l-2 border-brand-300 pl-3 dark:border-brand-700">
+          <p className="text-sm font-semibold text-slate-950 dark:text-white">
+            Our reply · <time dateTime={review.reply.at}>{formatDay(review.reply.at)}</time>
+          </p>
+          <p className="mt-1 whitespace-pre-line break-words text-sm leading-6 text-slate-700 dark:text-slate-300">{review.reply.text}</p>
+        </div>
+      )}
       {course && (
         <Link
           to={`/course/${course.id}`}

@@ -1,4 +1,4 @@
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
 import { formatMoment } from "../../../common/format.ts";
 import { appServices } from "../../../server/context.ts";
 import { auditActions, listAudit } from "../../../server/staff/index.ts";
@@ -6,6 +6,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
 import type { Route } from "./+types/audit";
 import { backOfficeMeta } from "./meta.ts";
+import { OlderLink } from "./older-link.tsx";
 import { staffWith } from "./access.server.ts";
 
 /** The audit log, newest first, filtered by what was done and to which record; it can only be read. */
@@ -90,11 +91,7 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
           ))}
         </ol>
       )}
-      {next !== null && (
-        <Link to={olderLink()} className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
-          Older entries
-        </Link>
-      )}
+      {next !== null && <OlderLink to={olderLink()}>Older entries</OlderLink>}
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { formatCreditNoteNumber, formatMoment, formatOrderNumber, formatPaise } from "../../../common/format.ts";
-import { refundReasonLength, rolesAllow } from "../../../common/staff.ts";
+import { staffReasonLength, rolesAllow } from "../../../common/staff.ts";
 import { replyFor } from "../../../common/forms.ts";
 import { appServices } from "../../../server/context.ts";
 import { checkOrderWithProvider, refundOrderOutsidePolicy, staffOrder } from "../../../server/staff/index.ts";
@@ -59,8 +59,8 @@ const orderForm = z.discriminatedUnion(
       reason: z
         .string()
         .trim()
-        .min(refundReasonLength.min, `Say why this order is refunded outside the policy, in at least ${refundReasonLength.min} characters.`)
-        .max(refundReasonLength.max, `Keep the reason to ${refundReasonLength.max} characters.`),
+        .min(staffReasonLength.min, `Say why this order is refunded outside the policy, in at least ${staffReasonLength.min} characters.`)
+        .max(staffReasonLength.max, `Keep the reason to ${staffReasonLength.max} characters.`),
     }),
   ],
   "Choose what to do with this order.",
@@ -182,8 +182,8 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
                     label="Why (kept in the audit log)"
                     name="reason"
                     required
-                    minLength={refundReasonLength.min}
-                    maxLength={refundReasonLength.max}
+                    minLength={staffReasonLength.min}
+                    maxLength={staffReasonLength.max}
                     rows={3}
                   />
                 }

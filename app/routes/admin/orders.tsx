@@ -8,6 +8,7 @@ import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
 import type { Route } from "./+types/orders";
 import { backOfficeMeta } from "./meta.ts";
+import { OlderLink } from "./older-link.tsx";
 import { staffWith } from "./access.server.ts";
 
 const kinds = { course: "Courses", website: "Websites" } as const;
@@ -140,11 +141,7 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      {next !== null && (
-        <Link to={olderLink()} className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
-          Older orders
-        </Link>
-      )}
+      {next !== null && <OlderLink to={olderLink()}>Older orders</OlderLink>}
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import { data, Link, useNavigation } from "react-router";
 import { appServices, viewerContext } from "../../../server/context.ts";
 import { z } from "zod";
+import { formatDay } from "../../../common/format.ts";
 import { replyFor, type FormReply } from "../../../common/forms.ts";
 import {
   courseRating,
@@ -153,7 +154,7 @@ function YourReview({ loaderData, actionData }: { loaderData: LoaderData; action
             ? "Your access to this course ended with its refund, so you cannot review it any more."
             : "Only learners enrolled in this course can review it, so every review here comes from someone who took it."}
         </p>
-        {review && <p>Your earlier review ({review.rating} out of 5) stays up until you delete it.</p>}
+        {review && !review.hidden && <p>Your earlier review ({review.rating} out of 5) stays up until you delete it.</p>}
         {standing.enrolment === "none" && (
           <Link to={`/course/${course.id}`} className="inline-block font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300">
             See the course and how to enrol
@@ -171,6 +172,14 @@ function YourReview({ loaderData, actionData }: { loaderData: LoaderData; action
       {actionData?.message && (
         <div className="mt-4">
           <FormAlert tone={actionData.ok ? "success" : "error"}>{actionData.message}</FormAlert>
+        </div>
+      )}
+      {review?.hidden && (
+        <div className="mt-4">
+          <FormAlert tone="info">
+            We hid your review from this page on {formatDay(review.hidden.at)}: {review.hidden.reason} It does not count towards the course&apos;s rating. You can still change or delete it;
+            if you think we got it wrong, reply to any of our mails.
+          </FormAlert>
         </div>
       )}
       <div className="mt-4">{body}</div>
