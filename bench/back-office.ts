@@ -6,7 +6,6 @@
 // bytes and peak resident memory once loaded, beside a child that only loads and opens the database
 // and beside one plain select of the same invoices' columns (no CSV).
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { and, asc, gt, gte, lt, sql, type SQL } from "drizzle-orm";
 import { invoiceColumns } from "../server/commerce/index.ts";
@@ -14,7 +13,7 @@ import { fromPostgres, type Db } from "../server/db/client.ts";
 import { orders } from "../server/db/schema.ts";
 import { monthIn, searchCustomers } from "../server/staff/index.ts";
 import type { ExportChildResult } from "./back-office-export.ts";
-import { root } from "./server.ts";
+import { root, serverNodeFlags as nodeFlags, serverStartEnv as startEnv } from "./server.ts";
 
 export interface Latency {
   p50Ms: number;
@@ -61,10 +60,6 @@ const websites = 20_000;
 const warmup = 20;
 const runs = 200;
 
-/** The flags and environment `npm start` gives Node (package.json), so the export runs as in the server. */
-const startWords = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-const nodeFlags = startWords.filter((word) => word.startsWith("--"));
-const startEnv = Object.fromEntries(startWords.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split("=", 2)));
 
 const round1 = (value: number) => Math.round(value * 10) / 10;
 const mb = (kb: number) => Math.round(kb / 1024);

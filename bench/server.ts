@@ -10,8 +10,8 @@ export const root = path.resolve(import.meta.dirname, "..");
 
 /** The environment and Node flags `npm start` runs the server with (package.json), so the benchmarks measure that process. */
 const startWords = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);
-const serverNodeFlags = startWords.filter((word) => word.startsWith("--"));
-const serverStartEnv = Object.fromEntries(startWords.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split("=", 2)));
+export const serverNodeFlags = startWords.filter((word) => word.startsWith("--"));
+export const serverStartEnv: Record<string, string> = Object.fromEntries(startWords.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split("=", 2)));
 
 export interface RunningServer {
   url: string;

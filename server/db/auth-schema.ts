@@ -1,4 +1,4 @@
-import { relations } from "drizzle-orm";
+import { relations, sql } from "drizzle-orm";
 import {
   pgTable,
   text,
@@ -22,7 +22,10 @@ export const user = pgTable("user", {
     .defaultNow()
     .$onUpdate(() => /* @__PURE__ */ new Date())
     .notNull(),
-});
+}, (table) => [
+  // The back office's customer search: the words of the name and the address, matched by their start (server/staff/customers.ts).
+  index("user_search_idx").using("gin", sql`to_tsvector('simple', ${table.name} || ' ' || ${table.email})`),
+]);
 
 export const session = pgTable(
   "session",

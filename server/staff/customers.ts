@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, ilike, inArray, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, sql } from "drizzle-orm";
 import { formatOrderNumber } from "../../common/format.ts";
 import type { OrderStatus, RefundStatus } from "../../common/order-statuses.ts";
 import { customerSearchLimit, type StaffRole } from "../../common/staff.ts";
@@ -30,8 +30,23 @@ function domainIn(query: string): string | null {
   }
 }
 
-/** `text` inside a LIKE pattern, its wildcards taken literally. */
-const literal = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** A name's and an address's words, as user_search_idx (server/db/auth-schema.ts) holds them. */
+const searchable = sql`to_tsvector('simple', ${user.name} || ' ' || ${user.email})`;
+
+/**
+ * What someone typed as a text-search query in which every word must start a word of the name or
+ * the address: "kumar" finds Rohan Kumar, "rohan.ku" finds rohan.kumar@example.com. Only letters,
+ * digits and an address's own signs are kept, lower-cased as the index holds them, so nothing typed
+ * is read as query syntax; null when nothing is left.
+ */
+function prefixQuery(text: string): string | null {
+  const words = text
+    .toLowerCase()
+    .split(/\s+/)
+    .map((word) => word.replace(/[^\p{L}\p{N}@._+-]/gu, ""))
+    .filter(Boolean);
+  return words.length === 0 ? null : words.map((word) => `'${word}':*`).join(" & ");
+}
 
 export interface CustomerMatch {
   id: string;
@@ -44,14 +59,16 @@ export interface CustomerMatch {
 }
 
 /**
- * People whose name or e-mail contains `query`, who placed the order it numbers, or whose website has
- * the domain it names: the exact matches (order, domain, e-mail) first, then the newest accounts.
+ * People whose name or e-mail has words starting with those of `query`, who placed the order it
+ * numbers, or whose website has the domain it names: the exact matches (order, domain, e-mail)
+ * first, then the newest accounts.
  */
 export async function searchCustomers(db: Db, query: string): Promise<CustomerMatch[]> {
   const text = query.trim();
   if (text.length === 0) return [];
   const number = orderNumberIn(text);
   const domain = domainIn(text);
+  const words = prefixQuery(text);
   const people = { id: user.id, name: user.name, email: user.email, emailVerified: user.emailVerified, createdAt: user.createdAt };
   const [byOrder, byDomain, byText] = await Promise.all([
     number === null ? [] : db.select({ ...people, number: orders.number }).from(orders).innerJoin(user, eq(user.id, orders.userId)).where(eq(orders.number, number)),
@@ -63,12 +80,15 @@ export async function searchCustomers(db: Db, query: string): Promise<CustomerMa
           .innerJoin(user, eq(user.id, websites.userId))
           .where(eq(websites.domain, domain))
           .orderBy(user.id),
-    db
-      .select(people)
-      .from(user)
-      .where(or(ilike(user.email, `%${literal(text)}%`), ilike(user.name, `%${literal(text)}%`)))
-      .orderBy(sql`lower(${user.email}) = lower(${text}) desc`, desc(user.createdAt))
-      .limit(customerSearchLimit),
+    words === null
+      ? []
+      : db
+          .select(people)
+          .from(user)
+          // Cast, not to_tsquery: each word stays one prefix, as typed, where the parser would split "rohan.ku" or "asha-v".
+          .where(sql`${searchable} @@ ${words}::tsquery`)
+          .orderBy(sql`lower(${user.email}) = lower(${text}) desc`, desc(user.createdAt))
+          .limit(customerSearchLimit),
   ]);
   const found = new Map<string, CustomerMatch>();
   for (const { number: ordered, ...person } of byOrder) found.set(person.id, { ...person, through: `order ${formatOrderNumber(ordered)}` });

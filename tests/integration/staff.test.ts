@@ -168,6 +168,12 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
     expect(await found(anjali.email.toUpperCase())).toEqual([[anjali.email, null]]);
     expect((await found("anjali")).map(([email]) => email)).toEqual(expect.arrayContaining([anjali.email, namesake.email]));
     expect(await found("Deshpande")).toEqual([[anjali.email, null]]);
+    // Words match by their start, in any order; an address by its start.
+    expect(await found("desh anj")).toEqual([[anjali.email, null]]);
+    expect(await found(anjali.email.slice(0, 12))).toEqual([[anjali.email, null]]);
+    expect(await found("shpande")).toEqual([]);
+    expect(await found("'anjali':* | 'a':*")).toEqual(expect.arrayContaining([[anjali.email, null]]));
+    expect(await found("!(&|)")).toEqual([]);
     expect(await found("%")).toEqual([]);
     expect(await found("_nj")).toEqual([]);
     expect(await found("   ")).toEqual([]);

@@ -10,6 +10,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const member = await staffWith(context, request, "dashboard.view");
   const areas = [
     { to: "/admin/customers", title: "Customers", text: "Find a person by name, e-mail, order number or domain; see their orders, courses and websites.", open: rolesAllow(member.roles, "customers.view") },
+    { to: "/admin/orders", title: "Orders", text: "Every order and its payments; ask the payment provider about one that was paid but not fulfilled.", open: rolesAllow(member.roles, "orders.view") },
+    { to: "/admin/reviews", title: "Reviews", text: "What learners wrote; hide a review with a reason, show it again, reply in public.", open: rolesAllow(member.roles, "reviews.moderate") },
+    { to: "/admin/reports", title: "Reports", text: "The month's GST sales register and payments, as CSV for the accountant.", open: rolesAllow(member.roles, "reports.view") },
     { to: "/admin/staff", title: "Staff", text: "Who holds which role; grant and take away roles.", open: rolesAllow(member.roles, "staff.manage") },
     { to: "/admin/audit", title: "Audit log", text: "Every change made in the back office, by whom, when and why.", open: rolesAllow(member.roles, "audit.view") },
   ];

@@ -1,0 +1,1 @@
+CREATE INDEX "user_search_idx" ON "user" USING gin (to_tsvector('simple', "name" || ' ' || "email"));
