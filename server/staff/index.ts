@@ -6,3 +6,4 @@ export { actForCustomer } from "./customer-actions.ts";
 export { checkOrderWithProvider, listStaffOrders, refundOrderOutsidePolicy, staffOrder, staffOrderPageSize, type StaffOrder, type StaffOrderFilter, type StaffOrderRow, type TimelineEvent } from "./orders.ts";
 export { gstRegisterCsv, monthIn, paymentsCsv, type Export } from "./reports.ts";
 export { listStaffReviews, moderateReview, staffReviewPageSize, type ReviewModeration, type StaffReview, type StaffReviewFilter } from "./reviews.ts";
+export { dailyFigures, dashboardFigures, indiaDayStartOf, type DailyFigures, type DashboardFigures, type Takings } from "./dashboard.ts";

@@ -100,6 +100,15 @@ describe("the back office's authorization matrix", () => {
     expect(answers).toEqual(allowed);
   });
 
+  it("shows takings on the dashboard to finance and owners only; every role sees the rest", async () => {
+    for (const who of ["owner", "support", "finance", "content"] as const) {
+      const html = await (await request(who, "/admin")).text();
+      expect(html.includes("Takings today"), who).toBe(who === "owner" || who === "finance");
+      expect(html.includes("Net takings"), who).toBe(who === "owner" || who === "finance");
+      expect(html, who).toContain("Sign-ups, 7 days");
+    }
+  });
+
   it("is the site's own 404 page for anyone without a role, giving nothing of the back office away", async () => {
     const unknown = await (await request("learner", "/no-such-page-anywhere")).text();
     for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/reviews", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {

@@ -5,8 +5,8 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatCreditNoteNumber, formatOrderNumber } from "../../common/format.ts";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
-import { orders, payments, refunds } from "../../server/db/schema.ts";
-import { gstRegisterCsv, listAudit, monthIn, paymentsCsv, type Actor } from "../../server/staff/index.ts";
+import { orders, payments, refunds, websites } from "../../server/db/schema.ts";
+import { dailyFigures, dashboardFigures, gstRegisterCsv, indiaDayStartOf, listAudit, monthIn, paymentsCsv, type Actor, type Takings } from "../../server/staff/index.ts";
 import { contentDir, databaseKinds, identitySuite } from "./helpers.ts";
 
 let catalog: Catalog;
@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 
 const finance: Actor = { id: null, name: "Meena Finance <meena@example.com>", roles: ["finance"], address: "203.0.113.8" };
-const now = new Date("2026-11-27T09:00:00+05:30");
+const reportedAt = new Date("2026-11-27T09:00:00+05:30");
 
 /** The rows of a CSV text (RFC 4180: quoted cells may hold commas, quotes and line breaks). */
 function parseCsv(text: string): string[][] {
@@ -47,6 +47,7 @@ function parseCsv(text: string): string[][] {
 }
 
 const text = (body: ReadableStream<Uint8Array>) => new Response(body).text();
+const delta = (a: Takings, b: Takings) => ({ gross: a.gross - b.gross, refunded: a.refunded - b.refunded, net: a.net - b.net, gst: a.gst - b.gst });
 
 describe.each(databaseKinds)("finance reports on $name", ({ open }) => {
   const suite = identitySuite(open, () => catalog);
@@ -89,7 +90,7 @@ describe.each(databaseKinds)("finance reports on $name", ({ open }) => {
     const refundedInMonth = await paidOrder(consumer.id, "2026-10-12T09:00:00+05:30");
     const octoberNote = await refund(refundedInMonth.order, refundedInMonth.payment.id, "2026-10-20T15:00:00+05:30");
 
-    const file = await gstRegisterCsv({ db: suite.db, site: catalog.site, batchSize: 2 }, finance, "2026-10", now);
+    const file = await gstRegisterCsv({ db: suite.db, site: catalog.site, batchSize: 2 }, finance, "2026-10", reportedAt);
     expect(file.filename).toBe("gst-sales-register-2026-10.csv");
     const [header, ...rows] = parseCsv(await text(file.body));
     expect(header).toEqual([
@@ -126,7 +127,7 @@ describe.each(databaseKinds)("finance reports on $name", ({ open }) => {
     const third = await paidOrder(buyer.id, "2026-08-31T23:59:00+05:30");
     await paidOrder(buyer.id, "2026-09-01T00:01:00+05:30");
 
-    const file = await paymentsCsv({ db: suite.db, batchSize: 2 }, finance, "2026-08", now);
+    const file = await paymentsCsv({ db: suite.db, batchSize: 2 }, finance, "2026-08", reportedAt);
     const csv = await text(file.body);
     expect(csv).not.toContain(buyer.email);
     expect(csv).not.toContain("Kiran");
@@ -144,9 +145,47 @@ describe.each(databaseKinds)("finance reports on $name", ({ open }) => {
       ["October", "Choose a month as YYYY-MM, such as 2026-11; “October” is not one."],
       ["2026-12", "2026-12 has not begun yet: there is nothing to report."],
     ] as const) {
-      await expect(gstRegisterCsv({ db: suite.db, site: catalog.site }, finance, month, now)).rejects.toThrow(message);
+      await expect(gstRegisterCsv({ db: suite.db, site: catalog.site }, finance, month, reportedAt)).rejects.toThrow(message);
     }
     expect((await listAudit(suite.db)).entries.length).toBe(before);
     expect(monthIn("2026-12", new Date("2026-12-01T00:00:00+05:30"))).toEqual({ month: "2026-12", from: new Date("2026-11-30T18:30:00Z"), to: new Date("2026-12-31T18:30:00Z") });
+  });
+  it("counts the dashboard's figures in India's days: takings net of refunds with GST apart, people, courses, websites and backlogs", async () => {
+    const now = new Date();
+    const before = await dashboardFigures(suite.db, now);
+    const daysBefore = await dailyFigures(suite.db, now);
+    const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 3_600_000).toISOString();
+    const buyer = await suite.signUp("Dev Malhotra");
+    const today = await paidOrder(buyer.id, indiaDayStartOf(now).toISOString());
+    await paidOrder(buyer.id, hoursAgo(24 * 4));
+    const monthAgo = await paidOrder(buyer.id, hoursAgo(24 * 20));
+    await paidOrder(buyer.id, hoursAgo(24 * 45));
+    await refund(monthAgo.order, monthAgo.payment.id, hoursAgo(24 * 2));
+    await suite.db.insert(payments).values({ orderId: today.order.id, userId: buyer.id, providerPaymentId: `pay_failed_${randomBytes(4).toString("hex")}`, amount: 699_900, currency: "INR", status: "failed", method: "card", createdAt: new Date(hoursAgo(3)) });
+    await suite.db.insert(orders).values({ userId: buyer.id, title: "Waiting", courseId: "react-fundamentals", currency: "INR", amount: 699_900, taxableAmount: 593_136, taxAmount: 106_764, taxRatePercent: 18, taxMode: "inclusive", provider: "sandbox", idempotencyKey: randomBytes(8).toString("hex"), createdAt: new Date(hoursAgo(2)) });
+    await suite.db.insert(websites).values([
+      { userId: buyer.id, serviceId: "website-hosting", domain: `dash-${randomBytes(3).toString("hex")}.example.in`, planId: "starter-monthly", billingInterval: "month", startedAt: new Date(hoursAgo(24 * 10)), expiresAt: new Date(now.getTime() + 10 * 86_400_000) },
+      { userId: buyer.id, serviceId: "website-hosting", domain: `dash-${randomBytes(3).toString("hex")}.example.in`, planId: "starter-yearly", billingInterval: "year", startedAt: new Date(hoursAgo(24 * 10)), expiresAt: new Date(now.getTime() + 300 * 86_400_000) },
+    ]);
+    const after = await dashboardFigures(suite.db, now);
+
+    expect(delta(after.takings.today, before.takings.today)).toEqual({ gross: 699_900, refunded: 0, net: 699_900, gst: 106_764 });
+    expect(delta(after.takings.week, before.takings.week)).toEqual({ gross: 1_399_800, refunded: 699_900, net: 699_900, gst: 106_764 });
+    expect(delta(after.takings.month, before.takings.month)).toEqual({ gross: 2_099_700, refunded: 699_900, net: 1_399_800, gst: 213_528 });
+    expect(after.payingCustomers - before.payingCustomers).toBe(1);
+    expect(after.signUps.week - before.signUps.week).toBe(1);
+    expect(after.failedPayments - before.failedPayments).toBe(1);
+    expect(after.waitingOrders - before.waitingOrders).toBe(1);
+    expect(after.websites).toEqual({ active: before.websites.active + 2, expiringSoon: before.websites.expiringSoon + 1 });
+
+    const days = await dailyFigures(suite.db, now);
+    expect(days).toHaveLength(90);
+    expect(days.at(-1)?.day).toBe(new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Kolkata" }).format(now));
+    const change = days.map((day, index) => day.net - (daysBefore[index]?.net ?? 0));
+    expect(change.at(-1)).toBe(699_900);
+    expect(change.at(-3)).toBe(-699_900);
+    expect(change.at(-21)).toBe(699_900);
+    expect(change.reduce((sum, paise) => sum + paise, 0)).toBe(699_900 * 4 - 699_900);
+    expect((days.at(-1)?.signUps ?? 0) - (daysBefore.at(-1)?.signUps ?? 0)).toBe(1);
   });
 });
