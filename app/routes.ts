@@ -81,6 +81,7 @@ export default [
     route("admin/orders", "routes/admin/orders.tsx"),
     route("admin/orders/:orderId", "routes/admin/order.tsx"),
     route("admin/reviews", "routes/admin/reviews.tsx"),
+    route("admin/mail", "routes/admin/mail.tsx"),
     route("admin/reports", "routes/admin/reports.tsx"),
     route("admin/staff", "routes/admin/staff.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),

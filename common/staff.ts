@@ -34,6 +34,8 @@ const grants = {
   "reports.view": ["finance"],
   /** Hide or show learners' reviews, and reply to them in public. */
   "reviews.moderate": ["support", "content"],
+  /** See the outbox and send waiting mail again. */
+  "mail.manage": ["support"],
   "staff.manage": [],
   "audit.view": [],
 } as const satisfies Record<string, readonly StaffRole[]>;

@@ -7,3 +7,5 @@ export { checkOrderWithProvider, listStaffOrders, refundOrderOutsidePolicy, staf
 export { gstRegisterCsv, monthIn, paymentsCsv, type Export } from "./reports.ts";
 export { listStaffReviews, moderateReview, staffReviewPageSize, type ReviewModeration, type StaffReview, type StaffReviewFilter } from "./reviews.ts";
 export { dailyFigures, dashboardFigures, indiaDayStartOf, type DailyFigures, type DashboardFigures, type Takings } from "./dashboard.ts";
+export { listOutbox, outboxPageSize, retryWaitingMail, type OutboxEntry, type OutboxFilter } from "./mail.ts";
+export type { TimeCursor } from "./pages.ts";

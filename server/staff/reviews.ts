@@ -1,14 +1,14 @@
-import { and, desc, eq, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, type SQL } from "drizzle-orm";
 import { reviewReplyLength, staffReasonLength } from "../../common/staff.ts";
 import type { Db } from "../db/client.ts";
 import { feedback, user } from "../db/schema.ts";
 import { NotFound, ValidationError } from "../errors.ts";
 import { recordAudit, type Actor } from "./audit.ts";
+import { olderThan, toTheMillisecond, type TimeCursor } from "./pages.ts";
 
 export const staffReviewPageSize = 30;
 
-/** When a review was written, to the millisecond a JavaScript Date holds: the page cursor compares equal to it. */
-const writtenAt = sql`date_trunc('milliseconds', ${feedback.createdAt})`;
+const writtenAt = toTheMillisecond(feedback.createdAt);
 
 export interface StaffReview {
   id: string;
@@ -28,16 +28,16 @@ export interface StaffReviewFilter {
   courseId?: string;
   rating?: number;
   /** Reviews written before this one (its time and id), for the next page. */
-  before?: { createdAt: Date; id: string };
+  before?: TimeCursor;
 }
 
 /** Reviews newest first, with their author, whether they are hidden and the company's reply. */
-export async function listStaffReviews(db: Db, filter: StaffReviewFilter = {}): Promise<{ reviews: StaffReview[]; next: { createdAt: Date; id: string } | null }> {
+export async function listStaffReviews(db: Db, filter: StaffReviewFilter = {}): Promise<{ reviews: StaffReview[]; next: TimeCursor | null }> {
   const conditions: (SQL | undefined)[] = [
     filter.state === "hidden" ? isNotNull(feedback.hiddenAt) : filter.state === "shown" ? isNull(feedback.hiddenAt) : undefined,
     filter.courseId ? eq(feedback.courseId, filter.courseId) : undefined,
     filter.rating ? eq(feedback.rating, filter.rating) : undefined,
-    filter.before ? sql`(${writtenAt}, ${feedback.id}) < (${filter.before.createdAt.toISOString()}::timestamptz, ${filter.before.id}::uuid)` : undefined,
+    filter.before ? olderThan(writtenAt, feedback.id, filter.before) : undefined,
   ];
   const rows = await db
     .select({ review: feedback, name: user.name, email: user.email })

@@ -71,7 +71,7 @@ async function setUpTwoFactor(page: Page): Promise<string> {
 }
 
 test("the first owner is made at the server, sets up two-factor sign-in, and grants a colleague a role", async ({ browser }) => {
-  test.setTimeout(scanBudget(10, 270_000));
+  test.setTimeout(scanBudget(11, 280_000));
   const dataDir = await mkdtemp(path.join(tmpdir(), "academy-e2e-admin-"));
   const port = await freePort();
   const site = `http://127.0.0.1:${port}`;
@@ -188,6 +188,13 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     await buyer.page.reload();
     await expect(yours.getByText(/We hid your review from this page on .*: It insults people by name; our review guidelines ask for comments about the course\./)).toBeVisible();
     await expect(buyer.page.locator("article").filter({ hasText: abusive })).toHaveCount(0);
+
+    // Support can see that the receipt went out, without seeing any mail's text.
+    await colleague.page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Mail" }).click();
+    await colleague.page.getByLabel("Recipient").fill(buyer.email);
+    await colleague.page.getByRole("button", { name: "Filter" }).click();
+    await expect(colleague.page.getByRole("list", { name: "Mail" })).toContainText("Your receipt for");
+    expect(await seriousViolationsInBothThemes(colleague.page, "mail")).toEqual([]);
 
     // Weeks later the buyer is refunded outside the policy: the owner adds the finance role, which may.
     await colleague.page.goto(orderPage);

@@ -9,64 +9,10 @@ import { staffRoles, type StaffRole } from "../../common/staff.ts";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { feedback, orders, user } from "../../server/db/schema.ts";
 import { confirmSecondFactor, grantRole, listAudit } from "../../server/staff/index.ts";
-import { startTestApp, type TestApp } from "./helpers.ts";
+import { databaseKinds, startTestApp, type TestApp } from "./helpers.ts";
 
-let t: TestApp;
 const origin = "http://academy.test";
 type Who = "visitor" | "learner" | StaffRole | "owner, unconfirmed";
-const cookies = new Map<Who, string>();
-const emails = new Map<Who, string>();
-/** The learner's account id: the customer page the matrix opens. */
-let learnerId = "";
-/** The learner's order, never paid: the order page the matrix opens. */
-let orderId = "";
-/** The learner's review, which the matrix tries to hide. */
-let reviewId = "";
-
-async function account(who: Who, roles: StaffRole[], confirmed: boolean): Promise<void> {
-  const email = `matrix-${who.replace(/\W+/g, "-")}-${randomBytes(3).toString("hex")}@example.com`;
-  const response = await t.identity.auth.api.signUpEmail({ body: { name: `Matrix ${who}`, email, password: "a good long password" }, asResponse: true });
-  const { token } = (await response.clone().json()) as { token: string };
-  cookies.set(who, response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "));
-  emails.set(who, email);
-  const db = t.database.db;
-  await db.update(user).set({ emailVerified: true, twoFactorEnabled: roles.length > 0 }).where(eq(user.email, email));
-  for (const role of roles) await grantRole(db, { id: null, name: "test", roles: [], address: null }, email, role);
-  if (confirmed) {
-    const session = await db.query.session.findFirst({ where: (s, { eq: is }) => is(s.token, token) });
-    await confirmSecondFactor(db, session?.id ?? "");
-  }
-}
-
-beforeAll(async () => {
-  t = await startTestApp();
-  cookies.set("visitor", "");
-  await account("learner", [], false);
-  const [learner] = await t.database.db.select({ id: user.id }).from(user).where(eq(user.email, emails.get("learner") as string));
-  learnerId = learner?.id ?? "";
-  const [order] = await t.database.db
-    .insert(orders)
-    .values({ userId: learnerId, title: "React Fundamentals", courseId: "react-fundamentals", currency: "INR", amount: 699_900, taxableAmount: 593_136, taxAmount: 106_764, taxRatePercent: 18, taxMode: "inclusive", provider: "sandbox", providerOrderId: `order_matrix${randomBytes(4).toString("hex")}`, idempotencyKey: "matrix-order" })
-    .returning();
-  orderId = order?.id ?? "";
-  const [review] = await t.database.db.insert(feedback).values({ userId: learnerId, courseId: "react-fundamentals", rating: 1, comment: "A review the matrix tries to hide." }).returning();
-  reviewId = review?.id ?? "";
-  for (const role of staffRoles) await account(role, [role], true);
-  await account("owner, unconfirmed", ["owner"], false);
-}, 120_000);
-afterAll(() => t.close());
-
-async function request(who: Who, path: string, form?: Record<string, string>): Promise<Response> {
-  const headers: Record<string, string> = { cookie: cookies.get(who) ?? "", accept: "text/html", origin };
-  if (form) headers["content-type"] = "application/x-www-form-urlencoded";
-  // As from a browser at 10.9.0.7: the HTTP layer takes the client's address from the connection.
-  return t.app.fetch(new Request(`${origin}${path}`, { method: form ? "POST" : "GET", headers, body: form ? new URLSearchParams(form) : undefined, redirect: "manual" }), {
-    incoming: { socket: { remoteAddress: "10.9.0.7" } },
-  });
-}
-
-/** A request as a script sends it: no cookie, no Accept header. */
-const plain = (path: string) => t.app.fetch(new Request(`${origin}${path}`), { incoming: { socket: { remoteAddress: "10.9.0.9" } } });
 
 const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 
@@ -85,6 +31,8 @@ const pages: { path: string; allowed: Record<Who, number> }[] = [
   { path: "/admin/orders/{order}", allowed: staffOnly(["owner", "support", "finance"]) },
   { path: "/admin/reviews", allowed: staffOnly(["owner", "support", "content"]) },
   { path: "/admin/reviews?state=hidden&rating=1", allowed: staffOnly(["owner", "support", "content"]) },
+  { path: "/admin/mail", allowed: staffOnly(["owner", "support"]) },
+  { path: "/admin/mail?status=failed&to=someone%40example.com", allowed: staffOnly(["owner", "support"]) },
   { path: "/admin/reports", allowed: staffOnly(["owner", "finance"]) },
   { path: "/admin/reports/gst-register.csv?month=2026-10", allowed: staffOnly(["owner", "finance"]) },
   { path: "/admin/reports/payments.csv?month=2026-10", allowed: staffOnly(["owner", "finance"]) },
@@ -93,7 +41,62 @@ const pages: { path: string; allowed: Record<Who, number> }[] = [
   { path: "/admin/audit?action=staff.grant", allowed: staffOnly(["owner"]) },
 ];
 
-describe("the back office's authorization matrix", () => {
+describe.each(databaseKinds)("the back office's authorization matrix on $name", ({ open }) => {
+  let t: TestApp;
+  const cookies = new Map<Who, string>();
+  const emails = new Map<Who, string>();
+  /** The learner's account id: the customer page the matrix opens. */
+  let learnerId = "";
+  /** The learner's order, never paid: the order page the matrix opens. */
+  let orderId = "";
+  /** The learner's review, which the matrix tries to hide. */
+  let reviewId = "";
+
+  async function account(who: Who, roles: StaffRole[], confirmed: boolean): Promise<void> {
+    const email = `matrix-${who.replace(/\W+/g, "-")}-${randomBytes(3).toString("hex")}@example.com`;
+    const response = await t.identity.auth.api.signUpEmail({ body: { name: `Matrix ${who}`, email, password: "a good long password" }, asResponse: true });
+    const { token } = (await response.clone().json()) as { token: string };
+    cookies.set(who, response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "));
+    emails.set(who, email);
+    const db = t.database.db;
+    await db.update(user).set({ emailVerified: true, twoFactorEnabled: roles.length > 0 }).where(eq(user.email, email));
+    for (const role of roles) await grantRole(db, { id: null, name: "test", roles: [], address: null }, email, role);
+    if (confirmed) {
+      const session = await db.query.session.findFirst({ where: (s, { eq: is }) => is(s.token, token) });
+      await confirmSecondFactor(db, session?.id ?? "");
+    }
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp({ database: open });
+    cookies.set("visitor", "");
+    await account("learner", [], false);
+    const [learner] = await t.database.db.select({ id: user.id }).from(user).where(eq(user.email, emails.get("learner") as string));
+    learnerId = learner?.id ?? "";
+    const [order] = await t.database.db
+      .insert(orders)
+      .values({ userId: learnerId, title: "React Fundamentals", courseId: "react-fundamentals", currency: "INR", amount: 699_900, taxableAmount: 593_136, taxAmount: 106_764, taxRatePercent: 18, taxMode: "inclusive", provider: "sandbox", providerOrderId: `order_matrix${randomBytes(4).toString("hex")}`, idempotencyKey: "matrix-order" })
+      .returning();
+    orderId = order?.id ?? "";
+    const [review] = await t.database.db.insert(feedback).values({ userId: learnerId, courseId: "react-fundamentals", rating: 1, comment: "A review the matrix tries to hide." }).returning();
+    reviewId = review?.id ?? "";
+    for (const role of staffRoles) await account(role, [role], true);
+    await account("owner, unconfirmed", ["owner"], false);
+  }, 120_000);
+  afterAll(() => t.close());
+
+  async function request(who: Who, path: string, form?: Record<string, string>): Promise<Response> {
+    const headers: Record<string, string> = { cookie: cookies.get(who) ?? "", accept: "text/html", origin };
+    if (form) headers["content-type"] = "application/x-www-form-urlencoded";
+    // As from a browser at 10.9.0.7: the HTTP layer takes the client's address from the connection.
+    return t.app.fetch(new Request(`${origin}${path}`, { method: form ? "POST" : "GET", headers, body: form ? new URLSearchParams(form) : undefined, redirect: "manual" }), {
+      incoming: { socket: { remoteAddress: "10.9.0.7" } },
+    });
+  }
+
+  /** A request as a script sends it: no cookie, no Accept header. */
+  const plain = (path: string) => t.app.fetch(new Request(`${origin}${path}`), { incoming: { socket: { remoteAddress: "10.9.0.9" } } });
+
   it.each(pages)("$path answers each person as the roles say", async ({ path, allowed }) => {
     const answers: Record<string, number> = {};
     for (const who of everyone) answers[who] = (await request(who, path.replace("{learner}", learnerId).replace("{order}", orderId))).status;
@@ -111,7 +114,7 @@ describe("the back office's authorization matrix", () => {
 
   it("is the site's own 404 page for anyone without a role, giving nothing of the back office away", async () => {
     const unknown = await (await request("learner", "/no-such-page-anywhere")).text();
-    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/reviews", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
+    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/reviews", "/admin/mail", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
       for (const who of ["visitor", "learner"] as const) {
         const response = await request(who, path);
         expect(response.status, `${who} ${path}`).toBe(404);
@@ -182,6 +185,13 @@ describe("the back office's authorization matrix", () => {
     expect(answers).toEqual({ ...staffOnly(["owner", "support", "content"]), visitor: nowhere, learner: nowhere });
     // The first allowed hid it; the others were told it is hidden already.
     expect((await listAudit(t.database.db, { subjectId: reviewId })).entries.map((e) => [e.action, e.actorRoles])).toEqual([["review.hide", ["owner"]]]);
+  });
+
+  it("lets support and owners send waiting mail now, and a refused attempt writes nothing", async () => {
+    const nowhere = (await request("learner", "/no-such-page-anywhere", { intent: "retry" })).status;
+    const answers: Record<string, number> = {};
+    for (const who of everyone) answers[who] = (await request(who, "/admin/mail", { intent: "retry" })).status;
+    expect(answers).toEqual({ ...staffOnly(["owner", "support"]), visitor: nowhere, learner: nowhere });
   });
 
   it("lets only owners grant or take away roles, and a refused attempt changes nothing and writes nothing", async () => {

@@ -301,9 +301,10 @@ export async function startTestApp({
   publicUrl = "http://academy.test",
   storage: given,
   logger = createLogger("silent"),
-}: { publicUrl?: string; storage?: FileStorage; logger?: Logger } = {}): Promise<TestApp> {
+  database: open = () => pgliteCopy("migrated"),
+}: { publicUrl?: string; storage?: FileStorage; logger?: Logger; database?: () => Promise<Database> } = {}): Promise<TestApp> {
   await requireCurrentBuild("the HTTP integration tests");
-  const database = await pgliteCopy("migrated");
+  const database = await open();
   await database.migrate();
   const catalog = await loadCatalog(contentDir);
   const storage = given ?? createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-")));

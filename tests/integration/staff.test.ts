@@ -13,7 +13,9 @@ import {
   grantRole,
   listAudit,
   listStaff,
+  listOutbox,
   listStaffOrders,
+  retryWaitingMail,
   orderNumberIn,
   revokeRole,
   rolesOf,
@@ -230,6 +232,36 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
     expect(await numbers({ before: waiting.number })).toEqual([paid.number]);
     const [listed] = (await listStaffOrders(suite.db, { ...mine, status: "paid" })).orders.filter((o) => o.id === paid.id);
     expect(listed).toMatchObject({ buyer: { id: buyer.id, name: "Tanvi Joshi", email: buyer.email }, refund: { status: "pending" }, kind: "course" });
+  });
+
+  it("lists the outbox by recipient and state without the mails' text, and sends mail waiting out a retry at once, audited", async () => {
+    const person = await suite.signUp("Outbox Owner");
+    const soon = new Date(Date.now() + 3_600_000);
+    const [waiting, , failed] = await suite.db
+      .insert(mailOutbox)
+      .values([
+        { to: person.email, subject: "Waiting out a retry", text: "t", html: "h", attempts: 2, lastError: "421 try later", nextAttemptAt: soon },
+        { to: person.email, subject: "Not tried yet", text: "t", html: "h" },
+        { to: person.email, subject: "Given up", text: "", html: "", status: "failed", attempts: 8, lastError: "550 no such user" },
+      ])
+      .returning();
+    const mine = await listOutbox(suite.db, { to: person.email.toUpperCase() });
+    // Besides their confirmation mail from signing up.
+    expect(mine.mails.map((m) => m.subject).filter((subject) => !subject.startsWith("Confirm your")).toSorted()).toEqual(["Given up", "Not tried yet", "Waiting out a retry"]);
+    expect(mine.mails).toHaveLength(4);
+    // The next page starts after the row it was asked from, even among mails queued in one millisecond.
+    const [, second, ...older] = mine.mails;
+    expect((await listOutbox(suite.db, { to: person.email, before: { createdAt: second?.createdAt ?? new Date(), id: second?.id ?? "" } })).mails.map((m) => m.id)).toEqual(older.map((m) => m.id));
+    expect(mine.mails.every((m) => m.customerId === person.id)).toBe(true);
+    expect(Object.keys(mine.mails[0] ?? {})).not.toContain("text");
+    expect((await listOutbox(suite.db, { to: person.email, status: "failed" })).mails.map((m) => [m.id, m.lastError])).toEqual([[failed?.id, "550 no such user"]]);
+
+    const support: Actor = { id: null, name: "Ravi Support <ravi@example.com>", roles: ["support"], address: "203.0.113.7" };
+    expect(await retryWaitingMail(suite.db, support)).toMatch(/^\d+ mails? goe?s? out again now\.$/);
+    const [row] = await suite.db.select().from(mailOutbox).where(eq(mailOutbox.id, waiting?.id ?? ""));
+    expect(row?.nextAttemptAt.getTime()).toBeLessThan(soon.getTime());
+    expect(await retryWaitingMail(suite.db, support)).toBe("No mail is waiting for a retry.");
+    expect((await listAudit(suite.db, { action: "mail.retry" })).entries.map((e) => e.actor)).toEqual([support.name]);
   });
 
   it("sends a stuck customer a new confirmation or reset link and signs them out everywhere, each in the audit log, within the per-person mail limits", async () => {

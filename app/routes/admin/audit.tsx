@@ -40,13 +40,6 @@ export const meta: Route.MetaFunction = () => backOfficeMeta("Audit log");
 
 export default function AuditPage({ loaderData }: Route.ComponentProps) {
   const { entries, filter, actions, next } = loaderData;
-  const olderLink = () => {
-    const params = new URLSearchParams();
-    if (filter.action) params.set("action", filter.action);
-    if (filter.record) params.set("record", filter.record);
-    params.set("before", String(next));
-    return `/admin/audit?${params}`;
-  };
   return (
     <div className="space-y-6">
       <div>
@@ -91,7 +84,7 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
           ))}
         </ol>
       )}
-      {next !== null && <OlderLink to={olderLink()}>Older entries</OlderLink>}
+      <OlderLink path="/admin/audit" filter={filter} next={next}>Older entries</OlderLink>
     </div>
   );
 }

@@ -14,6 +14,7 @@ const tabs: { to: string; label: string; permission: StaffPermission; end?: bool
   { to: "/admin/orders", label: "Orders", permission: "orders.view" },
   { to: "/admin/reviews", label: "Reviews", permission: "reviews.moderate" },
   { to: "/admin/reports", label: "Reports", permission: "reports.view" },
+  { to: "/admin/mail", label: "Mail", permission: "mail.manage" },
   { to: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { to: "/admin/audit", label: "Audit log", permission: "audit.view" },
 ];

@@ -1,9 +1,12 @@
 import { Link } from "react-router";
 
-/** The link to a list's next page, older entries, under the list. */
-export function OlderLink({ to, children }: { to: string; children: string }) {
+/** The link to a list's next page, older entries, keeping its filters; nothing when there is none. */
+export function OlderLink({ path, filter, next, children }: { path: string; filter: Record<string, string>; next: string | number | null; children: string }) {
+  if (next === null) return null;
+  const params = new URLSearchParams(Object.entries(filter).filter(([, value]) => value !== ""));
+  params.set("before", String(next));
   return (
-    <Link to={to} className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
+    <Link to={`${path}?${params}`} className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
       {children}
     </Link>
   );

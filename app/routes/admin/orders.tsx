@@ -73,11 +73,6 @@ export const meta: Route.MetaFunction = () => backOfficeMeta("Orders");
 
 export default function OrdersPage({ loaderData }: Route.ComponentProps) {
   const { form, problems, filtered, orders, next } = loaderData;
-  const olderLink = () => {
-    const params = new URLSearchParams(Object.entries(form).filter(([, value]) => value !== ""));
-    params.set("before", String(next));
-    return `/admin/orders?${params}`;
-  };
   return (
     <div className="space-y-6">
       <div>
@@ -141,7 +136,7 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       )}
-      {next !== null && <OlderLink to={olderLink()}>Older orders</OlderLink>}
+      <OlderLink path="/admin/orders" filter={form} next={next}>Older orders</OlderLink>
     </div>
   );
 }

@@ -17,6 +17,7 @@ import type { Route } from "./+types/reviews";
 import { backOfficeMeta } from "./meta.ts";
 import { OlderLink } from "./older-link.tsx";
 import { actorFor, staffWith } from "./access.server.ts";
+import { timeCursorIn, timeCursorText } from "./cursor.server.ts";
 
 const states = { "": "Shown and hidden", shown: "Shown", hidden: "Hidden" } as const;
 const isState = (value: string): value is "shown" | "hidden" => value === "shown" || value === "hidden";
@@ -28,14 +29,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const state = params.get("state") ?? "";
   const rating = Number(params.get("rating"));
-  const [beforeAt, beforeId] = (params.get("before") ?? "").split("_");
-  const before = beforeAt && beforeId && !Number.isNaN(Date.parse(beforeAt)) && /^[0-9a-f-]{36}$/.test(beforeId) ? { createdAt: new Date(beforeAt), id: beforeId } : undefined;
+  const before = timeCursorIn(params);
   const filter: StaffReviewFilter = { state: isState(state) ? state : undefined, rating: Number.isInteger(rating) && rating >= 1 && rating <= 5 ? rating : undefined, before };
   const page = await listStaffReviews(db, filter);
   const titles = new Map(catalog.courses.map((course) => [course.id, course.title]));
   return {
     filter: { state: filter.state ?? "", rating: filter.rating ? String(filter.rating) : "" },
-    next: page.next ? `${page.next.createdAt.toISOString()}_${page.next.id}` : null,
+    next: timeCursorText(page.next),
     reviews: page.reviews.map(({ updatedAt, ...review }) => ({
       ...review,
       course: titles.get(review.courseId) ?? review.courseId,
@@ -78,11 +78,6 @@ export default function ReviewsPage({ loaderData, actionData }: Route.ComponentP
   const sending = (intent: string, id: string) =>
     navigation.state === "submitting" && navigation.formData?.get("intent") === intent && navigation.formData.get("reviewId") === id;
   const answer = replyFor(actionData, "hide", "restore", "reply");
-  const olderLink = () => {
-    const params = new URLSearchParams(Object.entries(filter).filter(([, value]) => value !== ""));
-    params.set("before", String(next));
-    return `/admin/reviews?${params}`;
-  };
   return (
     <div className="space-y-6">
       <div>
@@ -181,7 +176,7 @@ export default function ReviewsPage({ loaderData, actionData }: Route.ComponentP
           ))}
         </ul>
       )}
-      {next !== null && <OlderLink to={olderLink()}>Older reviews</OlderLink>}
+      <OlderLink path="/admin/reviews" filter={filter} next={next}>Older reviews</OlderLink>
     </div>
   );
 }
