@@ -24,6 +24,8 @@ const grants = {
   "customers.view": ["support"],
   /** Resend their mails, sign them out everywhere. */
   "customers.assist": ["support"],
+  /** Give a course without payment, with a reason. */
+  "customers.grant": ["support"],
   /** Read orders and their payments. */
   "orders.view": ["support", "finance"],
   /** Ask the payment provider about an order and settle it as its webhooks would have. */

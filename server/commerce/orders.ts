@@ -4,7 +4,7 @@ import { Conflict, NotFound, ServiceUnavailable, ValidationError } from "../erro
 import { isEnrolled } from "./fulfilment.ts";
 import { assertRenewable, findWebsite, hostingPlan } from "../websites/index.ts";
 import { priceBreakdown, type PriceBreakdown } from "./pricing.ts";
-import { grantAccess, type Shop } from "./shop.ts";
+import { grantAccess, type Shop, type Tx } from "./shop.ts";
 
 export type Order = typeof orders.$inferSelect;
 
@@ -84,6 +84,47 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
   return placeOrder(shop, values, {
     notes: { course_id: course.id, course_title: course.title.slice(0, 250) },
     sameItem: eq(orders.courseId, course.id),
+  });
+}
+
+/**
+ * Gives a learner a course without payment, as the company decides (the back office): an order of
+ * ₹0 through no provider, so the course is theirs as if bought, with no tax invoice and nothing to
+ * refund. `record` runs in the same transaction, for the audit entry. The same form sent again
+ * (`idempotencyKey`) returns the same order.
+ */
+export async function grantCourse(
+  shop: Shop,
+  input: { userId: string; courseId: string; idempotencyKey: string },
+  record: (tx: Tx, order: Order) => Promise<void>,
+): Promise<{ order: Order; granted: boolean }> {
+  const catalog = shop.catalog();
+  const course = catalog.courses.find((c) => c.id === input.courseId);
+  if (!course) throw new NotFound("We could not find that course.");
+  const previous = await previousOrder(shop, input.userId, input.idempotencyKey, (o) => o.courseId === course.id);
+  if (previous) return { order: previous, granted: false };
+  if (await isEnrolled(shop.db, input.userId, course.id)) throw new Conflict("They have this course already.");
+  const now = shop.now();
+  return shop.db.transaction(async (tx) => {
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        userId: input.userId,
+        kind: "course",
+        courseId: course.id,
+        title: course.title,
+        ...priceColumns(priceBreakdown({ amount: 0, currency: course.price.currency }, catalog.site.tax)),
+        idempotencyKey: input.idempotencyKey,
+        provider: "free",
+        status: "paid",
+        paidAt: now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!order) throw new Conflict("This course is already being given.");
+    await grantAccess(tx, { id: order.id, userId: input.userId, courseId: course.id }, now);
+    await record(tx, order);
+    return { order, granted: true };
   });
 }
 

@@ -1,7 +1,9 @@
 import { isAPIError } from "better-auth/api";
 import { count, eq } from "drizzle-orm";
-import type { CustomerAction } from "../../common/staff.ts";
+import { formatOrderNumber } from "../../common/format.ts";
+import { staffReasonLength, type CustomerAction } from "../../common/staff.ts";
 import type { Auth } from "../auth/index.ts";
+import { grantCourse, type Shop } from "../commerce/index.ts";
 import type { Db } from "../db/client.ts";
 import { session, user } from "../db/schema.ts";
 import { NotFound, TooManyRequests, ValidationError } from "../errors.ts";
@@ -59,4 +61,26 @@ export async function actForCustomer(deps: { db: Db; auth: Auth }, actor: Actor,
       });
     }
   }
+}
+
+/**
+ * Gives the customer a course without payment (a ₹0 order, no tax invoice), with the reason in the
+ * audit log in the same transaction; returns what to tell the staff member.
+ */
+export async function grantCourseToCustomer(
+  shop: Shop,
+  actor: Actor,
+  customerId: string,
+  grant: { courseId: string; reason: string; idempotencyKey: string },
+): Promise<string> {
+  const person = await customer(shop.db, customerId);
+  const reason = grant.reason.trim();
+  if (reason.length < staffReasonLength.min || reason.length > staffReasonLength.max) {
+    throw new ValidationError(`Say why they get the course without paying, in ${staffReasonLength.min} to ${staffReasonLength.max} characters.`);
+  }
+  const { order, granted } = await grantCourse(shop, { userId: person.id, courseId: grant.courseId, idempotencyKey: grant.idempotencyKey }, (tx, made) =>
+    recordAudit(tx, actor, { action: "customer.grant-course", subject: { kind: "user", id: person.id }, after: { courseId: made.courseId, order: made.id }, reason }),
+  );
+  const named = `${order.title} (order ${formatOrderNumber(order.number)}, ₹0, no tax invoice)`;
+  return granted ? `${named} is now in their account.` : `${named} was given already.`;
 }

@@ -132,8 +132,8 @@ export interface CustomerOverview {
   /** "credential" (a password) and the social providers, e.g. "google". */
   signInMethods: string[];
   activeSessions: number;
-  /** Courses they may open, and courses taken back (refunded). */
-  enrolments: { active: number; revoked: number };
+  /** Courses they may open (and which), and courses taken back (refunded). */
+  enrolments: { active: number; revoked: number; activeCourseIds: string[] };
   orders: CustomerOrder[];
   websites: CustomerWebsite[];
 }
@@ -153,7 +153,7 @@ export async function customerOverview(db: Db, id: string, now: Date): Promise<C
       .select({ active: count() })
       .from(session)
       .where(and(eq(session.userId, id), gt(session.expiresAt, now))),
-    db.select({ status: enrolments.status, total: count() }).from(enrolments).where(eq(enrolments.userId, id)).groupBy(enrolments.status),
+    db.select({ courseId: enrolments.courseId, status: enrolments.status }).from(enrolments).where(eq(enrolments.userId, id)),
     db
       .select({ ...orderListColumns, paidAt: orders.paidAt })
       .from(orders)
@@ -178,14 +178,14 @@ export async function customerOverview(db: Db, id: string, now: Date): Promise<C
             ),
           );
   const refundOf = new Map(refundRows.map((row) => [row.orderId, { status: row.status }]));
-  const enrolled = (status: string) => courseRows.find((row) => row.status === status)?.total ?? 0;
+  const active = courseRows.filter((row) => row.status === "active").map((row) => row.courseId);
   return {
     ...person,
     twoFactorEnabled: person.twoFactorEnabled === true,
     roles,
     signInMethods: methods.map((method) => method.provider),
     activeSessions: sessions?.active ?? 0,
-    enrolments: { active: enrolled("active"), revoked: enrolled("revoked") },
+    enrolments: { active: active.length, revoked: courseRows.length - active.length, activeCourseIds: active },
     orders: orderRows.map((order) => ({ ...order, refund: refundOf.get(order.id) ?? null })),
     websites: siteRows.map((site) => ({ id: site.id, domain: site.domain, planId: site.planId, state: websiteState(site, now), expiresAt: site.expiresAt })),
   };

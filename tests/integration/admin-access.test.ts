@@ -14,6 +14,9 @@ import { databaseKinds, startTestApp, type TestApp } from "./helpers.ts";
 const origin = "http://academy.test";
 type Who = "visitor" | "learner" | StaffRole | "owner, unconfirmed";
 
+/** A new "give a course" form each time, as each page load makes one. */
+const grantForm = () => ({ intent: "grant-course", courseId: "react-fundamentals", reason: "Matrix: a scholarship approved by the owner.", idempotencyKey: randomBytes(12).toString("hex") });
+
 const title = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 
 const everyone: Who[] = ["visitor", "learner", "owner", "support", "finance", "content", "owner, unconfirmed"];
@@ -192,6 +195,16 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
     const answers: Record<string, number> = {};
     for (const who of everyone) answers[who] = (await request(who, "/admin/mail", { intent: "retry" })).status;
     expect(answers).toEqual({ ...staffOnly(["owner", "support"]), visitor: nowhere, learner: nowhere });
+  });
+
+  it("lets support and owners give a course without payment, and a refused attempt writes nothing", async () => {
+    const path = `/admin/customers/${learnerId}`;
+    const nowhere = (await request("learner", "/no-such-page-anywhere", grantForm())).status;
+    const answers: Record<string, number> = {};
+    for (const who of everyone) answers[who] = (await request(who, path, grantForm())).status;
+    // The owner gave it; support, allowed too, is told the learner has it already.
+    expect(answers).toEqual({ ...staffOnly(["owner", "support"]), support: 409, visitor: nowhere, learner: nowhere });
+    expect((await listAudit(t.database.db, { subjectId: learnerId, action: "customer.grant-course" })).entries.map((e) => e.actorRoles)).toEqual([["owner"]]);
   });
 
   it("lets only owners grant or take away roles, and a refused attempt changes nothing and writes nothing", async () => {

@@ -1,6 +1,7 @@
 // The back office's roles and its audit log (issue 27): roles live in the database and are read on
 // every request; every change is an audit entry in the same transaction; the log refuses to change.
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
@@ -9,6 +10,7 @@ import { auditLog, mailOutbox, orders, payments, refunds, session, staffRoles, u
 import {
   actForCustomer,
   confirmSecondFactor,
+  grantCourseToCustomer,
   customerOverview,
   grantRole,
   listAudit,
@@ -26,7 +28,7 @@ import {
   type StaffOrderFilter,
 } from "../../server/staff/index.ts";
 import { migratedDataDir } from "../support/database-templates.ts";
-import { contentDir, databaseKinds, identitySuite, projectRoot } from "./helpers.ts";
+import { contentDir, databaseKinds, identitySuite, projectRoot, startTestPayments } from "./helpers.ts";
 
 let catalog: Catalog;
 beforeAll(async () => {
@@ -262,6 +264,29 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
     expect(row?.nextAttemptAt.getTime()).toBeLessThan(soon.getTime());
     expect(await retryWaitingMail(suite.db, support)).toBe("No mail is waiting for a retry.");
     expect((await listAudit(suite.db, { action: "mail.retry" })).entries.map((e) => e.actor)).toEqual([support.name]);
+  });
+
+  it("gives a customer a course without payment: a ₹0 order with no provider, the course open, the reason audited, once per form", async () => {
+    const shop = startTestPayments(suite.db, catalog, suite.identity).shop;
+    const lucky = await suite.signUp("Gift Receiver");
+    const support: Actor = { id: null, name: "Ravi Support <ravi@example.com>", roles: ["support"], address: "203.0.113.7" };
+    const paidCourse = catalog.courses.find((course) => course.price.amount > 0);
+    const grant = { courseId: paidCourse?.id ?? "", reason: "Scholarship for the November batch, approved by the owner.", idempotencyKey: randomBytes(12).toString("hex") };
+
+    await expect(grantCourseToCustomer(shop, support, lucky.id, { ...grant, reason: "free" })).rejects.toThrow("Say why they get the course without paying, in 10 to 500 characters.");
+    await expect(grantCourseToCustomer(shop, support, lucky.id, { ...grant, courseId: "no-such-course" })).rejects.toThrow("We could not find that course.");
+    const told = await grantCourseToCustomer(shop, support, lucky.id, grant);
+    expect(told).toMatch(new RegExp(`^${paidCourse?.title} \\(order ACD-\\d{6}, ₹0, no tax invoice\\) is now in their account\\.$`));
+    expect(await grantCourseToCustomer(shop, support, lucky.id, grant)).toBe(told.replace("is now in their account", "was given already"));
+    await expect(grantCourseToCustomer(shop, support, lucky.id, { ...grant, idempotencyKey: randomBytes(12).toString("hex") })).rejects.toThrow("They have this course already.");
+
+    const [order, ...others] = await suite.db.select().from(orders).where(eq(orders.userId, lucky.id));
+    expect(others).toEqual([]);
+    expect(order).toMatchObject({ status: "paid", provider: "free", amount: 0, taxAmount: 0, providerOrderId: null, courseId: paidCourse?.id });
+    expect((await customerOverview(suite.db, lucky.id, new Date()))?.enrolments).toEqual({ active: 1, revoked: 0, activeCourseIds: [paidCourse?.id] });
+    expect((await listAudit(suite.db, { subjectId: lucky.id, action: "customer.grant-course" })).entries.map((e) => [e.reason, e.after])).toEqual([
+      [grant.reason, { courseId: paidCourse?.id, order: order?.id }],
+    ]);
   });
 
   it("sends a stuck customer a new confirmation or reset link and signs them out everywhere, each in the audit log, within the per-person mail limits", async () => {

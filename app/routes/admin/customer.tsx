@@ -2,27 +2,29 @@ import type { ReactNode } from "react";
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
 import { formatDay, formatOrderNumber, formatPaise } from "../../../common/format.ts";
-import { customerActions, rolesAllow, staffRoleLabels } from "../../../common/staff.ts";
+import { customerActions, rolesAllow, staffReasonLength, staffRoleLabels } from "../../../common/staff.ts";
 import { replyFor } from "../../../common/forms.ts";
 import { appServices } from "../../../server/context.ts";
-import { actForCustomer, customerOverview } from "../../../server/staff/index.ts";
+import { actForCustomer, customerOverview, grantCourseToCustomer } from "../../../server/staff/index.ts";
 import { FormAlert } from "../../components/form-controls.tsx";
 import { OrderStatusBadge, WebsiteStatusBadge } from "../../components/status-badge.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
+import { Select, TextArea } from "../../components/ui/field.tsx";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/customer";
 import { backOfficeMeta } from "./meta.ts";
-import { actorFor, staffWith } from "./access.server.ts";
+import { actorFor, mayAlso, staffWith } from "./access.server.ts";
 
 const methodLabels: Record<string, string> = { credential: "E-mail and password", google: "Google" };
 
 /** One customer as support sees them: who they are, how they sign in, what they bought. Never their notes. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const member = await staffWith(context, request, "customers.view");
-  const customer = await customerOverview(context.get(appServices).db, params.customerId, new Date());
+  const { db, catalog } = context.get(appServices);
+  const customer = await customerOverview(db, params.customerId, new Date());
   if (!customer) throw data({ message: "No customer has this id: the account may have been deleted." }, { status: 404 });
   return {
     ...customer,
@@ -38,19 +40,46 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     })),
     websites: customer.websites.map((site) => ({ ...site, expiresAt: site.expiresAt?.toISOString() ?? null })),
     mayAssist: rolesAllow(member.roles, "customers.assist"),
+    mayGrant: rolesAllow(member.roles, "customers.grant"),
+    // Courses they may be given: every course in the catalogue they cannot open now.
+    grantable: catalog.courses.filter((course) => !customer.enrolments.activeCourseIds.includes(course.id)).map((course) => ({ id: course.id, title: course.title })),
+    grantKey: crypto.randomUUID(),
     mayOpenOrders: rolesAllow(member.roles, "orders.view"),
   };
 }
 
-const assistForm = z.object({ intent: z.enum(customerActions, "Choose what to do for this customer.") });
+const assistForm = z.discriminatedUnion(
+  "intent",
+  [
+    z.object({ intent: z.enum(customerActions) }),
+    z.object({
+      intent: z.literal("grant-course"),
+      courseId: z.string().min(1, "Choose the course to give."),
+      reason: z
+        .string()
+        .trim()
+        .min(staffReasonLength.min, `Say why they get the course without paying, in at least ${staffReasonLength.min} characters.`)
+        .max(staffReasonLength.max, `Keep the reason to ${staffReasonLength.max} characters.`),
+      idempotencyKey: z.string(),
+    }),
+  ],
+  "Choose what to do for this customer.",
+);
 
-/** Support's help for a stuck customer: a new confirmation or reset mail, or signing them out everywhere. */
+/** Support's help for a stuck customer: a new confirmation or reset mail, signing them out everywhere, or a course without payment. */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const member = await staffWith(context, request, "customers.assist");
   const form = await readForm(request, assistForm);
   if (!form.ok) return form.reply;
-  const { db, auth } = context.get(appServices);
-  const done = await attemptFor(form, () => actForCustomer({ db, auth }, actorFor(member, request), params.customerId, form.value.intent));
+  const value = form.value;
+  if (value.intent === "grant-course") mayAlso(member, "customers.grant");
+  const { db, auth, shop } = context.get(appServices);
+  const actor = actorFor(member, request);
+  const done = await attemptFor(form, () =>
+    value.intent === "grant-course"
+      ? grantCourseToCustomer(shop, actor, params.customerId, value)
+      : actForCustomer({ db, auth }, actor, params.customerId, value.intent),
+  );
   if (!done.ok) return done.reply;
   return succeed(form, done.value);
 }
@@ -61,6 +90,7 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
   const navigation = useNavigation();
   const sending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
   const answer = replyFor(actionData, ...customerActions);
+  const granted = replyFor(actionData, "grant-course");
   return (
     <div className="space-y-8">
       <div>
@@ -108,6 +138,38 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
               Every browser and CLI signed in to this account is signed out at its next request; they sign in again with their password or Google. It is written to the audit log.
             </ConfirmDialog>
           </div>
+        </section>
+      )}
+
+      {customer.mayGrant && customer.grantable.length > 0 && (
+        <section aria-labelledby="grant-heading" className="space-y-3">
+          <h2 id="grant-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
+            Give a course
+          </h2>
+          <p className="max-w-3xl text-slate-600 dark:text-slate-400">
+            The course opens in their account at once, as if bought, through an order of ₹0: no payment, no tax invoice, nothing to refund. The reason is kept in the audit log.
+          </p>
+          {granted?.message && <FormAlert tone={granted.ok ? "success" : "error"}>{granted.message}</FormAlert>}
+          <Form method="post" className="grid max-w-xl gap-4">
+            <input type="hidden" name="intent" value="grant-course" />
+            <input type="hidden" name="idempotencyKey" value={customer.grantKey} />
+            <Select label="Course" name="courseId" required defaultValue="">
+              <option value="" disabled>
+                Choose a course
+              </option>
+              {customer.grantable.map((course) => (
+                <option key={course.id} value={course.id}>
+                  {course.title}
+                </option>
+              ))}
+            </Select>
+            <TextArea label="Why (kept in the audit log)" name="reason" required minLength={staffReasonLength.min} maxLength={staffReasonLength.max} rows={2} />
+            <div>
+              <Button type="submit" variant="secondary" disabled={sending("grant-course")}>
+                {sending("grant-course") ? "Giving…" : "Give the course"}
+              </Button>
+            </div>
+          </Form>
         </section>
       )}
 
