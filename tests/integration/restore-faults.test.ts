@@ -98,12 +98,16 @@ const pgliteKind: Kind = {
 /** pg_dump's script of the whole database, schema and data: text equal byte for byte when nothing changed. */
 function pgDump(url: string): Promise<string> {
   const child = spawn("pg_dump", ["--no-sync", `--dbname=${url}`], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
+  // Decoded once at the end: a character split between two chunks would read as two U+FFFD, and
+  // the same database would dump differently from one run to the next.
+  const out: Buffer[] = [];
   let err = "";
-  child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
   child.stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
   return new Promise((resolve, reject) =>
-    child.once("close", (code) => (code === 0 ? resolve(out.replace(/^\\(un)?restrict \S+$/gm, "")) : reject(new Error(`pg_dump failed:\n${err}`)))),
+    child.once("close", (code) =>
+      code === 0 ? resolve(Buffer.concat(out).toString().replace(/^\\(un)?restrict \S+$/gm, "")) : reject(new Error(`pg_dump failed:\n${err}`)),
+    ),
   );
 }
 
