@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Pool } from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buyCourse, createBuyer, pooled, sessionCookie, type Buyer } from "../../bench/buyers.ts";
 import { startServer, type RunningServer } from "../../bench/server.ts";
 import { addressLimits } from "../../server/auth/index.ts";
@@ -21,8 +21,6 @@ import { contentDir, newPostgresDatabase, projectRoot } from "./helpers.ts";
 import { freePort } from "../support/free-port.ts";
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-// nginx presents a throwaway self-signed certificate; only this test process trusts it.
-process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
 
 const password = "correct horse battery staple";
 const purchases = 200;
@@ -65,6 +63,8 @@ describe.skipIf(!serverUrl)("three server processes on one PostgreSQL behind ngi
     ((await (await direct(server, "/api/auth/get-session", { address: "10.1.0.1", cookie })).json()) as { user: { email: string } } | null)?.user.email ?? null;
 
   beforeAll(async () => {
+    // nginx presents a throwaway self-signed certificate; only this file trusts it, and only while it runs (the worker goes on to other files).
+    vi.stubEnv("NODE_TLS_REJECT_UNAUTHORIZED", "0");
     database = await newPostgresDatabase(serverUrl as string);
     const ports = await Promise.all([freePort(), freePort(), freePort()]);
     const proxyPort = await freePort();
@@ -105,6 +105,7 @@ describe.skipIf(!serverUrl)("three server processes on one PostgreSQL behind ngi
     await pool?.end();
     await database?.drop();
     await rm(await logDir, { recursive: true, force: true });
+    vi.unstubAllEnvs();
   });
 
   it("migrates the empty database once though all three started together, and each is ready", async () => {
