@@ -14,6 +14,7 @@ import { startIdentity } from "../../server/identity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createNote } from "../../server/notes/index.ts";
 import { createDiskStorage } from "../../server/storage/disk.ts";
+import { pgliteTemplateInto } from "../support/database-templates.ts";
 import { scratchSpace } from "../support/scratch.ts";
 import { contentDir, projectRoot } from "./helpers.ts";
 
@@ -93,6 +94,7 @@ const kinds: Kind[] = [
     extension: ".pglite.tar.gz",
     async place() {
       const dataDir = await temporary("academy-doc-data-");
+      await pgliteTemplateInto(dataDir, "migrated");
       return { env: { DATA_DIR: dataDir }, open: async () => fromPglite(await PGlite.create(path.join(dataDir, "db"))) };
     },
   },

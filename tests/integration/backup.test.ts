@@ -23,6 +23,7 @@ import { createNote, getNote } from "../../server/notes/index.ts";
 import { confirmSecondFactor, grantRole } from "../../server/staff/index.ts";
 import { startWebsite } from "../../server/websites/index.ts";
 import { listeningPort } from "../support/server-process.ts";
+import { pgliteTemplateInto, type TemplateKind } from "../support/database-templates.ts";
 import { scratchSpace } from "../support/scratch.ts";
 import { contentDir, deliverTestWebhooks, identitySuite, payInTestSandbox, projectRoot, requireCurrentBuild, startTestPayments } from "./helpers.ts";
 
@@ -35,7 +36,8 @@ interface Place {
 interface Kind {
   name: string;
   extension: string;
-  place(): Promise<Place>;
+  /** A database of its own: with nothing in it, or (`start`) already made, with no tables or migrated (a copy, not initdb's 3 s, on PGlite). */
+  place(start?: TemplateKind): Promise<Place>;
 }
 
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -44,8 +46,9 @@ const { folder: temporary, database: scratchDatabase } = scratchSpace(serverUrl)
 const pgliteKind: Kind = {
   name: "PGlite",
   extension: ".pglite.tar.gz",
-  async place() {
+  async place(start) {
     const dataDir = await temporary("academy-backup-data-");
+    if (start) await pgliteTemplateInto(dataDir, start);
     return {
       env: { DATA_DIR: dataDir },
       async open() {
@@ -247,7 +250,7 @@ describe.each(kinds)("backup and restore on $name", { timeout: 240_000 }, (kind)
   let filled: Filled;
 
   beforeAll(async () => {
-    source = await kind.place();
+    source = await kind.place("migrated");
     target = await kind.place();
     backups = await temporary("academy-backups-");
   });
@@ -390,7 +393,7 @@ describe.each(kinds)("backup and restore on $name", { timeout: 240_000 }, (kind)
   });
 
   it("refuses a backup of a database that is not Academy's, or that a newer version migrated", async () => {
-    const foreign = await kind.place();
+    const foreign = await kind.place("empty");
     const database = await foreign.open();
     await database.db.execute(sql`create table public.ledger (id int primary key)`);
     await database.close();
@@ -408,7 +411,7 @@ describe.each(kinds)("backup and restore on $name", { timeout: 240_000 }, (kind)
     expect(refusedForeign.code).toBe(1);
     expect(refusedForeign.stderr).toMatch(/is not an Academy database: it has no record of Academy's migrations\.|is a pg_dump archive of another database, not Academy's/);
 
-    const newer = await kind.place();
+    const newer = await kind.place("migrated");
     const migrated = await newer.open();
     await migrated.migrate();
     await migrated.db.execute(sql`insert into drizzle.__drizzle_migrations (hash, created_at) select 'from-a-newer-version', max(created_at) + 1000 from drizzle.__drizzle_migrations`);

@@ -16,6 +16,8 @@ afterEach(() => {
 const tempDir = () => mkdtemp(path.join(tmpdir(), "academy-process-"));
 /** A data folder with a migrated database in it: for the tests of a running server, not of its first start. */
 const readyDir = () => migratedDataDir("academy-process-");
+/** The process that holds the embedded database in `dataDir`, as it wrote it down (server/db/pglite-lock.ts). */
+const lockHolder = async (dataDir: string) => (JSON.parse(await readFile(path.join(dataDir, "db.lock.holder"), "utf8")) as { pid: number }).pid;
 
 /** The cookies a response sets, as a Cookie header merged over the ones already held. */
 function withCookies(held: string, response: Response): string {
@@ -58,15 +60,15 @@ describe("start-up failures", { timeout: 60_000 }, () => {
 
 describe("a running server", { timeout: 180_000 }, () => {
   it("runs side by side with another on its own port and data directory", async () => {
-    const [dirA, dirB] = [await tempDir(), await tempDir()];
+    const [dirA, dirB] = [await readyDir(), await readyDir()];
     const a = startProcess({ PORT: "0", DATA_DIR: dirA });
     const b = startProcess({ PORT: "0", DATA_DIR: dirB });
     running.push(a, b);
     const [urlA, urlB] = await Promise.all([listeningUrl(a), listeningUrl(b)]);
     expect(urlA).not.toBe(urlB);
     for (const url of [urlA, urlB]) expect((await fetch(`${url}/readyz`)).status).toBe(200);
-    expect(existsSync(path.join(dirA, "db"))).toBe(true);
-    expect(existsSync(path.join(dirB, "db"))).toBe(true);
+    // Each holds the embedded database in its own folder.
+    expect([await lockHolder(dirA), await lockHolder(dirB)]).toEqual([a.child.pid, b.child.pid]);
   });
 
   it("listens on loopback only when HOST is not set", async () => {

@@ -59,14 +59,14 @@ export async function makePgliteTemplates(): Promise<void> {
   }
 }
 
-const pgliteDirectory = async () => path.join(cacheDir, `pglite-${await templateVersion()}-migrated`);
+const pgliteDirectory = async (kind: TemplateKind) => path.join(cacheDir, `pglite-${await templateVersion()}-${kind}`);
 
-/** Writes the migrated template as a data folder too (what a server keeps in DATA_DIR/db), unless it is on disk already. */
-export async function makePgliteDirectory(): Promise<void> {
-  const directory = await pgliteDirectory();
+/** Writes a template as a data folder too (what a server keeps in DATA_DIR/db), unless it is on disk already. */
+export async function makePgliteDirectory(kind: TemplateKind): Promise<void> {
+  const directory = await pgliteDirectory(kind);
   if (existsSync(directory)) return;
   const partial = `${directory}.${randomBytes(4).toString("hex")}`;
-  const client = await PGlite.create(partial, { loadDataDir: await pgliteTemplate("migrated") });
+  const client = await PGlite.create(partial, { loadDataDir: await pgliteTemplate(kind) });
   await client.close();
   try {
     await rename(partial, directory);
@@ -78,14 +78,20 @@ export async function makePgliteDirectory(): Promise<void> {
 }
 
 /**
- * A new DATA_DIR (under the system's temporary folder, named `<prefix>…`) whose embedded database is
- * a copy of the migrated template: a server started on it opens a database instead of making one
- * (initdb and migrations are half of a cold start). For tests of what starts, not of a first start.
+ * Puts a copy of a template where a server started with DATA_DIR=`dataDir` keeps its embedded
+ * database: it opens a database instead of making one (initdb, ~3 s of a core, and migrations are
+ * half of a cold start). `empty` is a database with no tables, as initdb leaves it. For tests of
+ * what starts, not of a first start.
  */
+export async function pgliteTemplateInto(dataDir: string, kind: TemplateKind): Promise<void> {
+  await makePgliteDirectory(kind);
+  await cp(await pgliteDirectory(kind), path.join(dataDir, "db"), { recursive: true });
+}
+
+/** A new DATA_DIR (under the system's temporary folder, named `<prefix>…`) holding a copy of the migrated template. */
 export async function migratedDataDir(prefix: string): Promise<string> {
-  await makePgliteDirectory();
   const dataDir = await mkdtemp(path.join(tmpdir(), prefix));
-  await cp(await pgliteDirectory(), path.join(dataDir, "db"), { recursive: true });
+  await pgliteTemplateInto(dataDir, "migrated");
   return dataDir;
 }
 

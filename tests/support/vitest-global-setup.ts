@@ -4,6 +4,7 @@ import { makePgliteDirectory, makePgliteTemplates, makePostgresTemplate } from "
 
 export async function setup(): Promise<void> {
   await makePgliteTemplates();
-  await makePgliteDirectory();
+  await makePgliteDirectory("empty");
+  await makePgliteDirectory("migrated");
   if (process.env.TEST_DATABASE_URL) await makePostgresTemplate(process.env.TEST_DATABASE_URL);
 }
