@@ -80,6 +80,8 @@ export default [
     route("admin/customers/:customerId", "routes/admin/customer.tsx"),
     route("admin/orders", "routes/admin/orders.tsx"),
     route("admin/orders/:orderId", "routes/admin/order.tsx"),
+    route("admin/websites", "routes/admin/websites.tsx"),
+    route("admin/websites/:websiteId", "routes/admin/website.tsx"),
     route("admin/reviews", "routes/admin/reviews.tsx"),
     route("admin/mail", "routes/admin/mail.tsx"),
     route("admin/reports", "routes/admin/reports.tsx"),

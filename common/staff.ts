@@ -32,6 +32,10 @@ const grants = {
   "orders.check": ["support", "finance"],
   /** Refund a paid order whatever the policy says, with a reason. */
   "orders.refund": ["finance"],
+  /** Hosted websites, their periods and orders. */
+  "websites.view": ["support", "finance"],
+  /** Change a website's domain, extend it without payment, suspend, resume or cancel it, each with a reason. */
+  "websites.manage": ["support"],
   /** The GST sales register and the payments export. */
   "reports.view": ["finance"],
   /** Hide or show learners' reviews, and reply to them in public. */

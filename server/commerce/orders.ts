@@ -1,8 +1,8 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, type SQL } from "drizzle-orm";
-import { orders } from "../db/schema.ts";
+import { orders, websitePeriods, websites } from "../db/schema.ts";
 import { Conflict, NotFound, ServiceUnavailable, ValidationError } from "../errors.ts";
 import { isEnrolled } from "./fulfilment.ts";
-import { assertRenewable, findWebsite, hostingPlan } from "../websites/index.ts";
+import { addPaidPeriod, assertRenewable, findWebsite, hostingPlan, type PaidPeriod } from "../websites/index.ts";
 import { priceBreakdown, type PriceBreakdown } from "./pricing.ts";
 import { grantAccess, type Shop, type Tx } from "./shop.ts";
 
@@ -20,6 +20,8 @@ export function normaliseGstin(value: string | null | undefined): string | null 
   }
   return gstin;
 }
+
+type PriceColumns = ReturnType<typeof priceColumns>;
 
 /** An order's money columns, from the price worked out on the server. */
 function priceColumns(price: PriceBreakdown) {
@@ -88,6 +90,20 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
 }
 
 /**
+ * An order of ₹0 the company gives (the back office), paid at `values.paidAt` through no provider, so it has no
+ * tax invoice and nothing to refund. A Conflict saying `busy` when the same form is being handled.
+ */
+async function insertGivenOrder(shop: Shop, tx: Tx, values: Omit<OrderValues, keyof PriceColumns>, currency: PriceBreakdown["currency"], busy: string): Promise<Order> {
+  const [order] = await tx
+    .insert(orders)
+    .values({ ...values, ...priceColumns(priceBreakdown({ amount: 0, currency }, shop.catalog().site.tax)), provider: "free", status: "paid" })
+    .onConflictDoNothing()
+    .returning();
+  if (!order) throw new Conflict(busy);
+  return order;
+}
+
+/**
  * Gives a learner a course without payment, as the company decides (the back office): an order of
  * ₹0 through no provider, so the course is theirs as if bought, with no tax invoice and nothing to
  * refund. `record` runs in the same transaction, for the audit entry. The same form sent again
@@ -106,25 +122,55 @@ export async function grantCourse(
   if (await isEnrolled(shop.db, input.userId, course.id)) throw new Conflict("They have this course already.");
   const now = shop.now();
   return shop.db.transaction(async (tx) => {
-    const [order] = await tx
-      .insert(orders)
-      .values({
-        userId: input.userId,
-        kind: "course",
-        courseId: course.id,
-        title: course.title,
-        ...priceColumns(priceBreakdown({ amount: 0, currency: course.price.currency }, catalog.site.tax)),
-        idempotencyKey: input.idempotencyKey,
-        provider: "free",
-        status: "paid",
-        paidAt: now,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!order) throw new Conflict("This course is already being given.");
+    const order = await insertGivenOrder(
+      shop,
+      tx,
+      { userId: input.userId, kind: "course", courseId: course.id, title: course.title, idempotencyKey: input.idempotencyKey, paidAt: now },
+      course.price.currency,
+      "This course is already being given.",
+    );
     await grantAccess(tx, { id: order.id, userId: input.userId, courseId: course.id }, now);
     await record(tx, order);
     return { order, granted: true };
+  });
+}
+
+/**
+ * Adds a period of a website's own plan without payment, as the company decides (the back office):
+ * an order of ₹0 through no provider, with no tax invoice and nothing to refund, whose period starts
+ * where the paid time ends. `record` runs in the same transaction, for the audit entry. The same form
+ * sent again (`idempotencyKey`) returns the same order and period.
+ */
+export async function giveHostingPeriod(
+  shop: Shop,
+  input: { websiteId: string; idempotencyKey: string },
+  record: (tx: Tx, order: Order, period: PaidPeriod) => Promise<void>,
+): Promise<{ order: Order; period: PaidPeriod; given: boolean }> {
+  const [site] = await shop.db.select().from(websites).where(eq(websites.id, input.websiteId)).limit(1);
+  if (!site) throw new NotFound("No website has this id: its owner may have deleted their account.");
+  const previous = await previousOrder(shop, site.userId, input.idempotencyKey, (o) => o.websiteId === site.id);
+  if (previous) {
+    const [period] = await shop.db.select().from(websitePeriods).where(eq(websitePeriods.orderId, previous.id));
+    if (period) return { order: previous, period: { websiteId: site.id, startsAt: period.startsAt, endsAt: period.endsAt }, given: false };
+  }
+  if (!site.startedAt) throw new ValidationError("This website was never paid for, so there is no period to extend. Its owner starts it by paying for a first one.");
+  if (site.cancelledAt) throw new Conflict("This website is cancelled: a period added now would never run.");
+  const plan = hostingPlan(shop.catalog(), site.serviceId, site.planId);
+  if (!plan) throw new Conflict(`Its plan (${site.planId}) is no longer sold, so there is no period to add. Its owner renews on a current plan.`);
+  const now = shop.now();
+  return shop.db.transaction(async (tx) => {
+    const order = await insertGivenOrder(
+      shop,
+      tx,
+      { userId: site.userId, kind: "website", websiteId: site.id, planId: plan.id, title: `${plan.name} hosting for ${site.domain}`, idempotencyKey: input.idempotencyKey, paidAt: now },
+      plan.price.currency,
+      "This period is already being added.",
+    );
+    const period = await addPaidPeriod(tx, { id: order.id, websiteId: site.id, planId: plan.id }, plan.interval, now);
+    // A cancellation or refund that came in since the checks above: nothing is added (the transaction is undone).
+    if ("notStarted" in period) throw new Conflict("The website was cancelled or refunded a moment ago: no period was added.");
+    await record(tx, order, period);
+    return { order, period, given: true };
   });
 }
 

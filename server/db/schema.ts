@@ -96,10 +96,14 @@ export const websites = pgTable(
     startedAt: at("started_at"),
     expiresAt: at("expires_at"),
     cancelledAt: at("cancelled_at"),
+    /** Set while staff keep the website offline (abuse, a dispute), with why: the customer is mailed both ways. */
+    suspendedAt: at("suspended_at"),
+    suspendedReason: text("suspended_reason"),
     createdAt: at("created_at").notNull().defaultNow(),
     updatedAt: at("updated_at").notNull().defaultNow(),
   },
   (table) => [
+    check("websites_suspended_has_reason", sql`(${table.suspendedAt} is null) = (${table.suspendedReason} is null)`),
     uniqueIndex("websites_live_domain_idx").on(table.domain).where(sql`${table.startedAt} is not null and ${table.cancelledAt} is null`),
     index("websites_user_idx").on(table.userId, table.createdAt),
     index("websites_expiry_idx").on(table.expiresAt).where(sql`${table.cancelledAt} is null`),

@@ -237,6 +237,33 @@ export function renewalReminderMail(
   });
 }
 
+/** Staff took a website offline: why, what it means, and where to answer. */
+export function websiteSuspendedMail(site: Site, to: { email: string; name: string }, facts: { domain: string; reason: string; url: string }): MailMessage {
+  return compose(site, {
+    to: to.email,
+    subject: `${facts.domain} is suspended`,
+    greeting: greet(to.name),
+    paragraphs: [
+      `We have suspended ${facts.domain}: it is offline until we resume it. Our reason: ${facts.reason}`,
+      "Your files and the time you paid for are kept; the period runs on as before.",
+    ],
+    action: { label: `See ${facts.domain}`, url: facts.url },
+    closing: "Think this is a mistake, or fixed the cause? Reply to this mail and we will look at it with you.",
+  });
+}
+
+/** Staff put a suspended website back online. */
+export function websiteResumedMail(site: Site, to: { email: string; name: string }, facts: { domain: string; reason: string; url: string }): MailMessage {
+  return compose(site, {
+    to: to.email,
+    subject: `${facts.domain} is online again`,
+    greeting: greet(to.name),
+    paragraphs: [`We have resumed ${facts.domain}: it is online again. ${facts.reason}`],
+    action: { label: `See ${facts.domain}`, url: facts.url },
+    closing: "Questions? Reply to this mail and we will sort it out with you.",
+  });
+}
+
 export function refundRequestedMail(
   site: Site,
   to: { email: string; name: string },

@@ -1,7 +1,8 @@
 import { and, desc, eq, lt, type SQL } from "drizzle-orm";
-import type { StaffRole } from "../../common/staff.ts";
+import { staffReasonLength, type StaffRole } from "../../common/staff.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { auditLog } from "../db/schema.ts";
+import { ValidationError } from "../errors.ts";
 
 /** Who made a change: a staff member in the back office, or an operator at the server's command line. */
 export interface Actor {
@@ -21,6 +22,15 @@ export interface AuditChange {
   before?: unknown;
   after?: unknown;
   reason?: string | null;
+}
+
+/** The reason a staff member typed for a change, trimmed; a ValidationError saying `what` when it is too short or too long. */
+export function stateReason(typed: string, what: string): string {
+  const reason = typed.trim();
+  if (reason.length < staffReasonLength.min || reason.length > staffReasonLength.max) {
+    throw new ValidationError(`Say ${what}, in ${staffReasonLength.min} to ${staffReasonLength.max} characters.`);
+  }
+  return reason;
 }
 
 /** Writes one audit entry, in the transaction of the change it records so neither lands without the other. */

@@ -1,13 +1,13 @@
 import { isAPIError } from "better-auth/api";
 import { count, eq } from "drizzle-orm";
 import { formatOrderNumber } from "../../common/format.ts";
-import { staffReasonLength, type CustomerAction } from "../../common/staff.ts";
+import type { CustomerAction } from "../../common/staff.ts";
 import type { Auth } from "../auth/index.ts";
 import { grantCourse, type Shop } from "../commerce/index.ts";
 import type { Db } from "../db/client.ts";
 import { session, user } from "../db/schema.ts";
 import { NotFound, TooManyRequests, ValidationError } from "../errors.ts";
-import { recordAudit, type Actor } from "./audit.ts";
+import { recordAudit, stateReason, type Actor } from "./audit.ts";
 
 async function customer(db: Db, id: string): Promise<{ id: string; email: string; emailVerified: boolean }> {
   const [found] = await db.select({ id: user.id, email: user.email, emailVerified: user.emailVerified }).from(user).where(eq(user.id, id)).limit(1);
@@ -74,10 +74,7 @@ export async function grantCourseToCustomer(
   grant: { courseId: string; reason: string; idempotencyKey: string },
 ): Promise<string> {
   const person = await customer(shop.db, customerId);
-  const reason = grant.reason.trim();
-  if (reason.length < staffReasonLength.min || reason.length > staffReasonLength.max) {
-    throw new ValidationError(`Say why they get the course without paying, in ${staffReasonLength.min} to ${staffReasonLength.max} characters.`);
-  }
+  const reason = stateReason(grant.reason, "why they get the course without paying");
   const { order, granted } = await grantCourse(shop, { userId: person.id, courseId: grant.courseId, idempotencyKey: grant.idempotencyKey }, (tx, made) =>
     recordAudit(tx, actor, { action: "customer.grant-course", subject: { kind: "user", id: person.id }, after: { courseId: made.courseId, order: made.id }, reason }),
   );

@@ -1,12 +1,12 @@
-import { and, asc, count, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, sql } from "drizzle-orm";
 import { formatOrderNumber } from "../../common/format.ts";
 import type { OrderStatus, RefundStatus } from "../../common/order-statuses.ts";
 import { customerSearchLimit, type StaffRole } from "../../common/staff.ts";
 import type { WebsiteState } from "../../common/website-states.ts";
 import type { Db } from "../db/client.ts";
-import { account, enrolments, orders, refunds, session, user, websites } from "../db/schema.ts";
+import { account, certificates, enrolments, feedback, orders, refunds, session, user, websites } from "../db/schema.ts";
 import { normaliseDomain, websiteState } from "../websites/index.ts";
-import { orderListColumns } from "./orders.ts";
+import { orderListColumns, withRefund } from "./orders.ts";
 import { rolesOf } from "./roles.ts";
 
 /** The order number in what someone typed, as receipts print it or shortened: ACD-000042, acd-42, #42, 42. */
@@ -135,6 +135,10 @@ export interface CustomerOverview {
   /** Courses they may open (and which), and courses taken back (refunded). */
   enrolments: { active: number; revoked: number; activeCourseIds: string[] };
   orders: CustomerOrder[];
+  /** Their courses, newest first, with how far they got and their certificate, if one was issued. */
+  courses: { courseId: string; status: "active" | "revoked"; progressPercent: number; enrolledAt: Date; certificate: { id: string; issuedAt: Date; revoked: boolean } | null }[];
+  /** Their reviews: the stars and whether staff hid it; the text is on the reviews page. */
+  reviews: { id: string; courseId: string; rating: number; hidden: boolean }[];
   websites: CustomerWebsite[];
 }
 
@@ -146,38 +150,39 @@ export async function customerOverview(db: Db, id: string, now: Date): Promise<C
     .where(eq(user.id, id))
     .limit(1);
   if (!person) return null;
-  const [roles, methods, [sessions], courseRows, orderRows, siteRows] = await Promise.all([
+  const [roles, methods, [sessions], courseRows, orderRows, siteRows, certificateRows, reviewRows] = await Promise.all([
     rolesOf(db, id),
     db.selectDistinct({ provider: account.providerId }).from(account).where(eq(account.userId, id)).orderBy(asc(account.providerId)),
     db
       .select({ active: count() })
       .from(session)
       .where(and(eq(session.userId, id), gt(session.expiresAt, now))),
-    db.select({ courseId: enrolments.courseId, status: enrolments.status }).from(enrolments).where(eq(enrolments.userId, id)),
+    db
+      .select({ courseId: enrolments.courseId, status: enrolments.status, progressPercent: enrolments.furthestProgressPercent, enrolledAt: enrolments.createdAt })
+      .from(enrolments)
+      .where(eq(enrolments.userId, id))
+      .orderBy(desc(enrolments.createdAt)),
     db
       .select({ ...orderListColumns, paidAt: orders.paidAt })
       .from(orders)
+      .leftJoin(refunds, eq(refunds.orderId, orders.id))
       .where(eq(orders.userId, id))
       .orderBy(desc(orders.createdAt)),
     db
-      .select({ id: websites.id, domain: websites.domain, planId: websites.planId, billingInterval: websites.billingInterval, expiresAt: websites.expiresAt, cancelledAt: websites.cancelledAt })
+      .select({ id: websites.id, domain: websites.domain, planId: websites.planId, billingInterval: websites.billingInterval, expiresAt: websites.expiresAt, cancelledAt: websites.cancelledAt, suspendedAt: websites.suspendedAt })
       .from(websites)
       .where(eq(websites.userId, id))
       .orderBy(desc(websites.createdAt)),
+    db
+      .select({ id: certificates.id, courseId: certificates.courseId, issuedAt: certificates.issuedAt, revokedAt: certificates.revokedAt })
+      .from(certificates)
+      .where(eq(certificates.userId, id)),
+    db
+      .select({ id: feedback.id, courseId: feedback.courseId, rating: feedback.rating, hiddenAt: feedback.hiddenAt })
+      .from(feedback)
+      .where(eq(feedback.userId, id))
+      .orderBy(desc(feedback.createdAt)),
   ]);
-  const refundRows =
-    orderRows.length === 0
-      ? []
-      : await db
-          .select({ orderId: refunds.orderId, status: refunds.status })
-          .from(refunds)
-          .where(
-            inArray(
-              refunds.orderId,
-              orderRows.map((order) => order.id),
-            ),
-          );
-  const refundOf = new Map(refundRows.map((row) => [row.orderId, { status: row.status }]));
   const active = courseRows.filter((row) => row.status === "active").map((row) => row.courseId);
   return {
     ...person,
@@ -186,7 +191,12 @@ export async function customerOverview(db: Db, id: string, now: Date): Promise<C
     signInMethods: methods.map((method) => method.provider),
     activeSessions: sessions?.active ?? 0,
     enrolments: { active: active.length, revoked: courseRows.length - active.length, activeCourseIds: active },
-    orders: orderRows.map((order) => ({ ...order, refund: refundOf.get(order.id) ?? null })),
+    orders: orderRows.map(withRefund),
+    courses: courseRows.map((course) => {
+      const certificate = certificateRows.filter((row) => row.courseId === course.courseId).toSorted((a, b) => b.issuedAt.getTime() - a.issuedAt.getTime())[0];
+      return { ...course, certificate: certificate ? { id: certificate.id, issuedAt: certificate.issuedAt, revoked: certificate.revokedAt !== null } : null };
+    }),
+    reviews: reviewRows.map((review) => ({ id: review.id, courseId: review.courseId, rating: review.rating, hidden: review.hiddenAt !== null })),
     websites: siteRows.map((site) => ({ id: site.id, domain: site.domain, planId: site.planId, state: websiteState(site, now), expiresAt: site.expiresAt })),
   };
 }

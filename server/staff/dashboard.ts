@@ -1,4 +1,5 @@
-import { and, count, countDistinct, eq, gt, gte, isNull, lt, lte, sql } from "drizzle-orm";
+import { and, count, countDistinct, eq, gt, gte, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
+import type { AnyPgColumn, AnyPgTable } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client.ts";
 import { certificates, enrolments, mailOutbox, orders, payments, refunds, sandboxWebhooks, user, websites } from "../db/schema.ts";
 
@@ -54,69 +55,81 @@ export interface DailyFigures {
   signUps: number;
 }
 
-async function takingsSince(db: Db, from: Date, to: Date): Promise<Takings> {
-  const [[sold], [returned]] = await Promise.all([
-    db
-      .select({ gross: sql<number>`coalesce(sum(${orders.amount}), 0)::bigint`, gst: sql<number>`coalesce(sum(${orders.taxAmount}), 0)::bigint` })
-      .from(orders)
-      .where(and(gte(orders.paidAt, from), lt(orders.paidAt, to), gt(orders.amount, 0))),
-    db
-      .select({ refunded: sql<number>`coalesce(sum(${refunds.amount}), 0)::bigint`, gst: sql<number>`coalesce(sum(${orders.taxAmount}), 0)::bigint` })
-      .from(refunds)
-      .innerJoin(orders, eq(orders.id, refunds.orderId))
-      .where(and(eq(refunds.status, "processed"), gte(refunds.processedAt, from), lt(refunds.processedAt, to))),
-  ]);
-  const gross = Number(sold?.gross ?? 0);
-  const refunded = Number(returned?.refunded ?? 0);
-  return { gross, refunded, net: gross - refunded, gst: Number(sold?.gst ?? 0) - Number(returned?.gst ?? 0) };
-}
+/** `count(*)` of the rows of `table` where `condition` holds, as a scalar subquery. */
+const countOf = (table: SQL | AnyPgTable, condition: SQL | undefined) => sql<number>`(select count(*) from ${table} where ${condition})::int`;
 
-const counted = async (rows: Promise<{ n: number }[]>) => Number((await rows)[0]?.n ?? 0);
+/** A sum in paise over the rows a FILTER lets through, 0 when none does. */
+const paiseWhere = (column: AnyPgColumn, condition: SQL | undefined) => sql<number>`coalesce(sum(${column}) filter (where ${condition}), 0)::bigint`;
 
-/** The figures on the back office's front page, as of `now`; days are India's. */
+/** Takings from the sums of invoices and credit notes in a window, each read as a bigint (text or number). */
+const takings = (gross: unknown, gst: unknown, refunded: unknown, refundedGst: unknown): Takings => ({
+  gross: Number(gross ?? 0),
+  refunded: Number(refunded ?? 0),
+  net: Number(gross ?? 0) - Number(refunded ?? 0),
+  gst: Number(gst ?? 0) - Number(refundedGst ?? 0),
+});
+
+/** The figures on the back office's front page, as of `now`; days are India's. Three statements, each a single pass. */
 export async function dashboardFigures(db: Db, now: Date): Promise<DashboardFigures> {
   const today = indiaDayStartOf(now);
   const daysAgo = (days: number) => new Date(today.getTime() - days * dayMs);
   const end = new Date(now.getTime() + 1);
-  const [todayTakings, weekTakings, monthTakings, payingCustomers, weekSignUps, monthSignUps, enrolled, completions, active, expiringSoon, failedPayments, waitingOrders, queued, failedMail, webhooksWaiting] =
-    await Promise.all([
-      takingsSince(db, today, end),
-      takingsSince(db, daysAgo(6), end),
-      takingsSince(db, daysAgo(29), end),
-      counted(db.select({ n: countDistinct(orders.userId) }).from(orders).where(and(gte(orders.paidAt, daysAgo(29)), gt(orders.amount, 0)))),
-      counted(db.select({ n: count() }).from(user).where(gte(user.createdAt, daysAgo(6)))),
-      counted(db.select({ n: count() }).from(user).where(gte(user.createdAt, daysAgo(29)))),
-      counted(db.select({ n: count() }).from(enrolments).where(gte(enrolments.createdAt, daysAgo(29)))),
-      counted(db.select({ n: count() }).from(certificates).where(gte(certificates.issuedAt, daysAgo(29)))),
-      counted(db.select({ n: count() }).from(websites).where(and(isNull(websites.cancelledAt), gt(websites.expiresAt, now)))),
-      counted(
-        db
-          .select({ n: count() })
-          .from(websites)
-          .where(and(isNull(websites.cancelledAt), gt(websites.expiresAt, now), lte(websites.expiresAt, new Date(now.getTime() + 30 * dayMs)))),
-      ),
-      counted(db.select({ n: count() }).from(payments).where(and(eq(payments.status, "failed"), gte(payments.createdAt, daysAgo(6))))),
-      counted(
-        db
-          .select({ n: count() })
-          .from(orders)
-          .where(and(eq(orders.status, "created"), gte(orders.createdAt, daysAgo(6)), lt(orders.createdAt, new Date(now.getTime() - 3_600_000)))),
-      ),
-      counted(db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.status, "pending"))),
-      counted(db.select({ n: count() }).from(mailOutbox).where(eq(mailOutbox.status, "failed"))),
-      counted(db.select({ n: count() }).from(sandboxWebhooks).where(isNull(sandboxWebhooks.deliveredAt))),
-    ]);
+  const windows = { today, week: daysAgo(6), month: daysAgo(29) } as const;
+  const inWindow = (column: AnyPgColumn, from: Date) => and(gte(column, from), lt(column, end));
+  /** Sums of `amount` and of the orders' GST over the rows whose `moment` falls in each window. */
+  const windowSums = (amount: AnyPgColumn, moment: AnyPgColumn) => ({
+    todayAmount: paiseWhere(amount, inWindow(moment, windows.today)),
+    todayGst: paiseWhere(orders.taxAmount, inWindow(moment, windows.today)),
+    weekAmount: paiseWhere(amount, inWindow(moment, windows.week)),
+    weekGst: paiseWhere(orders.taxAmount, inWindow(moment, windows.week)),
+    monthAmount: paiseWhere(amount, inWindow(moment, windows.month)),
+    monthGst: paiseWhere(orders.taxAmount, inWindow(moment, windows.month)),
+  });
+  const [[sold], [returned], [counts]] = await Promise.all([
+    // Invoices: orders paid for money, in the last 30 days.
+    db
+      .select({ ...windowSums(orders.amount, orders.paidAt), payingCustomers: countDistinct(orders.userId) })
+      .from(orders)
+      .where(and(inWindow(orders.paidAt, windows.month), gt(orders.amount, 0))),
+    // Credit notes: refunds processed in the last 30 days, with the GST of their orders.
+    db
+      .select(windowSums(refunds.amount, refunds.processedAt))
+      .from(refunds)
+      .innerJoin(orders, eq(orders.id, refunds.orderId))
+      .where(and(eq(refunds.status, "processed"), inWindow(refunds.processedAt, windows.month))),
+    // Every count, one scalar subquery each, in one round trip.
+    db
+      .select({
+        weekSignUps: countOf(user, gte(user.createdAt, windows.week)),
+        monthSignUps: countOf(user, gte(user.createdAt, windows.month)),
+        enrolments: countOf(enrolments, gte(enrolments.createdAt, windows.month)),
+        completions: countOf(certificates, gte(certificates.issuedAt, windows.month)),
+        activeWebsites: countOf(websites, and(isNull(websites.cancelledAt), isNull(websites.suspendedAt), gt(websites.expiresAt, now))),
+        expiringSoon: countOf(websites, and(isNull(websites.cancelledAt), isNull(websites.suspendedAt), gt(websites.expiresAt, now), lte(websites.expiresAt, new Date(now.getTime() + 30 * dayMs)))),
+        failedPayments: countOf(payments, and(eq(payments.status, "failed"), gte(payments.createdAt, windows.week))),
+        waitingOrders: countOf(orders, and(eq(orders.status, "created"), gte(orders.createdAt, windows.week), lt(orders.createdAt, new Date(now.getTime() - 3_600_000)))),
+        queuedMail: countOf(mailOutbox, eq(mailOutbox.status, "pending")),
+        failedMail: countOf(mailOutbox, eq(mailOutbox.status, "failed")),
+        webhooksWaiting: countOf(sandboxWebhooks, isNull(sandboxWebhooks.deliveredAt)),
+      })
+      .from(sql`(select 1) as one`),
+  ]);
+  const n = (key: keyof NonNullable<typeof counts>) => Number(counts?.[key] ?? 0);
   return {
-    takings: { today: todayTakings, week: weekTakings, month: monthTakings },
-    payingCustomers,
-    signUps: { week: weekSignUps, month: monthSignUps },
-    enrolments: enrolled,
-    completions,
-    websites: { active, expiringSoon },
-    failedPayments,
-    waitingOrders,
-    mail: { queued, failed: failedMail },
-    webhooksWaiting,
+    takings: {
+      today: takings(sold?.todayAmount, sold?.todayGst, returned?.todayAmount, returned?.todayGst),
+      week: takings(sold?.weekAmount, sold?.weekGst, returned?.weekAmount, returned?.weekGst),
+      month: takings(sold?.monthAmount, sold?.monthGst, returned?.monthAmount, returned?.monthGst),
+    },
+    payingCustomers: Number(sold?.payingCustomers ?? 0),
+    signUps: { week: n("weekSignUps"), month: n("monthSignUps") },
+    enrolments: n("enrolments"),
+    completions: n("completions"),
+    websites: { active: n("activeWebsites"), expiringSoon: n("expiringSoon") },
+    failedPayments: n("failedPayments"),
+    waitingOrders: n("waitingOrders"),
+    mail: { queued: n("queuedMail"), failed: n("failedMail") },
+    webhooksWaiting: n("webhooksWaiting"),
   };
 }
 

@@ -9,3 +9,16 @@ export { listStaffReviews, moderateReview, staffReviewPageSize, type ReviewModer
 export { dailyFigures, dashboardFigures, indiaDayStartOf, type DailyFigures, type DashboardFigures, type Takings } from "./dashboard.ts";
 export { listOutbox, outboxPageSize, retryWaitingMail, type OutboxEntry, type OutboxFilter } from "./mail.ts";
 export type { TimeCursor } from "./pages.ts";
+export {
+  cancelWebsiteForOwner,
+  changeWebsiteDomain,
+  extendWebsite,
+  listStaffWebsites,
+  setWebsiteSuspended,
+  staffWebsite,
+  staffWebsitePageSize,
+  type ExpiryCursor,
+  type StaffWebsite,
+  type StaffWebsiteFilter,
+  type StaffWebsiteRow,
+} from "./websites.ts";

@@ -1,16 +1,15 @@
 import { and, asc, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
 import { formatCreditNoteNumber, formatDay, formatPaise } from "../../common/format.ts";
 import type { OrderStatus, PaymentStatus, RefundStatus } from "../../common/order-statuses.ts";
-import { staffReasonLength } from "../../common/staff.ts";
 import { checkWithProvider, refundOutsidePolicy, type ProviderCheck, type Shop } from "../commerce/index.ts";
-import { ValidationError } from "../errors.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, enrolments, orders, payments, refunds, user, websitePeriods, websites } from "../db/schema.ts";
-import { recordAudit, type Actor } from "./audit.ts";
+import { recordAudit, stateReason, type Actor } from "./audit.ts";
 
 export const staffOrderPageSize = 50;
 
 /** An order's columns every staff list of orders shows. */
+/** An order as lists show it, with its refund's state: select these from `orders` left-joined to `refunds` on the order, then `withRefund` each row. */
 export const orderListColumns = {
   id: orders.id,
   number: orders.number,
@@ -19,7 +18,13 @@ export const orderListColumns = {
   amount: orders.amount,
   status: orders.status,
   createdAt: orders.createdAt,
+  refundStatus: refunds.status,
 };
+
+/** A row of `orderListColumns` with its refund as lists use it: null when there is none. */
+export function withRefund<Row extends { refundStatus: RefundStatus | null }>({ refundStatus, ...order }: Row): Omit<Row, "refundStatus"> & { refund: { status: RefundStatus } | null } {
+  return { ...order, refund: refundStatus === null ? null : { status: refundStatus } };
+}
 
 export interface StaffOrderFilter {
   status?: OrderStatus;
@@ -63,7 +68,6 @@ export async function listStaffOrders(db: Db, filter: StaffOrderFilter = {}): Pr
       buyerId: user.id,
       buyerName: user.name,
       buyerEmail: user.email,
-      refundStatus: refunds.status,
     })
     .from(orders)
     .leftJoin(user, eq(user.id, orders.userId))
@@ -71,9 +75,8 @@ export async function listStaffOrders(db: Db, filter: StaffOrderFilter = {}): Pr
     .where(and(...conditions))
     .orderBy(desc(orders.number))
     .limit(staffOrderPageSize + 1);
-  const page = rows.slice(0, staffOrderPageSize).map(({ buyerId, buyerName, buyerEmail, refundStatus, ...order }) => ({
-    ...order,
-    refund: refundStatus === null ? null : { status: refundStatus },
+  const page = rows.slice(0, staffOrderPageSize).map(({ buyerId, buyerName, buyerEmail, ...order }) => ({
+    ...withRefund(order),
     buyer: buyerId === null ? null : { id: buyerId, name: buyerName ?? "", email: buyerEmail ?? "" },
   }));
   return { orders: page, next: rows.length > staffOrderPageSize ? (page.at(-1)?.number ?? null) : null };
@@ -194,7 +197,13 @@ function checkSummary(check: ProviderCheck, provider: string): string {
   return `The order was ${check.before} and is now ${check.after}.`;
 }
 
-/** Asks the provider about the order and settles it as its webhooks would have, writing who asked and what changed. */
+/**
+ * Asks the provider about the order and settles it as its webhooks would have, writing who asked and
+ * what changed. The entry is written after the settling, not in its transactions: each payment is
+ * settled by the webhook's own idempotent step, which decides nothing a staff member chose (the
+ * provider's answer does), so a payment settled without its entry is one the late webhook would have
+ * settled the same way.
+ */
 export async function checkOrderWithProvider(shop: Shop, actor: Actor, orderId: string): Promise<string> {
   const check = await checkWithProvider(shop, orderId);
   await recordAudit(shop.db, actor, {
@@ -211,10 +220,7 @@ export async function checkOrderWithProvider(shop: Shop, actor: Actor, orderId: 
  * log in the refund's own transaction; returns what to tell the staff member.
  */
 export async function refundOrderOutsidePolicy(shop: Shop, actor: Actor, orderId: string, reason: string): Promise<string> {
-  const why = reason.trim();
-  if (why.length < staffReasonLength.min || why.length > staffReasonLength.max) {
-    throw new ValidationError(`Say why this order is refunded outside the policy, in ${staffReasonLength.min} to ${staffReasonLength.max} characters.`);
-  }
+  const why = stateReason(reason, "why this order is refunded outside the policy");
   let decided = false;
   const refund = await refundOutsidePolicy(shop, orderId, async (tx, order) => {
     decided = true;

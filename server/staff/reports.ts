@@ -82,49 +82,63 @@ export async function gstRegisterCsv(deps: { db: Db; site: Site; batchSize?: num
   return { filename: `gst-sales-register-${period.month}.csv`, body: streamOf(lines()) };
 }
 
+// Microseconds since 1970, exact where a JavaScript Date would round, to page by (time, id).
+const paymentMicros = sql<string>`(extract(epoch from ${payments.createdAt}) * 1000000)::bigint`;
+
+/** A page of the month's payments, oldest first, after the payment `after` names. */
+function paymentBatch(db: Db, period: { from: Date; to: Date }, after: { micros: string; id: string } | null, size: number) {
+  return db
+    .select({
+      micros: paymentMicros,
+      id: payments.id,
+      createdAt: payments.createdAt,
+      providerPaymentId: payments.providerPaymentId,
+      number: orders.number,
+      method: payments.method,
+      status: payments.status,
+      amount: payments.amount,
+      amountRefunded: payments.amountRefunded,
+      currency: payments.currency,
+      failureReason: payments.failureReason,
+    })
+    .from(payments)
+    .innerJoin(orders, eq(orders.id, payments.orderId))
+    .where(
+      and(
+        gte(payments.createdAt, period.from),
+        lt(payments.createdAt, period.to),
+        after ? sql`(${paymentMicros}, ${payments.id}) > (${after.micros}::bigint, ${after.id}::uuid)` : undefined,
+      ),
+    )
+    .orderBy(asc(paymentMicros), asc(payments.id))
+    .limit(size);
+}
+type PaymentRow = Awaited<ReturnType<typeof paymentBatch>>[number];
+
+/** The payments export's columns: the heading, and the cell of a payment. */
+const paymentColumns: { label: string; cell: (payment: PaymentRow) => string | number | Paise | null }[] = [
+  { label: "Date", cell: (payment) => payment.createdAt.toISOString() },
+  { label: "Payment id", cell: (payment) => payment.providerPaymentId },
+  { label: "Order number", cell: (payment) => formatOrderNumber(payment.number) },
+  { label: "Method", cell: (payment) => payment.method },
+  { label: "Status", cell: (payment) => payment.status },
+  { label: "Amount", cell: (payment) => rupees(payment.amount) },
+  { label: "Refunded", cell: (payment) => rupees(payment.amountRefunded) },
+  { label: "Currency", cell: (payment) => payment.currency },
+  { label: "Failure", cell: (payment) => payment.failureReason },
+];
+
 /** The month's payments as the provider reported them, as CSV, streamed: no names or e-mails, only order numbers. */
 export async function paymentsCsv(deps: { db: Db; batchSize?: number }, actor: Actor, month: string, now = new Date()): Promise<Export> {
   const batchSize = deps.batchSize ?? registerBatchSize;
   const period = monthIn(month, now);
   await recordAudit(deps.db, actor, { action: "report.payments", subject: { kind: "report", id: period.month } });
-  // Microseconds since 1970, exact where a JavaScript Date would round, to page by (time, id).
-  const micros = sql<string>`(extract(epoch from ${payments.createdAt}) * 1000000)::bigint`;
   async function* lines() {
-    yield line(["Date", "Payment id", "Order number", "Method", "Status", "Amount", "Refunded", "Currency", "Failure"]);
+    yield line(paymentColumns.map((column) => column.label));
     let after: { micros: string; id: string } | null = null;
     for (;;) {
-      const batch = await deps.db
-        .select({
-          micros,
-          id: payments.id,
-          createdAt: payments.createdAt,
-          providerPaymentId: payments.providerPaymentId,
-          number: orders.number,
-          method: payments.method,
-          status: payments.status,
-          amount: payments.amount,
-          amountRefunded: payments.amountRefunded,
-          currency: payments.currency,
-          failureReason: payments.failureReason,
-        })
-        .from(payments)
-        .innerJoin(orders, eq(orders.id, payments.orderId))
-        .where(and(gte(payments.createdAt, period.from), lt(payments.createdAt, period.to), after ? sql`(${micros}, ${payments.id}) > (${after.micros}::bigint, ${after.id}::uuid)` : undefined))
-        .orderBy(asc(micros), asc(payments.id))
-        .limit(batchSize);
-      for (const payment of batch) {
-        yield line([
-          payment.createdAt.toISOString(),
-          payment.providerPaymentId,
-          formatOrderNumber(payment.number),
-          payment.method,
-          payment.status,
-          rupees(payment.amount),
-          rupees(payment.amountRefunded),
-          payment.currency,
-          payment.failureReason,
-        ]);
-      }
+      const batch = await paymentBatch(deps.db, period, after, batchSize);
+      for (const payment of batch) yield line(paymentColumns.map((column) => column.cell(payment)));
       const last = batch.at(-1);
       if (batch.length < batchSize || !last) break;
       after = { micros: last.micros, id: last.id };

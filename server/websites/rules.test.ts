@@ -7,12 +7,17 @@ const at = (iso: string) => new Date(iso);
 
 describe("a website's state", () => {
   const expiresAt = at("2026-06-30T12:00:00Z");
-  const state = (now: string) => websiteState({ expiresAt, cancelledAt: null, billingInterval: "year" }, at(now));
-  const monthly = (now: string) => websiteState({ expiresAt, cancelledAt: null, billingInterval: "month" }, at(now));
+  const state = (now: string) => websiteState({ expiresAt, cancelledAt: null, suspendedAt: null, billingInterval: "year" }, at(now));
+  const monthly = (now: string) => websiteState({ expiresAt, cancelledAt: null, suspendedAt: null, billingInterval: "month" }, at(now));
 
   it("is pending until a first period is paid, and cancelled once the customer lets it go", () => {
-    expect(websiteState({ expiresAt: null, cancelledAt: null, billingInterval: "month" }, at("2026-01-01T00:00:00Z"))).toBe("pending");
-    expect(websiteState({ expiresAt, cancelledAt: at("2026-05-01T00:00:00Z"), billingInterval: "year" }, at("2026-05-02T00:00:00Z"))).toBe("cancelled");
+    expect(websiteState({ expiresAt: null, cancelledAt: null, suspendedAt: null, billingInterval: "month" }, at("2026-01-01T00:00:00Z"))).toBe("pending");
+    expect(websiteState({ expiresAt, cancelledAt: at("2026-05-01T00:00:00Z"), suspendedAt: null, billingInterval: "year" }, at("2026-05-02T00:00:00Z"))).toBe("cancelled");
+  });
+
+  it("is suspended while staff keep it offline, whatever its dates, until the customer lets it go", () => {
+    expect(websiteState({ expiresAt, cancelledAt: null, suspendedAt: at("2026-05-01T00:00:00Z"), billingInterval: "year" }, at("2026-05-02T00:00:00Z"))).toBe("suspended");
+    expect(websiteState({ expiresAt, cancelledAt: at("2026-05-03T00:00:00Z"), suspendedAt: at("2026-05-01T00:00:00Z"), billingInterval: "year" }, at("2026-05-04T00:00:00Z"))).toBe("cancelled");
   });
 
   it("is active until 30 days are left, then expiring until the expiry itself", () => {

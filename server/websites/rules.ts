@@ -25,12 +25,15 @@ export interface WebsiteDates {
   /** Null until the first period is paid. */
   expiresAt: Date | null;
   cancelledAt: Date | null;
+  /** Set while staff keep the website offline. */
+  suspendedAt: Date | null;
   /** The interval of the latest period bought. */
   billingInterval: BillingInterval;
 }
 
 export function websiteState(site: WebsiteDates, now: Date): WebsiteState {
   if (site.cancelledAt) return "cancelled";
+  if (site.suspendedAt) return "suspended";
   if (!site.expiresAt) return "pending";
   const left = site.expiresAt.getTime() - now.getTime();
   if (left > expiringWithinDays(site.billingInterval) * day) return "active";

@@ -1,13 +1,14 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
 import { formatDay } from "../../common/format.ts";
-import { unpaidWebsiteDays } from "../../common/website-states.ts";
+import { unpaidWebsiteDays, type WebsiteState } from "../../common/website-states.ts";
 import type { Catalog } from "../catalog/index.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { orders, refunds, user, websitePeriods, websites } from "../db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../errors.ts";
 import { normaliseDomain } from "./domain-name.ts";
 import { hostingPlan } from "./plans.ts";
+import { expiringWithinDays, graceDays } from "./rules.ts";
 
 export type Website = typeof websites.$inferSelect;
 type Order = typeof orders.$inferSelect;
@@ -138,6 +139,26 @@ export async function startWebsite(
     if (!created) throw new Conflict("This website is already being set up.");
     return created;
   });
+}
+
+/**
+ * The websites in `state` at `now`, as SQL: the rules of websiteState (rules.ts) for a whole table,
+ * with its windows (expiringWithinDays, graceDays); a test holds the two to the same answers.
+ */
+export function websiteInState(state: WebsiteState, now: Date): SQL {
+  const at = now.toISOString();
+  const graceStart = new Date(now.getTime() - graceDays * 86_400_000).toISOString();
+  const windowEnd = sql`${at}::timestamptz + make_interval(days => case ${websites.billingInterval} when 'year' then ${expiringWithinDays("year")}::int else ${expiringWithinDays("month")}::int end)`;
+  const live = and(isNull(websites.cancelledAt), isNull(websites.suspendedAt)) as SQL;
+  const conditions: Record<WebsiteState, SQL | undefined> = {
+    cancelled: isNotNull(websites.cancelledAt),
+    suspended: and(isNull(websites.cancelledAt), or(isNotNull(websites.suspendedAt), sql`${websites.expiresAt} <= ${graceStart}::timestamptz`)),
+    pending: and(live, isNull(websites.expiresAt)),
+    active: and(live, sql`${websites.expiresAt} > ${windowEnd}`),
+    expiring: and(live, sql`${websites.expiresAt} > ${at}::timestamptz and ${websites.expiresAt} <= ${windowEnd}`),
+    expired: and(live, sql`${websites.expiresAt} <= ${at}::timestamptz and ${websites.expiresAt} > ${graceStart}::timestamptz`),
+  };
+  return conditions[state] as SQL;
 }
 
 /** How many websites an account page lists; the ones that need attention soonest come first, so those past it matter least. */

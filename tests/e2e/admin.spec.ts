@@ -71,7 +71,7 @@ async function setUpTwoFactor(page: Page): Promise<string> {
 }
 
 test("the first owner is made at the server, sets up two-factor sign-in, and grants a colleague a role", async ({ browser }) => {
-  test.setTimeout(scanBudget(11, 280_000));
+  test.setTimeout(scanBudget(12, 300_000));
   const dataDir = await mkdtemp(path.join(tmpdir(), "academy-e2e-admin-"));
   const port = await freePort();
   const site = `http://127.0.0.1:${port}`;
@@ -196,6 +196,43 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     await expect(colleague.page.getByRole("list", { name: "Mail" })).toContainText("Your receipt for");
     expect(await seriousViolationsInBothThemes(colleague.page, "mail")).toEqual([]);
 
+    // The buyer also hosts a website with us; they ask for its domain to be changed, then a bank reports phishing pages on it.
+    const basic = `Basic ${Buffer.from(`${razorpayKeys.RAZORPAY_KEY_ID}:${razorpayKeys.RAZORPAY_KEY_SECRET}`).toString("base64")}`;
+    const domain = `sneha-${Date.now().toString(36)}.example.in`;
+    await buyer.page.goto("/account/services/websites/new?service=website-hosting&plan=starter-monthly");
+    await buyer.page.getByLabel("Your website's domain").fill(domain);
+    await buyer.page.getByRole("button", { name: "Continue" }).click();
+    await buyer.page.getByRole("button", { name: "Continue to payment" }).click();
+    await expect(buyer.page.getByText(/^Razorpay Checkout is open for order_\w{14}$/)).toBeVisible();
+    const hosting = await buyer.page.evaluate(() => (window as unknown as { razorpayCheckoutOptions: { order_id: string } }).razorpayCheckoutOptions.order_id);
+    expect((await buyer.page.request.post(`${razorpayApiUrl}${testPayPath}`, { data: { order_id: hosting, method: "upi", outcome: "captured" } })).ok()).toBe(true);
+    const [captured] = ((await (await buyer.page.request.get(`${razorpayApiUrl}/v1/orders/${hosting}/payments`, { headers: { authorization: basic } })).json()) as { items: object[] }).items;
+    expect((await buyer.page.request.post(`${site}${webhookPath}`, razorpayWebhook("payment.captured", { payment: captured ?? {} }))).status()).toBe(200);
+    await colleague.page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Websites" }).click();
+    await colleague.page.getByLabel("Domain").fill(domain);
+    await colleague.page.getByRole("button", { name: "Filter" }).click();
+    await colleague.page.getByRole("list", { name: "Websites found" }).getByRole("link", { name: domain }).click();
+    await expect(colleague.page.getByRole("heading", { level: 1 })).toHaveText(domain);
+    await expect(colleague.page.getByRole("list", { name: "Paid periods" }).getByRole("listitem")).toHaveCount(1);
+    await hydrated(colleague.page);
+    const moved = `www.${domain}`;
+    await colleague.page.getByRole("button", { name: "Change the domain…" }).click();
+    const change = colleague.page.getByRole("dialog", { name: `Move ${domain} to another domain?` });
+    await change.getByLabel("New domain").fill(moved);
+    await change.getByRole("button", { name: "Change the domain" }).click();
+    await expect(colleague.page.getByText(`The website's domain is now ${moved}.`, { exact: false })).toBeVisible();
+    await expect(colleague.page.getByRole("heading", { level: 1 })).toHaveText(moved);
+    await colleague.page.getByRole("button", { name: "Suspend…" }).click();
+    const suspend = colleague.page.getByRole("dialog", { name: `Take ${moved} offline?` });
+    await suspend.getByLabel("Why (mailed to the owner and kept in the audit log)").fill("A bank reported phishing pages on it on 26 November.");
+    await suspend.getByRole("button", { name: "Suspend" }).click();
+    await expect(colleague.page.getByText(`${moved} is suspended, and its owner is mailed the reason.`)).toBeVisible();
+    await expect(colleague.page.getByText("Suspended: A bank reported phishing pages on it on 26 November.")).toBeVisible();
+    expect(await seriousViolationsInBothThemes(colleague.page, "website")).toEqual([]);
+    await buyer.page.goto("/account/services/websites");
+    await buyer.page.getByRole("link", { name: moved }).first().click();
+    await expect(buyer.page.getByText(/^We have suspended this website: A bank reported phishing pages on it on 26 November\./)).toBeVisible();
+
     // Weeks later the buyer is refunded outside the policy: the owner adds the finance role, which may.
     await colleague.page.goto(orderPage);
     await expect(colleague.page.getByRole("button", { name: "Refund ₹6,999…" })).toHaveCount(0);
@@ -217,7 +254,6 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
 
     // Razorpay reports the refund processed; the credit note is issued.
     const refundId = ((await colleague.page.getByText(/rfnd_\w{14}/).textContent()) ?? "").match(/rfnd_\w{14}/)?.[0] ?? "";
-    const basic = `Basic ${Buffer.from(`${razorpayKeys.RAZORPAY_KEY_ID}:${razorpayKeys.RAZORPAY_KEY_SECRET}`).toString("base64")}`;
     const made = (await (await colleague.page.request.get(`${razorpayApiUrl}/v1/refunds/${refundId}`, { headers: { authorization: basic } })).json()) as object;
     expect((await colleague.page.request.post(`${site}${webhookPath}`, razorpayWebhook("refund.processed", { refund: { ...made, status: "processed" } }))).status()).toBe(200);
     await colleague.page.reload();
@@ -238,17 +274,19 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     // Every change is in the audit log, the command line's and support's included.
     await owner.page.goto("/admin/audit");
     const entries = owner.page.getByRole("list", { name: "Audit entries" }).getByRole("listitem");
-    await expect(entries).toHaveCount(8);
+    await expect(entries).toHaveCount(10);
     await expect(entries.first()).toContainText("report.gst-register");
     await expect(entries.nth(1)).toContainText("order.refund");
     await expect(entries.nth(1)).toContainText("Reason: Charged twice by their bank; goodwill refund agreed on the phone.");
     await expect(entries.nth(2)).toContainText("staff.grant");
-    await expect(entries.nth(3)).toContainText("review.hide");
-    await expect(entries.nth(4)).toContainText("order.check-provider");
-    await expect(entries.nth(5)).toContainText("customer.send-password-reset");
-    await expect(entries.nth(5)).toContainText(`Ravi Support <${colleague.email}> (support)`);
-    await expect(entries.nth(6)).toContainText(`staff.grant`);
-    await expect(entries.nth(6)).toContainText(`Kavya Owner <${owner.email}> (owner)`);
+    await expect(entries.nth(3)).toContainText("website.suspend");
+    await expect(entries.nth(4)).toContainText("website.change-domain");
+    await expect(entries.nth(5)).toContainText("review.hide");
+    await expect(entries.nth(6)).toContainText("order.check-provider");
+    await expect(entries.nth(7)).toContainText("customer.send-password-reset");
+    await expect(entries.nth(7)).toContainText(`Ravi Support <${colleague.email}> (support)`);
+    await expect(entries.nth(8)).toContainText(`staff.grant`);
+    await expect(entries.nth(8)).toContainText(`Kavya Owner <${owner.email}> (owner)`);
     await expect(entries.last()).toContainText("command line (");
     expect(await seriousViolationsInBothThemes(owner.page, "audit log")).toEqual([]);
     await owner.page.setViewportSize({ width: 375, height: 800 });

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staffRoles, type StaffRole } from "../../common/staff.ts";
 import { clientIpHeader } from "../../server/auth/index.ts";
-import { feedback, orders, user } from "../../server/db/schema.ts";
+import { feedback, orders, user, websites } from "../../server/db/schema.ts";
 import { confirmSecondFactor, grantRole, listAudit } from "../../server/staff/index.ts";
 import { databaseKinds, startTestApp, type TestApp } from "./helpers.ts";
 
@@ -32,6 +32,9 @@ const pages: { path: string; allowed: Record<Who, number> }[] = [
   { path: "/admin/orders", allowed: staffOnly(["owner", "support", "finance"]) },
   { path: "/admin/orders?status=paid&kind=course&from=2026-01-01&to=2026-12-31&min=1&max=99999", allowed: staffOnly(["owner", "support", "finance"]) },
   { path: "/admin/orders/{order}", allowed: staffOnly(["owner", "support", "finance"]) },
+  { path: "/admin/websites", allowed: staffOnly(["owner", "support", "finance"]) },
+  { path: "/admin/websites?state=active&domain=matrix", allowed: staffOnly(["owner", "support", "finance"]) },
+  { path: "/admin/websites/{website}", allowed: staffOnly(["owner", "support", "finance"]) },
   { path: "/admin/reviews", allowed: staffOnly(["owner", "support", "content"]) },
   { path: "/admin/reviews?state=hidden&rating=1", allowed: staffOnly(["owner", "support", "content"]) },
   { path: "/admin/mail", allowed: staffOnly(["owner", "support"]) },
@@ -54,6 +57,8 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
   let orderId = "";
   /** The learner's review, which the matrix tries to hide. */
   let reviewId = "";
+  /** The learner's website, paid for, which the matrix tries to suspend. */
+  let websiteId = "";
 
   async function account(who: Who, roles: StaffRole[], confirmed: boolean): Promise<void> {
     const email = `matrix-${who.replace(/\W+/g, "-")}-${randomBytes(3).toString("hex")}@example.com`;
@@ -83,6 +88,12 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
     orderId = order?.id ?? "";
     const [review] = await t.database.db.insert(feedback).values({ userId: learnerId, courseId: "react-fundamentals", rating: 1, comment: "A review the matrix tries to hide." }).returning();
     reviewId = review?.id ?? "";
+    const day = 86_400_000;
+    const [site] = await t.database.db
+      .insert(websites)
+      .values({ userId: learnerId, serviceId: "website-hosting", domain: `matrix-${randomBytes(3).toString("hex")}.example.in`, planId: "starter-monthly", billingInterval: "month", startedAt: new Date(Date.now() - day), expiresAt: new Date(Date.now() + 29 * day) })
+      .returning();
+    websiteId = site?.id ?? "";
     for (const role of staffRoles) await account(role, [role], true);
     await account("owner, unconfirmed", ["owner"], false);
   }, 120_000);
@@ -102,7 +113,7 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
 
   it.each(pages)("$path answers each person as the roles say", async ({ path, allowed }) => {
     const answers: Record<string, number> = {};
-    for (const who of everyone) answers[who] = (await request(who, path.replace("{learner}", learnerId).replace("{order}", orderId))).status;
+    for (const who of everyone) answers[who] = (await request(who, path.replace("{learner}", learnerId).replace("{order}", orderId).replace("{website}", websiteId))).status;
     expect(answers).toEqual(allowed);
   });
 
@@ -117,7 +128,7 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
 
   it("is the site's own 404 page for anyone without a role, giving nothing of the back office away", async () => {
     const unknown = await (await request("learner", "/no-such-page-anywhere")).text();
-    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/reviews", "/admin/mail", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
+    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/websites", "/admin/websites/anything", "/admin/reviews", "/admin/mail", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
       for (const who of ["visitor", "learner"] as const) {
         const response = await request(who, path);
         expect(response.status, `${who} ${path}`).toBe(404);
@@ -188,6 +199,16 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
     expect(answers).toEqual({ ...staffOnly(["owner", "support", "content"]), visitor: nowhere, learner: nowhere });
     // The first allowed hid it; the others were told it is hidden already.
     expect((await listAudit(t.database.db, { subjectId: reviewId })).entries.map((e) => [e.action, e.actorRoles])).toEqual([["review.hide", ["owner"]]]);
+  });
+
+  it("lets support and owners suspend a website, once, and a refused attempt writes nothing", async () => {
+    const form = { intent: "suspend", reason: "Matrix: phishing pages reported by a bank." };
+    const nowhere = (await request("learner", "/no-such-page-anywhere", form)).status;
+    const answers: Record<string, number> = {};
+    for (const who of everyone) answers[who] = (await request(who, `/admin/websites/${websiteId}`, form)).status;
+    // The owner suspended it; support, allowed too, is told it is suspended already; finance may look but not change.
+    expect(answers).toEqual({ ...staffOnly(["owner", "support"]), support: 409, visitor: nowhere, learner: nowhere });
+    expect((await listAudit(t.database.db, { subjectId: websiteId })).entries.map((e) => [e.action, e.actorRoles])).toEqual([["website.suspend", ["owner"]]]);
   });
 
   it("lets support and owners send waiting mail now, and a refused attempt writes nothing", async () => {

@@ -6,7 +6,7 @@ import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { formatOrderNumber } from "../../common/format.ts";
-import { auditLog, mailOutbox, orders, payments, refunds, session, staffRoles, user, websites } from "../../server/db/schema.ts";
+import { auditLog, certificates, feedback, mailOutbox, orders, payments, refunds, session, staffRoles, user, websites } from "../../server/db/schema.ts";
 import {
   actForCustomer,
   confirmSecondFactor,
@@ -195,6 +195,8 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
     const now = new Date();
     await suite.db.insert(websites).values({ userId: buyer.id, serviceId: "website-hosting", domain: "farhan.example.in", planId: "starter-monthly", billingInterval: "month", startedAt: new Date(now.getTime() - 10 * day), expiresAt: new Date(now.getTime() + 20 * day) });
 
+    await suite.db.insert(certificates).values({ id: `AC-TEST-${paid.number}`, userId: buyer.id, courseId: "node-backend", courseTitle: "Node", learnerName: "Farhan Qureshi", issuedAt: new Date(now.getTime() - day) });
+    await suite.db.insert(feedback).values({ userId: buyer.id, courseId: "node-backend", rating: 2, comment: "Hidden for a reason.", hiddenAt: now, hiddenReason: "Abusive language." });
     const overview = await customerOverview(suite.db, buyer.id, now);
     expect(overview).toMatchObject({
       name: "Farhan Qureshi",
@@ -212,8 +214,15 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
     ]);
     // What support may see, and no more: no notes, no profile fields beyond the name.
     expect(Object.keys(overview ?? {}).toSorted()).toEqual(
-      ["activeSessions", "createdAt", "email", "emailVerified", "enrolments", "id", "name", "orders", "roles", "signInMethods", "twoFactorEnabled", "websites"].toSorted(),
+      ["activeSessions", "courses", "createdAt", "email", "emailVerified", "enrolments", "id", "name", "orders", "reviews", "roles", "signInMethods", "twoFactorEnabled", "websites"].toSorted(),
     );
+    expect(overview?.courses.map((c) => [c.courseId, c.status, c.progressPercent, c.certificate]).toSorted()).toEqual(
+      [
+        ["node-backend", "active", 0, { id: `AC-TEST-${paid.number}`, issuedAt: new Date(now.getTime() - day), revoked: false }],
+        ["react-fundamentals", "revoked", 0, null],
+      ].toSorted(),
+    );
+    expect(overview?.reviews).toEqual([{ id: expect.any(String), courseId: "node-backend", rating: 2, hidden: true }]);
     expect(await customerOverview(suite.db, "no-such-account", now)).toBeNull();
   });
 

@@ -92,7 +92,11 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
       )}
       {site.state === "suspended" && (
         <div className="mt-4">
-          <FormAlert>This website is suspended because its hosting was not renewed. Renew it to bring it back online.</FormAlert>
+          <FormAlert>
+            {site.suspendedReason
+              ? `We have suspended this website: ${site.suspendedReason} It stays offline until we resume it; reply to our mail about it, or write to us, to sort it out.`
+              : "This website is suspended because its hosting was not renewed. Renew it to bring it back online."}
+          </FormAlert>
         </div>
       )}
 

@@ -16,7 +16,9 @@ export function websiteView(site: Website, catalog: Catalog, now: Date) {
     planName: plan?.name ?? site.planId,
     planFeatures: plan?.features ?? [],
     state,
-    needsRenewal: needsRenewal(state),
+    // Suspended by us rather than for want of renewal: renewing would not bring it back, so it is not offered as the way.
+    needsRenewal: site.suspendedAt === null && needsRenewal(state),
+    suspendedReason: site.suspendedReason,
     startedAt: site.startedAt,
     expiresAt: site.expiresAt,
     daysLeft: site.expiresAt ? daysUntil(site.expiresAt, now) : null,

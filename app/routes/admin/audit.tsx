@@ -1,13 +1,14 @@
-import { Form } from "react-router";
 import { formatMoment } from "../../../common/format.ts";
 import { appServices } from "../../../server/context.ts";
 import { auditActions, listAudit } from "../../../server/staff/index.ts";
-import { Button } from "../../components/ui/button.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
 import type { Route } from "./+types/audit";
 import { backOfficeMeta } from "./meta.ts";
 import { OlderLink } from "./older-link.tsx";
 import { staffWith } from "./access.server.ts";
+import { numberCursorIn } from "./cursor.server.ts";
+import { PageHeading } from "./page-heading.tsx";
+import { Choices, FilterForm } from "./filter-form.tsx";
 
 /** The audit log, newest first, filtered by what was done and to which record; it can only be read. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -15,8 +16,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = context.get(appServices);
   const params = new URL(request.url).searchParams;
   const filter = { action: params.get("action") || undefined, subjectId: params.get("record")?.trim() || undefined };
-  const before = Number(params.get("before"));
-  const [page, actions] = await Promise.all([listAudit(db, { ...filter, before: Number.isSafeInteger(before) && before > 0 ? before : undefined }), auditActions(db)]);
+  const [page, actions] = await Promise.all([listAudit(db, { ...filter, before: numberCursorIn(params) }), auditActions(db)]);
   return {
     filter: { action: filter.action ?? "", record: filter.subjectId ?? "" },
     actions,
@@ -42,24 +42,13 @@ export default function AuditPage({ loaderData }: Route.ComponentProps) {
   const { entries, filter, actions, next } = loaderData;
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">Audit log</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-300">Every change made in the back office or with the staff command, as it was made. Entries cannot be changed or deleted.</p>
-      </div>
-      <Form method="get" className="flex flex-col gap-4 sm:flex-row sm:items-end">
+      <PageHeading title="Audit log" lead="Every change made in the back office or with the staff command, as it was made. Entries cannot be changed or deleted." />
+      <FilterForm clear={Boolean(filter.action || filter.record) && "/admin/audit"}>
         <Select label="What" name="action" defaultValue={filter.action}>
-          <option value="">Every action</option>
-          {actions.map((action) => (
-            <option key={action} value={action}>
-              {action}
-            </option>
-          ))}
+          <Choices any="Every action" choices={actions.map((action) => [action, action] as const)} />
         </Select>
         <TextField label="Record id" name="record" defaultValue={filter.record} />
-        <Button type="submit" variant="secondary">
-          Filter
-        </Button>
-      </Form>
+      </FilterForm>
       {entries.length === 0 ? (
         <p className="text-slate-600 dark:text-slate-400">{filter.action || filter.record ? "No entries match these filters." : "Nothing has been changed yet."}</p>
       ) : (

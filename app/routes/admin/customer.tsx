@@ -1,5 +1,4 @@
-import type { ReactNode } from "react";
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
 import { formatDay, formatOrderNumber, formatPaise } from "../../../common/format.ts";
 import { customerActions, rolesAllow, staffReasonLength, staffRoleLabels } from "../../../common/staff.ts";
@@ -7,7 +6,7 @@ import { replyFor } from "../../../common/forms.ts";
 import { appServices } from "../../../server/context.ts";
 import { actForCustomer, customerOverview, grantCourseToCustomer } from "../../../server/staff/index.ts";
 import { FormAlert } from "../../components/form-controls.tsx";
-import { OrderStatusBadge, WebsiteStatusBadge } from "../../components/status-badge.tsx";
+import { StatusBadge, WebsiteStatusBadge } from "../../components/status-badge.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
@@ -17,6 +16,9 @@ import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/customer";
 import { backOfficeMeta } from "./meta.ts";
 import { actorFor, mayAlso, staffWith } from "./access.server.ts";
+import { Fact } from "./fact.tsx";
+import { PageHeading, Section } from "./page-heading.tsx";
+import { OrderRecords, RecordList } from "./record-list.tsx";
 
 const methodLabels: Record<string, string> = { credential: "E-mail and password", google: "Google" };
 
@@ -39,6 +41,13 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       paidAt: order.paidAt?.toISOString() ?? null,
     })),
     websites: customer.websites.map((site) => ({ ...site, expiresAt: site.expiresAt?.toISOString() ?? null })),
+    courses: customer.courses.map((course) => ({
+      ...course,
+      title: catalog.courses.find((known) => known.id === course.courseId)?.title ?? course.courseId,
+      enrolledAt: course.enrolledAt.toISOString(),
+      certificate: course.certificate && { ...course.certificate, issuedAt: course.certificate.issuedAt.toISOString() },
+    })),
+    reviews: customer.reviews.map((review) => ({ ...review, course: catalog.courses.find((known) => known.id === review.courseId)?.title ?? review.courseId })),
     mayAssist: rolesAllow(member.roles, "customers.assist"),
     mayGrant: rolesAllow(member.roles, "customers.grant"),
     // Courses they may be given: every course in the catalogue they cannot open now.
@@ -93,11 +102,7 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
   const granted = replyFor(actionData, "grant-course");
   return (
     <div className="space-y-8">
-      <div>
-        <Link to="/admin/customers" className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
-          ← Customers
-        </Link>
-        <h1 className="mt-2 text-2xl font-bold tracking-tight text-slate-950 dark:text-white">{customer.name}</h1>
+      <PageHeading title={customer.name} back={{ to: "/admin/customers", label: "Customers" }}>
         <p className="mt-1 break-all text-slate-600 dark:text-slate-300">{customer.email}</p>
         <div className="mt-3 flex flex-wrap gap-2">
           <Badge tone={customer.emailVerified ? "success" : "warning"}>{customer.emailVerified ? "E-mail verified" : "E-mail not verified"}</Badge>
@@ -106,7 +111,7 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
             <Badge key={role}>Staff: {role}</Badge>
           ))}
         </div>
-      </div>
+      </PageHeading>
 
       <dl className={cardClass({ className: "grid gap-4 p-6 sm:grid-cols-2" })}>
         <Fact term="Joined">{formatDay(customer.createdAt)}</Fact>
@@ -118,10 +123,7 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
       </dl>
 
       {customer.mayAssist && (
-        <section aria-labelledby="help-heading" className="space-y-3">
-          <h2 id="help-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
-            Help them
-          </h2>
+        <Section id="help" title="Help them">
           {answer?.message && <FormAlert tone={answer.ok ? "success" : "error"}>{answer.message}</FormAlert>}
           <div className="flex flex-wrap gap-3">
             {!customer.emailVerified && <IntentButton intent="resend-verification" label="Send a new confirmation link" pending={sending("resend-verification")} />}
@@ -138,14 +140,11 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
               Every browser and CLI signed in to this account is signed out at its next request; they sign in again with their password or Google. It is written to the audit log.
             </ConfirmDialog>
           </div>
-        </section>
+        </Section>
       )}
 
       {customer.mayGrant && customer.grantable.length > 0 && (
-        <section aria-labelledby="grant-heading" className="space-y-3">
-          <h2 id="grant-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
-            Give a course
-          </h2>
+        <Section id="grant" title="Give a course">
           <p className="max-w-3xl text-slate-600 dark:text-slate-400">
             The course opens in their account at once, as if bought, through an order of ₹0: no payment, no tax invoice, nothing to refund. The reason is kept in the audit log.
           </p>
@@ -170,25 +169,30 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
               </Button>
             </div>
           </Form>
-        </section>
+        </Section>
       )}
 
+      <OrderRecords orders={customer.orders} mayOpen={customer.mayOpenOrders} />
       <RecordList
-        title="Orders"
-        empty="No orders yet."
-        records={customer.orders.map((order) => ({
-          id: order.id,
-          title: customer.mayOpenOrders ? (
-            <Link to={`/admin/orders/${order.id}`} className="text-brand-700 hover:underline dark:text-brand-300">
-              <span className="font-mono text-sm">{order.number}</span> · {order.title}
-            </Link>
-          ) : (
-            <>
-              <span className="font-mono text-sm">{order.number}</span> · {order.title}
-            </>
-          ),
-          detail: `${order.amount} · ordered ${formatDay(order.createdAt)}${order.paidAt ? `, paid ${formatDay(order.paidAt)}` : ""}`,
-          status: <OrderStatusBadge order={order} />,
+        title="Courses"
+        empty="No courses."
+        records={customer.courses.map((course) => ({
+          id: course.courseId,
+          title: course.title,
+          detail: `${course.progressPercent}% done at the furthest · since ${formatDay(course.enrolledAt)}${
+            course.certificate ? ` · certificate ${course.certificate.id} ${course.certificate.revoked ? "revoked" : `issued ${formatDay(course.certificate.issuedAt)}`}` : ""
+          }`,
+          status: course.status === "active" ? <StatusBadge tone="success">Open</StatusBadge> : <StatusBadge tone="neutral">Refunded</StatusBadge>,
+        }))}
+      />
+      <RecordList
+        title="Reviews"
+        empty="No reviews."
+        records={customer.reviews.map((review) => ({
+          id: review.id,
+          title: review.course,
+          detail: `${review.rating} out of 5 stars`,
+          status: review.hidden ? <StatusBadge tone="warning">Hidden</StatusBadge> : <StatusBadge tone="success">Shown</StatusBadge>,
         }))}
       />
       <RecordList
@@ -202,42 +206,6 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
         }))}
       />
     </div>
-  );
-}
-
-function Fact({ term, children }: { term: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-sm text-slate-600 dark:text-slate-400">{term}</dt>
-      <dd className="mt-1 font-medium text-slate-950 dark:text-white">{children}</dd>
-    </div>
-  );
-}
-
-/** A titled list of a customer's records, each with a line of detail and its status. */
-function RecordList({ title, empty, records }: { title: string; empty: string; records: { id: string; title: ReactNode; detail: string; status: ReactNode }[] }) {
-  const headingId = `${title.toLowerCase()}-heading`;
-  return (
-    <section aria-labelledby={headingId} className="space-y-3">
-      <h2 id={headingId} className="text-lg font-semibold text-slate-950 dark:text-white">
-        {title}
-      </h2>
-      {records.length === 0 ? (
-        <p className="text-slate-600 dark:text-slate-400">{empty}</p>
-      ) : (
-        <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label={title}>
-          {records.map((record) => (
-            <li key={record.id} className="flex flex-col gap-2 py-3 sm:flex-row sm:items-center sm:justify-between">
-              <div className="min-w-0">
-                <p className="font-medium text-slate-950 dark:text-white">{record.title}</p>
-                <p className="text-sm text-slate-600 dark:text-slate-400">{record.detail}</p>
-              </div>
-              {record.status}
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
   );
 }
 

@@ -9,6 +9,7 @@ import { TextField } from "../../components/ui/field.tsx";
 import type { Route } from "./+types/customers";
 import { backOfficeMeta } from "./meta.ts";
 import { staffWith } from "./access.server.ts";
+import { PageHeading } from "./page-heading.tsx";
 
 /** Customers found by name, e-mail, order number or a website's domain. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -28,10 +29,7 @@ export default function CustomersPage({ loaderData }: Route.ComponentProps) {
   const { query, customers, limited } = loaderData;
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">Customers</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-300">Find a person by their name, e-mail, an order number from a receipt (ACD-000042) or their website&apos;s domain.</p>
-      </div>
+      <PageHeading title="Customers" lead="Find a person by their name, e-mail, an order number from a receipt (ACD-000042) or their website's domain." />
       <Form method="get" role="search" className="flex flex-col gap-4 sm:flex-row sm:items-end">
         <TextField label="Search customers" name="q" type="search" defaultValue={query} className="sm:w-96" autoComplete="off" />
         <Button type="submit">Search</Button>

@@ -9,6 +9,7 @@ import { DailyChart } from "./daily-chart.tsx";
 import type { Route } from "./+types/dashboard";
 import { backOfficeMeta } from "./meta.ts";
 import { staffWith } from "./access.server.ts";
+import { PageHeading } from "./page-heading.tsx";
 
 /** The back office's front page: what this staff member's roles let them do, and the way there. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -39,8 +40,7 @@ export const meta: Route.MetaFunction = () => backOfficeMeta("Dashboard");
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-8">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">Dashboard</h1>
+      <PageHeading title="Dashboard">
         <ul className="mt-3 space-y-1 text-slate-600 dark:text-slate-300">
           {loaderData.roles.map((role) => (
             <li key={role.label}>
@@ -48,7 +48,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             </li>
           ))}
         </ul>
-      </div>
+      </PageHeading>
       <Figures figures={loaderData.figures} />
       <section aria-labelledby="trend-heading" className={cardClass({ className: "space-y-6 p-6" })}>
         <h2 id="trend-heading" className="text-lg font-semibold text-slate-950 dark:text-white">

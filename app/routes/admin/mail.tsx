@@ -14,6 +14,8 @@ import { backOfficeMeta } from "./meta.ts";
 import { OlderLink } from "./older-link.tsx";
 import { actorFor, staffWith } from "./access.server.ts";
 import { timeCursorIn, timeCursorText } from "./cursor.server.ts";
+import { PageHeading, Section } from "./page-heading.tsx";
+import { Choices, FilterForm } from "./filter-form.tsx";
 
 const statuses = { pending: { label: "Waiting", tone: "warning" }, sent: { label: "Sent", tone: "success" }, failed: { label: "Given up", tone: "danger" } } as const satisfies Record<
   string,
@@ -65,31 +67,17 @@ export default function MailPage({ loaderData, actionData }: Route.ComponentProp
   const answer = replyFor(actionData, "retry");
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">Mail</h1>
-        <p className="mt-2 max-w-3xl text-slate-600 dark:text-slate-300">
-          Every mail the site sent or is sending, newest first. A mail that cannot be delivered is tried eight times over about an hour, then given up; its text is not kept, as
-          it may hold sign-in links, so send a new link from the customer&apos;s page instead.
-        </p>
-      </div>
-      <Form method="get" className="flex flex-col gap-4 sm:flex-row sm:items-end">
+      <PageHeading
+        title="Mail"
+        lead="Every mail the site sent or is sending, newest first. A mail that cannot be delivered is tried eight times over about an hour, then given up; its text is not kept, as it may hold sign-in links, so send a new link from the customer's page instead."
+      />
+      <FilterForm clear={Boolean(filter.to || filter.status) && "/admin/mail"}>
         <TextField label="Recipient" name="to" type="email" defaultValue={filter.to} className="sm:w-80" />
         <Select label="State" name="status" defaultValue={filter.status}>
-          <option value="">Any</option>
-          {Object.entries(statuses).map(([value, { label }]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
+          <Choices any="Any" choices={Object.entries(statuses).map(([value, { label }]) => [value, label] as const)} />
         </Select>
-        <Button type="submit" variant="secondary">
-          Filter
-        </Button>
-      </Form>
-      <section aria-labelledby="retry-heading" className="space-y-3">
-        <h2 id="retry-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
-          The mail server is working again?
-        </h2>
+      </FilterForm>
+      <Section id="retry" title="The mail server is working again?">
         {answer?.message && <FormAlert tone={answer.ok ? "success" : "error"}>{answer.message}</FormAlert>}
         <Form method="post">
           <input type="hidden" name="intent" value="retry" />
@@ -97,7 +85,7 @@ export default function MailPage({ loaderData, actionData }: Route.ComponentProp
             {retrying ? "Sending…" : "Send waiting mail now"}
           </Button>
         </Form>
-      </section>
+      </Section>
       {mails.length === 0 ? (
         <p className="text-slate-600 dark:text-slate-400">{filter.to || filter.status ? "No mail matches these filters." : "No mail has been sent yet."}</p>
       ) : (

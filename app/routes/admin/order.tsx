@@ -15,6 +15,7 @@ import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/order";
 import { backOfficeMeta } from "./meta.ts";
 import { actorFor, mayAlso, staffWith } from "./access.server.ts";
+import { PageHeading, Section } from "./page-heading.tsx";
 
 const providerLabels = { razorpay: "Razorpay", sandbox: "Sandbox", free: "Free (no payment)" } as const;
 
@@ -94,13 +95,14 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
   const refunded = replyFor(actionData, "refund");
   return (
     <div className="space-y-8">
-      <div>
-        <Link to="/admin/orders" className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
-          ← Orders
-        </Link>
-        <h1 className="mt-2 text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
-          <span className="font-mono">{order.number}</span> · {order.title}
-        </h1>
+      <PageHeading
+        back={{ to: "/admin/orders", label: "Orders" }}
+        title={
+          <>
+            <span className="font-mono">{order.number}</span> · {order.title}
+          </>
+        }
+      >
         <div className="mt-3 flex flex-wrap items-center gap-3">
           <OrderStatusBadge order={order} />
           <span className="text-slate-700 dark:text-slate-300">
@@ -108,7 +110,7 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
           </span>
         </div>
         {order.failureReason && <p className="mt-2 text-slate-700 dark:text-slate-300">{order.failureReason}</p>}
-      </div>
+      </PageHeading>
 
       <dl className={cardClass({ className: "grid gap-4 p-6 sm:grid-cols-2" })}>
         <div>
@@ -144,10 +146,7 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
       </dl>
 
       {order.mayCheck && (
-        <section aria-labelledby="check-heading" className="space-y-3">
-          <h2 id="check-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
-            Paid, but nothing happened?
-          </h2>
+        <Section id="check" title="Paid, but nothing happened?">
           <p className="text-slate-600 dark:text-slate-400">
             Ask the payment provider about this order. A payment it took is applied as its webhook would have been: the order is fulfilled once, however often you ask.
           </p>
@@ -158,14 +157,11 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
               {sending("check-provider") ? "Asking the provider…" : "Check with the provider"}
             </Button>
           </Form>
-        </section>
+        </Section>
       )}
 
       {(order.mayRefund || refunded) && (
-        <section aria-labelledby="refund-heading" className="space-y-3">
-          <h2 id="refund-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
-            Refund outside the policy
-          </h2>
+        <Section id="refund" title="Refund outside the policy">
           {refunded?.message && <FormAlert tone={refunded.ok ? "success" : "error"}>{refunded.message}</FormAlert>}
           {order.mayRefund && (
             <>
@@ -198,13 +194,10 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
               </ConfirmDialog>
             </>
           )}
-        </section>
+        </Section>
       )}
 
-      <section aria-labelledby="payments-heading" className="space-y-3">
-        <h2 id="payments-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
-          Payments
-        </h2>
+      <Section id="payments" title="Payments">
         {order.payments.length === 0 ? (
           <p className="text-slate-600 dark:text-slate-400">No payment has reached us for this order.</p>
         ) : (
@@ -223,12 +216,9 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
             ))}
           </ul>
         )}
-      </section>
+      </Section>
 
-      <section aria-labelledby="timeline-heading" className="space-y-3">
-        <h2 id="timeline-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
-          What happened
-        </h2>
+      <Section id="timeline" title="What happened">
         <ol className="space-y-3 border-l border-slate-200 pl-4 dark:border-slate-800" aria-label="Timeline">
           {order.timeline.map((event, index) => (
             <li key={`${event.at}-${index}`} className="text-sm">
@@ -240,7 +230,7 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
             </li>
           ))}
         </ol>
-      </section>
+      </Section>
     </div>
   );
 }

@@ -1,15 +1,17 @@
-import { Form, Link } from "react-router";
+import { Link } from "react-router";
 import { formatDay, formatOrderNumber, formatPaise, indiaDayStart } from "../../../common/format.ts";
 import { orderStatuses, type OrderStatus } from "../../../common/order-statuses.ts";
 import { appServices } from "../../../server/context.ts";
 import { listStaffOrders, type StaffOrderFilter } from "../../../server/staff/index.ts";
 import { OrderStatusBadge, orderStatusLabel } from "../../components/status-badge.tsx";
-import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
 import type { Route } from "./+types/orders";
 import { backOfficeMeta } from "./meta.ts";
 import { OlderLink } from "./older-link.tsx";
 import { staffWith } from "./access.server.ts";
+import { numberCursorIn } from "./cursor.server.ts";
+import { PageHeading } from "./page-heading.tsx";
+import { Choices, FilterForm } from "./filter-form.tsx";
 
 const kinds = { course: "Courses", website: "Websites" } as const;
 const isStatus = (value: string): value is OrderStatus => (orderStatuses as readonly string[]).includes(value);
@@ -45,8 +47,7 @@ function filtersIn(params: URLSearchParams): { form: Record<string, string>; fil
     if (paise === undefined) problems.push(`“${label}” is not an amount in rupees: ${form[name]}.`);
     else filter[key] = paise;
   }
-  const before = Number(params.get("before"));
-  if (Number.isSafeInteger(before) && before > 0) filter.before = before;
+  filter.before = numberCursorIn(params);
   return { form, filter, problems };
 }
 
@@ -75,42 +76,19 @@ export default function OrdersPage({ loaderData }: Route.ComponentProps) {
   const { form, problems, filtered, orders, next } = loaderData;
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">Orders</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-300">Every order, newest first. Open one to see its payments and what happened to it, or to ask the payment provider about it.</p>
-      </div>
-      <Form method="get" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4 lg:items-end">
+      <PageHeading title="Orders" lead="Every order, newest first. Open one to see its payments and what happened to it, or to ask the payment provider about it." />
+      <FilterForm clear={filtered && "/admin/orders"} className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4 lg:items-end">
         <Select label="Status" name="status" defaultValue={form.status}>
-          <option value="">Any status</option>
-          {orderStatuses.map((status) => (
-            <option key={status} value={status}>
-              {orderStatusLabel({ status, refund: null }).label}
-            </option>
-          ))}
+          <Choices any="Any status" choices={orderStatuses.map((status) => [status, orderStatusLabel({ status, refund: null }).label] as const)} />
         </Select>
         <Select label="Kind" name="kind" defaultValue={form.kind}>
-          <option value="">Courses and websites</option>
-          {Object.entries(kinds).map(([kind, label]) => (
-            <option key={kind} value={kind}>
-              {label}
-            </option>
-          ))}
+          <Choices any="Courses and websites" choices={Object.entries(kinds)} />
         </Select>
         <TextField label="From" name="from" type="date" defaultValue={form.from} />
         <TextField label="To" name="to" type="date" defaultValue={form.to} />
         <TextField label="At least (₹)" name="min" inputMode="decimal" defaultValue={form.min} />
         <TextField label="At most (₹)" name="max" inputMode="decimal" defaultValue={form.max} />
-        <div className="flex gap-3">
-          <Button type="submit" variant="secondary">
-            Filter
-          </Button>
-          {filtered && (
-            <Link to="/admin/orders" className={buttonClass({ variant: "secondary" })}>
-              Clear
-            </Link>
-          )}
-        </div>
-      </Form>
+      </FilterForm>
       {problems.length > 0 ? (
         <div role="alert" className="space-y-1 text-red-700 dark:text-red-300">
           {problems.map((problem) => (

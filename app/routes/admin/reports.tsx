@@ -4,6 +4,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { TextField } from "../../components/ui/field.tsx";
 import { backOfficeMeta } from "./meta.ts";
 import { staffWith } from "./access.server.ts";
+import { PageHeading } from "./page-heading.tsx";
 
 /** The month before `now` in India, "2026-10": the one an accountant files for. */
 function lastMonth(now: Date): string {
@@ -35,10 +36,7 @@ const reports = [
 export default function ReportsPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-8">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">Reports</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-300">Downloads for the accountant, a calendar month at a time (Indian time). Each download is written to the audit log.</p>
-      </div>
+      <PageHeading title="Reports" lead="Downloads for the accountant, a calendar month at a time (Indian time). Each download is written to the audit log." />
       {reports.map((report) => (
         <section key={report.file} aria-labelledby={`${report.file}-heading`} className="space-y-3">
           <h2 id={`${report.file}-heading`} className="text-lg font-semibold text-slate-950 dark:text-white">

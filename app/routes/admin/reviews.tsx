@@ -18,6 +18,8 @@ import { backOfficeMeta } from "./meta.ts";
 import { OlderLink } from "./older-link.tsx";
 import { actorFor, staffWith } from "./access.server.ts";
 import { timeCursorIn, timeCursorText } from "./cursor.server.ts";
+import { PageHeading } from "./page-heading.tsx";
+import { Choices, FilterForm } from "./filter-form.tsx";
 
 const states = { "": "Shown and hidden", shown: "Shown", hidden: "Hidden" } as const;
 const isState = (value: string): value is "shown" | "hidden" => value === "shown" || value === "hidden";
@@ -80,32 +82,15 @@ export default function ReviewsPage({ loaderData, actionData }: Route.ComponentP
   const answer = replyFor(actionData, "hide", "restore", "reply");
   return (
     <div className="space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">Reviews</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-300">
-          What learners wrote, newest first. A hidden review leaves the course&apos;s page and rating, and its author sees that it was hidden and why.
-        </p>
-      </div>
-      <Form method="get" className="flex flex-col gap-4 sm:flex-row sm:items-end">
+      <PageHeading title="Reviews" lead="What learners wrote, newest first. A hidden review leaves the course's page and rating, and its author sees that it was hidden and why." />
+      <FilterForm clear={Boolean(filter.state || filter.rating) && "/admin/reviews"}>
         <Select label="Show" name="state" defaultValue={filter.state}>
-          {Object.entries(states).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
+          <Choices choices={Object.entries(states)} />
         </Select>
         <Select label="Stars" name="rating" defaultValue={filter.rating}>
-          <option value="">Any</option>
-          {[5, 4, 3, 2, 1].map((stars) => (
-            <option key={stars} value={stars}>
-              {stars}
-            </option>
-          ))}
+          <Choices any="Any" choices={[5, 4, 3, 2, 1].map((stars) => [stars, String(stars)] as const)} />
         </Select>
-        <Button type="submit" variant="secondary">
-          Filter
-        </Button>
-      </Form>
+      </FilterForm>
       {answer?.message && <FormAlert tone={answer.ok ? "success" : "error"}>{answer.message}</FormAlert>}
       {reviews.length === 0 ? (
         <p className="text-slate-600 dark:text-slate-400">{filter.state || filter.rating ? "No reviews match these filters." : "No one has written a review yet."}</p>

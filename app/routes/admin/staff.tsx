@@ -14,6 +14,7 @@ import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/staff";
 import { backOfficeMeta } from "./meta.ts";
 import { actorFor, staffWith } from "./access.server.ts";
+import { PageHeading } from "./page-heading.tsx";
 
 const staffForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("grant"), email: z.string().trim().email("Enter the e-mail of the person's Academy account."), role: z.enum(staffRoles, "Choose a role.") }),
@@ -49,10 +50,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
   const revoked = replyFor(actionData, "revoke");
   return (
     <div className="space-y-8">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">Staff</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-300">Who may open the back office, and what each may do there. A role taken away ends at the person's next request.</p>
-      </div>
+      <PageHeading title="Staff" lead="Who may open the back office, and what each may do there. A role taken away ends at the person's next request." />
       {revoked && <FormAlert tone={revoked.ok ? "success" : "error"}>{revoked.message}</FormAlert>}
       <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Staff members">
         {loaderData.staff.map((person) => (
