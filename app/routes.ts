@@ -82,6 +82,8 @@ export default [
     route("admin/orders/:orderId", "routes/admin/order.tsx"),
     route("admin/websites", "routes/admin/websites.tsx"),
     route("admin/websites/:websiteId", "routes/admin/website.tsx"),
+    route("admin/courses", "routes/admin/courses.tsx"),
+    route("admin/courses/:courseId", "routes/admin/course.tsx"),
     route("admin/reviews", "routes/admin/reviews.tsx"),
     route("admin/mail", "routes/admin/mail.tsx"),
     route("admin/reports", "routes/admin/reports.tsx"),

@@ -36,6 +36,8 @@ const grants = {
   "websites.view": ["support", "finance"],
   /** Change a website's domain, extend it without payment, suspend, resume or cancel it, each with a reason. */
   "websites.manage": ["support"],
+  /** Each course's learners, completions, rating and where learners stop. */
+  "courses.view": ["content"],
   /** The GST sales register and the payments export. */
   "reports.view": ["finance"],
   /** Hide or show learners' reviews, and reply to them in public. */

@@ -35,6 +35,8 @@ const pages: { path: string; allowed: Record<Who, number> }[] = [
   { path: "/admin/websites", allowed: staffOnly(["owner", "support", "finance"]) },
   { path: "/admin/websites?state=active&domain=matrix", allowed: staffOnly(["owner", "support", "finance"]) },
   { path: "/admin/websites/{website}", allowed: staffOnly(["owner", "support", "finance"]) },
+  { path: "/admin/courses", allowed: staffOnly(["owner", "content"]) },
+  { path: "/admin/courses/react-fundamentals", allowed: staffOnly(["owner", "content"]) },
   { path: "/admin/reviews", allowed: staffOnly(["owner", "support", "content"]) },
   { path: "/admin/reviews?state=hidden&rating=1", allowed: staffOnly(["owner", "support", "content"]) },
   { path: "/admin/mail", allowed: staffOnly(["owner", "support"]) },
@@ -128,7 +130,7 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
 
   it("is the site's own 404 page for anyone without a role, giving nothing of the back office away", async () => {
     const unknown = await (await request("learner", "/no-such-page-anywhere")).text();
-    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/websites", "/admin/websites/anything", "/admin/reviews", "/admin/mail", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
+    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/websites", "/admin/websites/anything", "/admin/courses", "/admin/courses/anything", "/admin/reviews", "/admin/mail", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
       for (const who of ["visitor", "learner"] as const) {
         const response = await request(who, path);
         expect(response.status, `${who} ${path}`).toBe(404);

@@ -13,6 +13,7 @@ const tabs: { to: string; label: string; permission: StaffPermission; end?: bool
   { to: "/admin/customers", label: "Customers", permission: "customers.view" },
   { to: "/admin/orders", label: "Orders", permission: "orders.view" },
   { to: "/admin/websites", label: "Websites", permission: "websites.view" },
+  { to: "/admin/courses", label: "Courses", permission: "courses.view" },
   { to: "/admin/reviews", label: "Reviews", permission: "reviews.moderate" },
   { to: "/admin/reports", label: "Reports", permission: "reports.view" },
   { to: "/admin/mail", label: "Mail", permission: "mail.manage" },
