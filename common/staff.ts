@@ -65,7 +65,7 @@ export const staffSecondFactorHours = 12;
 export const customerSearchLimit = 25;
 
 /** What support does for a customer who is stuck; each is written to the audit log. */
-export const customerActions = ["resend-verification", "send-password-reset", "revoke-sessions"] as const;
+export const customerActions = ["resend-verification", "send-password-reset", "revoke-sessions", "unlock-sign-in"] as const;
 export type CustomerAction = (typeof customerActions)[number];
 
 /** How long the reason for a refund outside the policy, or for hiding a review, may be, in characters. */

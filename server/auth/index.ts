@@ -20,6 +20,7 @@ import type { GoogleStandIn } from "./google-stand-in.ts";
 import { confirmSecondFactor, rolesOf } from "../staff/index.ts";
 import { authLogging, authOptions, clientIpHeader, cliTokenPrefix, requestUserPlugin, secondFactorEndpoints, withLoggedFailures } from "./options.ts";
 import { cliAuthMessages, devicePollRefusal, recordCliLoginRequest } from "./cli-login.ts";
+import { accountLimits, maxSessionsPerPerson } from "./account-limits.ts";
 import { consumeThrottle } from "./throttle.ts";
 
 export { clientIpHeader };
@@ -27,18 +28,7 @@ export { accessRedirect, emailVerifiedPath, safeRedirectTarget, verifyEmailPath,
 export { authErrorMessage, callAuth, postToAuth } from "./forms.ts";
 export { consumeThrottle } from "./throttle.ts";
 
-/** Per-account limits, on top of Better Auth's per-address ones. */
-const accountLimits = {
-  "/sign-in/email": { windowSeconds: 15 * 60, max: 10 },
-  "/request-password-reset": { windowSeconds: 60 * 60, max: 3 },
-  "/send-verification-email": { windowSeconds: 15 * 60, max: 5 },
-} as const;
-
-/**
- * How many devices a person may be signed in on at once. Each sign-in is a row the devices list
- * shows and every revocation walks, so a script signing in again and again must not grow it without bound.
- */
-export const maxSessionsPerPerson = 50;
+export { maxSessionsPerPerson, signInLockedUntil, unlockSignIn } from "./account-limits.ts";
 
 /** Why a staff member's two-factor sign-in cannot be turned off or replaced from a session. */
 export const staffTwoFactorLocked = "Two-factor sign-in of a staff member is reset only by an operator at the server (npm run staff -- reset-two-factor).";

@@ -4,7 +4,8 @@ import { Conflict, NotFound, ServiceUnavailable, ValidationError } from "../erro
 import { isEnrolled } from "./fulfilment.ts";
 import { addPaidPeriod, assertRenewable, findWebsite, hostingPlan, type PaidPeriod } from "../websites/index.ts";
 import { priceBreakdown, type PriceBreakdown } from "./pricing.ts";
-import { grantAccess, type Shop, type Tx } from "./shop.ts";
+import { coursePlayerPath, grantAccess, mailBuyer, type Shop, type Tx } from "./shop.ts";
+import { courseGivenMail } from "../mail/templates.ts";
 
 export type Order = typeof orders.$inferSelect;
 
@@ -121,7 +122,7 @@ export async function grantCourse(
   if (previous) return { order: previous, granted: false };
   if (await isEnrolled(shop.db, input.userId, course.id)) throw new Conflict("They have this course already.");
   const now = shop.now();
-  return shop.db.transaction(async (tx) => {
+  const given = await shop.db.transaction(async (tx) => {
     const order = await insertGivenOrder(
       shop,
       tx,
@@ -130,9 +131,12 @@ export async function grantCourse(
       "This course is already being given.",
     );
     await grantAccess(tx, { id: order.id, userId: input.userId, courseId: course.id }, now);
+    await mailBuyer(tx, shop, input.userId, (site, to) => courseGivenMail(site, to, { courseTitle: course.title, courseUrl: `${shop.publicUrl}${coursePlayerPath(course.id)}` }));
     await record(tx, order);
     return { order, granted: true };
   });
+  if (given.granted) shop.mailQueued();
+  return given;
 }
 
 /**

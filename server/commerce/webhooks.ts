@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
+import { eq } from "drizzle-orm";
 import { webhookEvents } from "../db/schema.ts";
 import { webhookEvent } from "../payments/events.ts";
 import { isValidWebhookSignature } from "../payments/signature.ts";
 import { applyPayment } from "./fulfilment.ts";
 import { applyRefund, refundUnprovidedHosting } from "./refunds.ts";
-import type { Shop } from "./shop.ts";
+import type { Shop, Tx } from "./shop.ts";
 
 export interface WebhookDelivery {
   rawBody: string;
@@ -39,11 +40,10 @@ export async function handleWebhook(shop: Shop, delivery: WebhookDelivery): Prom
   const event = parsed.data;
   const eventId = delivery.eventId || `sha256:${createHash("sha256").update(delivery.rawBody).digest("hex")}`;
 
-  const { message, mail, refundOrder } = await shop.db.transaction(async (tx): Promise<{ message: string; mail: boolean; refundOrder?: string }> => {
-    const [fresh] = await tx.insert(webhookEvents).values({ id: eventId, event: event.event }).onConflictDoNothing().returning();
-    if (!fresh) return { message: "Already handled.", mail: false };
-    const payment = event.payload.payment?.entity;
-    const refund = event.payload.refund?.entity;
+  const payment = event.payload.payment?.entity;
+  const refund = event.payload.refund?.entity;
+  /** What the event changes, in the transaction that records it. */
+  const handle = async (tx: Tx): Promise<{ message: string; mail: boolean; refundOrder?: string }> => {
     switch (event.event) {
       case "payment.authorized":
       case "payment.captured":
@@ -63,6 +63,17 @@ export async function handleWebhook(shop: Shop, delivery: WebhookDelivery): Prom
       default:
         return { message: `Ignored ${event.event}.`, mail: false };
     }
+  };
+  const { message, mail, refundOrder } = await shop.db.transaction(async (tx): Promise<{ message: string; mail: boolean; refundOrder?: string }> => {
+    const [fresh] = await tx
+      .insert(webhookEvents)
+      .values({ id: eventId, event: event.event, providerOrderId: payment?.order_id ?? null, providerPaymentId: payment?.id ?? refund?.payment_id ?? null })
+      .onConflictDoNothing()
+      .returning();
+    if (!fresh) return { message: "Already handled.", mail: false };
+    const handled = await handle(tx);
+    await tx.update(webhookEvents).set({ outcome: handled.message }).where(eq(webhookEvents.id, eventId));
+    return handled;
   });
   if (mail) shop.mailQueued();
   if (refundOrder) await refundUnprovidedHosting(shop, refundOrder);

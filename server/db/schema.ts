@@ -295,12 +295,21 @@ export const lessonProgress = pgTable(
   (table) => [primaryKey({ columns: [table.userId, table.courseId, table.lessonId] })],
 );
 
-/** Payment-provider webhook deliveries already handled, by the provider's event id. */
-export const webhookEvents = pgTable("webhook_events", {
-  id: text("id").primaryKey(),
-  event: text("event").notNull(),
-  receivedAt: at("received_at").notNull().defaultNow(),
-});
+/** Payment-provider webhook deliveries already handled, by the provider's event id, with what they were about and what we did. */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    event: text("event").notNull(),
+    receivedAt: at("received_at").notNull().defaultNow(),
+    /** The provider's order and payment the event names (a refund event names only its payment). */
+    providerOrderId: text("provider_order_id"),
+    providerPaymentId: text("provider_payment_id"),
+    /** What handling it did: "fulfilled", "processed", "Ignored refund.created." … */
+    outcome: text("outcome"),
+  },
+  (table) => [index("webhook_events_order_idx").on(table.providerOrderId), index("webhook_events_payment_idx").on(table.providerPaymentId)],
+);
 
 /**
  * The sandbox payment gateway's own books: it stands in for Razorpay's servers, so its state

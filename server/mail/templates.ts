@@ -237,6 +237,18 @@ export function renewalReminderMail(
   });
 }
 
+/** The company gave the learner a course: no payment, so no receipt, and where to start. */
+export function courseGivenMail(site: Site, to: { email: string; name: string }, facts: { courseTitle: string; courseUrl: string }): MailMessage {
+  return compose(site, {
+    to: to.email,
+    subject: `${facts.courseTitle} is in your account`,
+    greeting: greet(to.name),
+    paragraphs: [`We have added "${facts.courseTitle}" to your account, free of charge: there is nothing to pay and no invoice. It is yours to learn at your own pace.`],
+    action: { label: "Start learning", url: facts.courseUrl },
+    closing: "Questions about it? Reply to this mail and we will help.",
+  });
+}
+
 /** Staff took a website offline: why, what it means, and where to answer. */
 export function websiteSuspendedMail(site: Site, to: { email: string; name: string }, facts: { domain: string; reason: string; url: string }): MailMessage {
   return compose(site, {

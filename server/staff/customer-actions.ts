@@ -1,8 +1,9 @@
 import { isAPIError } from "better-auth/api";
-import { count, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import { formatOrderNumber } from "../../common/format.ts";
 import type { CustomerAction } from "../../common/staff.ts";
 import type { Auth } from "../auth/index.ts";
+import { signInLockedUntil, unlockSignIn } from "../auth/account-limits.ts";
 import { grantCourse, type Shop } from "../commerce/index.ts";
 import type { Db } from "../db/client.ts";
 import { session, user } from "../db/schema.ts";
@@ -51,6 +52,15 @@ export async function actForCustomer(deps: { db: Db; auth: Auth }, actor: Actor,
       await recordAudit(db, actor, { action: "customer.send-password-reset", subject, after: { email: person.email } });
       return `A link to choose a new password is on its way to ${person.email}. It works for one hour.`;
     }
+    case "unlock-sign-in": {
+      const lockedUntil = await signInLockedUntil(db, person.email, new Date());
+      if (!lockedUntil) throw new ValidationError("Their sign-in is not locked: they may sign in now.");
+      await db.transaction(async (tx) => {
+        await unlockSignIn(tx, person.email);
+        await recordAudit(tx, actor, { action: "customer.unlock-sign-in", subject, before: { lockedUntil: lockedUntil.toISOString() }, after: { lockedUntil: null } });
+      });
+      return "They may sign in again now. If they have forgotten their password, send them a reset link.";
+    }
     case "revoke-sessions": {
       return db.transaction(async (tx) => {
         const [before] = await tx.select({ sessions: count() }).from(session).where(eq(session.userId, person.id));
@@ -80,4 +90,18 @@ export async function grantCourseToCustomer(
   );
   const named = `${order.title} (order ${formatOrderNumber(order.number)}, ₹0, no tax invoice)`;
   return granted ? `${named} is now in their account.` : `${named} was given already.`;
+}
+
+/** Signs the customer out of one browser or CLI, writing who did it; returns what to tell the staff member. */
+export async function revokeCustomerSession(db: Db, actor: Actor, customerId: string, sessionId: string): Promise<string> {
+  const person = await customer(db, customerId);
+  return db.transaction(async (tx) => {
+    const [ended] = await tx
+      .delete(session)
+      .where(and(eq(session.id, sessionId), eq(session.userId, person.id)))
+      .returning({ userAgent: session.userAgent, createdAt: session.createdAt });
+    if (!ended) throw new NotFound("That sign-in has ended already: it is not in their list any more.");
+    await recordAudit(tx, actor, { action: "customer.revoke-session", subject: { kind: "user", id: person.id }, before: { session: sessionId, userAgent: ended.userAgent, signedInAt: ended.createdAt.toISOString() } });
+    return "Signed out of that browser or CLI at its next request.";
+  });
 }

@@ -1,8 +1,9 @@
-import { and, asc, count, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { formatOrderNumber } from "../../common/format.ts";
 import type { OrderStatus, RefundStatus } from "../../common/order-statuses.ts";
 import { customerSearchLimit, type StaffRole } from "../../common/staff.ts";
 import type { WebsiteState } from "../../common/website-states.ts";
+import { maxSessionsPerPerson, signInLockedUntil } from "../auth/account-limits.ts";
 import type { Db } from "../db/client.ts";
 import { account, certificates, enrolments, feedback, orders, refunds, session, user, websites } from "../db/schema.ts";
 import { normaliseDomain, websiteState } from "../websites/index.ts";
@@ -132,6 +133,10 @@ export interface CustomerOverview {
   /** "credential" (a password) and the social providers, e.g. "google". */
   signInMethods: string[];
   activeSessions: number;
+  /** The browsers and CLIs signed in now, the most recently used first (at most maxSessionsPerPerson). No addresses. */
+  sessions: { id: string; userAgent: string | null; createdAt: Date; lastActiveAt: Date }[];
+  /** Until when their sign-ins are refused after too many attempts; null when they may sign in. */
+  signInLockedUntil: Date | null;
   /** Courses they may open (and which), and courses taken back (refunded). */
   enrolments: { active: number; revoked: number; activeCourseIds: string[] };
   orders: CustomerOrder[];
@@ -150,13 +155,16 @@ export async function customerOverview(db: Db, id: string, now: Date): Promise<C
     .where(eq(user.id, id))
     .limit(1);
   if (!person) return null;
-  const [roles, methods, [sessions], courseRows, orderRows, siteRows, certificateRows, reviewRows] = await Promise.all([
+  const [roles, methods, sessions, lockedUntil, courseRows, orderRows, siteRows, certificateRows, reviewRows] = await Promise.all([
     rolesOf(db, id),
     db.selectDistinct({ provider: account.providerId }).from(account).where(eq(account.userId, id)).orderBy(asc(account.providerId)),
     db
-      .select({ active: count() })
+      .select({ id: session.id, userAgent: session.userAgent, createdAt: session.createdAt, lastActiveAt: session.updatedAt })
       .from(session)
-      .where(and(eq(session.userId, id), gt(session.expiresAt, now))),
+      .where(and(eq(session.userId, id), gt(session.expiresAt, now)))
+      .orderBy(desc(session.updatedAt))
+      .limit(maxSessionsPerPerson),
+    signInLockedUntil(db, person.email, now),
     db
       .select({ courseId: enrolments.courseId, status: enrolments.status, progressPercent: enrolments.furthestProgressPercent, enrolledAt: enrolments.createdAt })
       .from(enrolments)
@@ -189,7 +197,9 @@ export async function customerOverview(db: Db, id: string, now: Date): Promise<C
     twoFactorEnabled: person.twoFactorEnabled === true,
     roles,
     signInMethods: methods.map((method) => method.provider),
-    activeSessions: sessions?.active ?? 0,
+    activeSessions: sessions.length,
+    sessions,
+    signInLockedUntil: lockedUntil,
     enrolments: { active: active.length, revoked: courseRows.length - active.length, activeCourseIds: active },
     orders: orderRows.map(withRefund),
     courses: courseRows.map((course) => {

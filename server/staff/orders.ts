@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, gte, lt, lte, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, lt, lte, or, type SQL } from "drizzle-orm";
 import { formatCreditNoteNumber, formatDay, formatPaise } from "../../common/format.ts";
 import type { OrderStatus, PaymentStatus, RefundStatus } from "../../common/order-statuses.ts";
 import { checkWithProvider, refundOutsidePolicy, type ProviderCheck, type Shop } from "../commerce/index.ts";
 import type { Db } from "../db/client.ts";
-import { auditLog, enrolments, orders, payments, refunds, user, websitePeriods, websites } from "../db/schema.ts";
+import { auditLog, enrolments, orders, payments, refunds, user, webhookEvents, websitePeriods, websites } from "../db/schema.ts";
 import { recordAudit, stateReason, type Actor } from "./audit.ts";
 
 export const staffOrderPageSize = 50;
@@ -113,7 +113,8 @@ export async function staffOrder(db: Db, id: string): Promise<StaffOrder | null>
     .where(eq(orders.id, id))
     .limit(1);
   if (!order) return null;
-  const [paymentRows, [refund], enrolmentRows, periodRows, auditRows] = await Promise.all([
+  const providerOrderId = order.order.providerOrderId;
+  const [paymentRows, [refund], enrolmentRows, periodRows, auditRows, webhookRows] = await Promise.all([
     db.select().from(payments).where(eq(payments.orderId, id)).orderBy(asc(payments.createdAt)),
     db.select().from(refunds).where(eq(refunds.orderId, id)),
     db.select({ createdAt: enrolments.createdAt, status: enrolments.status, revokedAt: enrolments.revokedAt }).from(enrolments).where(eq(enrolments.orderId, id)),
@@ -126,6 +127,18 @@ export async function staffOrder(db: Db, id: string): Promise<StaffOrder | null>
       .select({ at: auditLog.at, action: auditLog.action, actor: auditLog.actor, reason: auditLog.reason })
       .from(auditLog)
       .where(and(eq(auditLog.subjectKind, "order"), eq(auditLog.subjectId, id))),
+    // The provider's webhooks about the order or its payments (a refund's names only the payment).
+    providerOrderId === null
+      ? []
+      : db
+          .select({ at: webhookEvents.receivedAt, event: webhookEvents.event, outcome: webhookEvents.outcome })
+          .from(webhookEvents)
+          .where(
+            or(
+              eq(webhookEvents.providerOrderId, providerOrderId),
+              inArray(webhookEvents.providerPaymentId, db.select({ id: payments.providerPaymentId }).from(payments).where(eq(payments.orderId, id))),
+            ),
+          ),
   ]);
   const { order: row, buyer } = order;
   const timeline: TimelineEvent[] = [
@@ -150,6 +163,7 @@ export async function staffOrder(db: Db, id: string): Promise<StaffOrder | null>
         ]
       : []),
     ...auditRows.map((entry) => ({ at: entry.at, what: `Staff: ${entry.action}`, detail: [entry.actor, entry.reason].filter(Boolean).join(" · ") })),
+    ...webhookRows.map((delivery) => ({ at: delivery.at, what: `Webhook ${delivery.event} received`, detail: delivery.outcome })),
   ].toSorted((a, b) => a.at.getTime() - b.at.getTime());
   return {
     id: row.id,

@@ -259,6 +259,8 @@ describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
         expect.arrayContaining(["Order created", "Payment failed", "Payment captured", "Marked paid", "Course opened to the buyer", "Staff: order.check-provider"]),
       );
       expect(seen?.timeline[0]?.what).toBe("Order created");
+      // The late webhook is on the timeline, with what handling it did (nothing more: the order was paid).
+      expect(seen?.timeline.filter((event) => event.what.startsWith("Webhook"))).toEqual([{ at: expect.any(Date), what: "Webhook payment.captured received", detail: expect.stringMatching(/\S/) }]);
     });
 
     it("says when Razorpay has no payment or only failed ones, and changes nothing", async () => {
@@ -315,6 +317,14 @@ describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
       expect(await handleWebhook(shop, { rawBody, signature: webhookSignature(webhookSecret, rawBody), eventId: `evt_${token()}` })).toEqual({ status: 200, message: "processed" });
       expect(await orderRow(order.id)).toMatchObject({ status: "refunded" });
       expect((await suite.db.select().from(refunds).where(eq(refunds.orderId, order.id)))[0]?.creditNoteNumber).toEqual(expect.any(Number));
+      // A refund's webhook names the payment only; it is on the order's timeline all the same.
+      const refundOnly = fake.webhookBody("refund.processed", { refund: processed });
+      await handleWebhook(shop, { rawBody: refundOnly, signature: webhookSignature(webhookSecret, refundOnly), eventId: `evt_${token()}` });
+      const deliveries = (await staffOrder(suite.db, order.id))?.timeline.filter((event) => event.what.startsWith("Webhook")) ?? [];
+      expect(deliveries.map((event) => [event.what, event.detail])).toEqual([
+        ["Webhook refund.processed received", "processed"],
+        ["Webhook refund.processed received", expect.stringMatching(/\S/)],
+      ]);
     });
 
     it("refuses to refund an order that was never paid, and writes nothing", async () => {

@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { clientIpHeader } from "../../server/auth/index.ts";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { formatOrderNumber } from "../../common/format.ts";
 import { auditLog, certificates, feedback, mailOutbox, orders, payments, refunds, session, staffRoles, user, websites } from "../../server/db/schema.ts";
@@ -18,6 +19,7 @@ import {
   listOutbox,
   listStaffOrders,
   retryWaitingMail,
+  revokeCustomerSession,
   orderNumberIn,
   revokeRole,
   rolesOf,
@@ -214,7 +216,7 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
     ]);
     // What support may see, and no more: no notes, no profile fields beyond the name.
     expect(Object.keys(overview ?? {}).toSorted()).toEqual(
-      ["activeSessions", "courses", "createdAt", "email", "emailVerified", "enrolments", "id", "name", "orders", "reviews", "roles", "signInMethods", "twoFactorEnabled", "websites"].toSorted(),
+      ["activeSessions", "courses", "createdAt", "email", "emailVerified", "enrolments", "id", "name", "orders", "reviews", "roles", "sessions", "signInLockedUntil", "signInMethods", "twoFactorEnabled", "websites"].toSorted(),
     );
     expect(overview?.courses.map((c) => [c.courseId, c.status, c.progressPercent, c.certificate]).toSorted()).toEqual(
       [
@@ -296,6 +298,12 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
     expect((await listAudit(suite.db, { subjectId: lucky.id, action: "customer.grant-course" })).entries.map((e) => [e.reason, e.after])).toEqual([
       [grant.reason, { courseId: paidCourse?.id, order: order?.id }],
     ]);
+    // They are told, once, with the way in and no receipt.
+    const mailed = (await suite.db.select({ subject: mailOutbox.subject, text: mailOutbox.text }).from(mailOutbox).where(eq(mailOutbox.to, lucky.email))).filter(
+      (mail) => !mail.subject.startsWith("Confirm your e-mail address"),
+    );
+    expect(mailed.map((mail) => mail.subject)).toEqual([`${paidCourse?.title} is in your account`]);
+    expect(mailed[0]?.text).toContain(`http://academy.test/courses/${paidCourse?.id}/MainPage`);
   });
 
   it("sends a stuck customer a new confirmation or reset link and signs them out everywhere, each in the audit log, within the per-person mail limits", async () => {
@@ -329,6 +337,43 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
     await suite.db.update(user).set({ emailVerified: true }).where(eq(user.id, stuck.id));
     await expect(actForCustomer(deps, support, stuck.id, "resend-verification")).rejects.toThrow("Their e-mail is verified already: there is nothing to confirm.");
     await expect(actForCustomer(deps, support, "no-such-account", "revoke-sessions")).rejects.toThrow("No customer has this id");
+  });
+
+  it("lets a customer locked out by too many sign-ins in again, and signs them out of one device, each in the audit log", async () => {
+    const locked = await suite.signUp("Arjun Rao");
+    const other = await suite.signUp("Someone Else");
+    const support: Actor = { id: null, name: "Ravi Support <ravi@example.com>", roles: ["support"], address: "203.0.113.7" };
+    const deps = { db: suite.db, auth: suite.identity.auth };
+    /** The status a sign-in is answered with (a refusal by our limits is thrown, not returned). */
+    const signIn = (password: string, i: number) =>
+      suite.identity.auth.api
+        .signInEmail({ body: { email: locked.email, password }, headers: new Headers({ [clientIpHeader]: `10.77.0.${i}` }), asResponse: true })
+        .then(
+          (response) => response.status,
+          (error: { statusCode?: number }) => error.statusCode ?? 500,
+        );
+    await expect(actForCustomer(deps, support, locked.id, "unlock-sign-in")).rejects.toThrow("Their sign-in is not locked: they may sign in now.");
+    for (let i = 0; i < 10; i++) expect(await signIn("not the password", i)).toBe(401);
+    const now = new Date();
+    const before = await customerOverview(suite.db, locked.id, now);
+    expect(before?.signInLockedUntil?.getTime()).toBeGreaterThan(now.getTime());
+    expect(await signIn("a good long password", 20)).toBe(429);
+
+    expect(await actForCustomer(deps, support, locked.id, "unlock-sign-in")).toBe("They may sign in again now. If they have forgotten their password, send them a reset link.");
+    expect((await customerOverview(suite.db, locked.id, new Date()))?.signInLockedUntil).toBeNull();
+    expect(await signIn("a good long password", 21)).toBe(200);
+
+    // Signed in at sign-up and just now: support ends the older one; the other stays, and another person's is out of reach.
+    const sessions = (await customerOverview(suite.db, locked.id, new Date()))?.sessions ?? [];
+    expect(sessions).toHaveLength(2);
+    const [newest, oldest] = sessions.map((row) => row.id);
+    const [theirs] = await suite.db.select({ id: session.id }).from(session).where(eq(session.userId, other.id));
+    await expect(revokeCustomerSession(suite.db, support, locked.id, theirs?.id ?? "")).rejects.toMatchObject({ status: 404 });
+    expect(await revokeCustomerSession(suite.db, support, locked.id, oldest ?? "")).toBe("Signed out of that browser or CLI at its next request.");
+    await expect(revokeCustomerSession(suite.db, support, locked.id, oldest ?? "")).rejects.toMatchObject({ status: 404 });
+    expect((await customerOverview(suite.db, locked.id, new Date()))?.sessions.map((row) => row.id)).toEqual([newest]);
+    expect(await suite.db.select().from(session).where(eq(session.userId, other.id))).toHaveLength(1);
+    expect((await listAudit(suite.db, { subjectId: locked.id })).entries.map((e) => e.action)).toEqual(["customer.revoke-session", "customer.unlock-sign-in"]);
   });
 });
 

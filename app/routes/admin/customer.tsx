@@ -1,10 +1,11 @@
 import { data, Form, useNavigation } from "react-router";
 import { z } from "zod";
-import { formatDay, formatOrderNumber, formatPaise } from "../../../common/format.ts";
+import { formatDay, formatMoment, formatOrderNumber, formatPaise } from "../../../common/format.ts";
 import { customerActions, rolesAllow, staffReasonLength, staffRoleLabels } from "../../../common/staff.ts";
 import { replyFor } from "../../../common/forms.ts";
 import { appServices } from "../../../server/context.ts";
-import { actForCustomer, customerOverview, grantCourseToCustomer } from "../../../server/staff/index.ts";
+import { actForCustomer, customerOverview, grantCourseToCustomer, revokeCustomerSession } from "../../../server/staff/index.ts";
+import { describeDevice } from "../../lib/device.ts";
 import { FormAlert } from "../../components/form-controls.tsx";
 import { StatusBadge, WebsiteStatusBadge } from "../../components/status-badge.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
@@ -31,6 +32,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return {
     ...customer,
     createdAt: customer.createdAt.toISOString(),
+    signInLockedUntil: customer.signInLockedUntil?.toISOString() ?? null,
+    sessions: customer.sessions.map((signedIn) => ({ id: signedIn.id, device: describeDevice(signedIn.userAgent), createdAt: signedIn.createdAt.toISOString(), lastActiveAt: signedIn.lastActiveAt.toISOString() })),
     roles: customer.roles.map((role) => staffRoleLabels[role]),
     signInMethods: customer.signInMethods.map((method) => methodLabels[method] ?? method),
     orders: customer.orders.map((order) => ({
@@ -61,6 +64,7 @@ const assistForm = z.discriminatedUnion(
   "intent",
   [
     z.object({ intent: z.enum(customerActions) }),
+    z.object({ intent: z.literal("revoke-session"), sessionId: z.string().min(1, "Choose the sign-in to end.") }),
     z.object({
       intent: z.literal("grant-course"),
       courseId: z.string().min(1, "Choose the course to give."),
@@ -75,7 +79,7 @@ const assistForm = z.discriminatedUnion(
   "Choose what to do for this customer.",
 );
 
-/** Support's help for a stuck customer: a new confirmation or reset mail, signing them out everywhere, or a course without payment. */
+/** Support's help for a stuck customer: a new confirmation or reset mail, unlocking their sign-in, signing them out of one device or everywhere, or a course without payment. */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const member = await staffWith(context, request, "customers.assist");
   const form = await readForm(request, assistForm);
@@ -84,11 +88,11 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   if (value.intent === "grant-course") mayAlso(member, "customers.grant");
   const { db, auth, shop } = context.get(appServices);
   const actor = actorFor(member, request);
-  const done = await attemptFor(form, () =>
-    value.intent === "grant-course"
-      ? grantCourseToCustomer(shop, actor, params.customerId, value)
-      : actForCustomer({ db, auth }, actor, params.customerId, value.intent),
-  );
+  const done = await attemptFor(form, () => {
+    if (value.intent === "grant-course") return grantCourseToCustomer(shop, actor, params.customerId, value);
+    if (value.intent === "revoke-session") return revokeCustomerSession(db, actor, params.customerId, value.sessionId);
+    return actForCustomer({ db, auth }, actor, params.customerId, value.intent);
+  });
   if (!done.ok) return done.reply;
   return succeed(form, done.value);
 }
@@ -98,7 +102,7 @@ export const meta: Route.MetaFunction = ({ loaderData: customer }) => backOffice
 export default function CustomerPage({ loaderData: customer, actionData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const sending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
-  const answer = replyFor(actionData, ...customerActions);
+  const answer = replyFor(actionData, ...customerActions, "revoke-session");
   const granted = replyFor(actionData, "grant-course");
   return (
     <div className="space-y-8">
@@ -117,6 +121,7 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
         <Fact term="Joined">{formatDay(customer.createdAt)}</Fact>
         <Fact term="Signs in with">{customer.signInMethods.length > 0 ? customer.signInMethods.join(", ") : "Nothing yet"}</Fact>
         <Fact term="Signed-in devices and CLIs">{customer.activeSessions}</Fact>
+        <Fact term="Sign-in">{customer.signInLockedUntil ? `Locked after too many attempts, until ${formatMoment(customer.signInLockedUntil)}` : "Not locked"}</Fact>
         <Fact term="Courses">
           {customer.enrolments.active} open{customer.enrolments.revoked > 0 && `, ${customer.enrolments.revoked} refunded`}
         </Fact>
@@ -128,6 +133,7 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
           <div className="flex flex-wrap gap-3">
             {!customer.emailVerified && <IntentButton intent="resend-verification" label="Send a new confirmation link" pending={sending("resend-verification")} />}
             <IntentButton intent="send-password-reset" label="Send a password reset link" pending={sending("send-password-reset")} />
+            {customer.signInLockedUntil && <IntentButton intent="unlock-sign-in" label="Let them sign in again now" pending={sending("unlock-sign-in")} />}
             <ConfirmDialog
               trigger="Sign them out everywhere"
               triggerClassName={buttonClass({ variant: "secondary" })}
@@ -142,6 +148,25 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
           </div>
         </Section>
       )}
+
+      <RecordList
+        title="Signed in now"
+        empty="Not signed in anywhere."
+        records={customer.sessions.map((signedIn) => ({
+          id: signedIn.id,
+          title: signedIn.device,
+          detail: `Signed in ${formatDay(signedIn.createdAt)} · last used ${formatMoment(signedIn.lastActiveAt)}`,
+          status: customer.mayAssist && (
+            <Form method="post" preventScrollReset>
+              <input type="hidden" name="intent" value="revoke-session" />
+              <input type="hidden" name="sessionId" value={signedIn.id} />
+              <Button type="submit" variant="secondary" size="sm" disabled={sending("revoke-session")} aria-label={`Sign out of ${signedIn.device}, signed in ${formatDay(signedIn.createdAt)}`}>
+                Sign out
+              </Button>
+            </Form>
+          ),
+        }))}
+      />
 
       {customer.mayGrant && customer.grantable.length > 0 && (
         <Section id="grant" title="Give a course">
