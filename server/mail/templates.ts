@@ -264,6 +264,20 @@ export function websiteSuspendedMail(site: Site, to: { email: string; name: stri
   });
 }
 
+/** Staff cancelled a website for its owner: what still runs, and that nothing renews. */
+export function websiteCancelledMail(site: Site, to: { email: string; name: string }, facts: { domain: string; runsUntil: string | null; url: string }): MailMessage {
+  return compose(site, {
+    to: to.email,
+    subject: `${facts.domain} is cancelled`,
+    greeting: greet(to.name),
+    paragraphs: [
+      `As agreed with you, we have cancelled the hosting of ${facts.domain}. ${facts.runsUntil ? `It stays online until ${facts.runsUntil}, the end of the time you paid for; ` : ""}there will be no more reminders and no renewals.`,
+    ],
+    action: { label: `See ${facts.domain}`, url: facts.url },
+    closing: "Did not ask for this? Reply to this mail at once and we will look into it.",
+  });
+}
+
 /** Staff put a suspended website back online. */
 export function websiteResumedMail(site: Site, to: { email: string; name: string }, facts: { domain: string; reason: string; url: string }): MailMessage {
   return compose(site, {

@@ -6,7 +6,7 @@ import type { Db, Tx } from "../db/client.ts";
 import { orders, refunds, user, websites } from "../db/schema.ts";
 import { Conflict, NotFound, ValidationError } from "../errors.ts";
 import { enqueueMail, type MailMessage } from "../mail/outbox.ts";
-import { websiteResumedMail, websiteSuspendedMail } from "../mail/templates.ts";
+import { websiteCancelledMail, websiteResumedMail, websiteSuspendedMail } from "../mail/templates.ts";
 import { liveWebsiteFor, normaliseDomain, websiteHistory, websiteInState, websiteState, type WebsitePeriodEntry } from "../websites/index.ts";
 import { recordAudit, stateReason, type Actor } from "./audit.ts";
 import { orderListColumns, withRefund } from "./orders.ts";
@@ -180,18 +180,21 @@ export async function setWebsiteSuspended(shop: Shop, actor: Actor, id: string, 
   return `${domain} is ${suspend ? "suspended" : "online again"}, and its owner is mailed the reason.`;
 }
 
-/** Cancels the website for its owner, with the reason: no more reminders or renewals; what is paid for runs to its expiry. */
-export async function cancelWebsiteForOwner(db: Db, actor: Actor, id: string, typed: string): Promise<string> {
+/** Cancels the website for its owner, with the reason, and tells them: no more reminders or renewals; what is paid for runs to its expiry. */
+export async function cancelWebsiteForOwner(shop: Shop, actor: Actor, id: string, typed: string): Promise<string> {
   const reason = stateReason(typed, "why this website is cancelled");
   const now = new Date();
-  return db.transaction(async (tx) => {
-    const { site } = await lockedSite(tx, id);
-    if (site.cancelledAt) return "It was cancelled already; nothing more was done.";
+  const said = await shop.db.transaction(async (tx) => {
+    const { site, owner } = await lockedSite(tx, id);
+    if (site.cancelledAt) return null;
     if (!site.startedAt) throw new ValidationError(`This website was never paid for: it is removed by itself a week after its last order.`);
     await tx.update(websites).set({ cancelledAt: now, updatedAt: now }).where(eq(websites.id, site.id));
     await recordAudit(tx, actor, { action: "website.cancel", subject: { kind: "website", id: site.id }, before: { state: websiteState(site, now) }, after: { state: "cancelled" }, reason });
-    return site.expiresAt && site.expiresAt > now
-      ? `${site.domain} is cancelled: it runs to ${formatDay(site.expiresAt)}, with no reminders and no renewals.`
-      : `${site.domain} is cancelled.`;
+    const runsUntil = site.expiresAt && site.expiresAt > now ? formatDay(site.expiresAt) : null;
+    await enqueueMail(tx, websiteCancelledMail(shop.catalog().site, owner, { domain: site.domain, runsUntil, url: `${shop.publicUrl}/account/services/websites/${site.id}` }));
+    return runsUntil ? `${site.domain} is cancelled: it runs to ${runsUntil}, with no reminders and no renewals. Its owner is mailed.` : `${site.domain} is cancelled. Its owner is mailed.`;
   });
+  if (said === null) return "It was cancelled already; nothing more was done.";
+  shop.mailQueued();
+  return said;
 }

@@ -163,9 +163,13 @@ describe.each(databaseKinds)("websites in the back office on $name", ({ open }) 
 
   it("cancels a website for its owner: it runs to its expiry, and cancelling again changes nothing", async () => {
     const ending = await site({ expiresInDays: 100 });
-    await expect(cancelWebsiteForOwner(suite.db, support, ending.id, "no")).rejects.toMatchObject({ status: 400 });
-    expect(await cancelWebsiteForOwner(suite.db, support, ending.id, "The owner asked by phone; identity checked.")).toMatch(new RegExp(`^${ending.domain} is cancelled: it runs to .+, with no reminders and no renewals\\.$`));
-    expect(await cancelWebsiteForOwner(suite.db, support, ending.id, "The owner asked by phone; identity checked.")).toBe("It was cancelled already; nothing more was done.");
+    await expect(cancelWebsiteForOwner(shop(), support, ending.id, "no")).rejects.toMatchObject({ status: 400 });
+    expect(await cancelWebsiteForOwner(shop(), support, ending.id, "The owner asked by phone; identity checked.")).toMatch(
+      new RegExp(`^${ending.domain} is cancelled: it runs to .+, with no reminders and no renewals\\. Its owner is mailed\\.$`),
+    );
+    expect(await cancelWebsiteForOwner(shop(), support, ending.id, "The owner asked by phone; identity checked.")).toBe("It was cancelled already; nothing more was done.");
+    const mailed = await suite.db.select({ subject: mailOutbox.subject }).from(mailOutbox).where(eq(mailOutbox.to, ending.owner.email));
+    expect(mailed.filter((mail) => mail.subject.includes(ending.domain)).map((mail) => mail.subject)).toEqual([`${ending.domain} is cancelled`]);
     const [after] = await suite.db.select().from(websites).where(eq(websites.id, ending.id));
     expect(after?.expiresAt).toEqual(ending.expiresAt);
     expect(await suite.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.subjectId, ending.id))).toEqual([{ action: "website.cancel" }]);

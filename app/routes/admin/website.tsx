@@ -91,7 +91,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       case "resume":
         return setWebsiteSuspended(shop, actor, id, value.intent === "suspend", value.reason);
       case "cancel":
-        return cancelWebsiteForOwner(db, actor, id, value.reason);
+        return cancelWebsiteForOwner(shop, actor, id, value.reason);
     }
   });
   if (!done.ok) return done.reply;
@@ -205,7 +205,7 @@ export default function WebsitePage({ loaderData: site, actionData }: Route.Comp
                 pendingLabel="Cancelling…"
                 pending={sending("cancel")}
               >
-                No more reminders and no renewals; what is paid for runs to its expiry. This cannot be undone here: the owner starts a new website to host it again.
+                No more reminders and no renewals; what is paid for runs to its expiry, and the owner is mailed. This cannot be undone here: the owner starts a new website to host it again.
               </ConfirmDialog>
             )}
           </div>
