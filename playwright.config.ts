@@ -1,5 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumFlags, testBrowserPath } from "./tests/chromium.ts";
@@ -18,8 +16,17 @@ import {
 
 const portOf = (url: string) => new URL(url).port;
 
+/**
+ * Where each app server keeps its data: inside the output folder, which Playwright empties before every
+ * run (before it starts the servers, which then make the folder as on a first start), so nothing piles
+ * up in the system's temporary folder run after run.
+ */
+const outputDir = "test-results";
+const dataDir = (server: string) => path.join(import.meta.dirname, outputDir, "servers", server);
+
 export default defineConfig({
   testDir: "tests/e2e",
+  outputDir,
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   retries: process.env.CI ? 1 : 0,
@@ -65,7 +72,7 @@ export default defineConfig({
         PORT: portOf(baseURL),
         HOST: "127.0.0.1",
         PUBLIC_URL: baseURL,
-        DATA_DIR: mkdtempSync(path.join(tmpdir(), "academy-e2e-")),
+        DATA_DIR: dataDir("app"),
         LOG_LEVEL: "warn",
         // Tests give each browser its own X-Forwarded-For address (one proxy hop: the entry is taken as written), so per-address rate limits stay real.
         TRUST_PROXY: "true",
@@ -91,7 +98,7 @@ export default defineConfig({
         PORT: portOf(razorpayAppUrl),
         HOST: "127.0.0.1",
         PUBLIC_URL: razorpayAppUrl,
-        DATA_DIR: mkdtempSync(path.join(tmpdir(), "academy-e2e-razorpay-")),
+        DATA_DIR: dataDir("razorpay"),
         LOG_LEVEL: "warn",
         TRUST_PROXY: "true",
         PAYMENT_PROVIDER: "razorpay",
@@ -117,7 +124,7 @@ export default defineConfig({
         PORT: portOf(productionAppUrl),
         HOST: "127.0.0.1",
         PUBLIC_URL: productionUrl,
-        DATA_DIR: mkdtempSync(path.join(tmpdir(), "academy-e2e-production-")),
+        DATA_DIR: dataDir("production"),
         LOG_LEVEL: "warn",
         AUTH_SECRET: "e2e-production-auth-secret-of-at-least-32-characters",
         ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),

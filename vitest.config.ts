@@ -18,6 +18,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           exclude: ["tests/integration/fuzz-*.test.ts"],
           globalSetup: ["tests/support/vitest-global-setup.ts"],
+          setupFiles: ["tests/support/vitest-temporary-folder.ts"],
           // Each worker imports the server's modules once for all its files, not once per file (~3 s of a core each, 100 s of the suite):
           // the files share no module state they rely on (each opens its own database and app), and one that sets the environment undoes it.
           isolate: false,
@@ -26,7 +27,13 @@ export default defineConfig({
       {
         // After the rest, its two halves side by side: each keeps a core busy for half a minute and would starve the tests that time a server's start.
         extends: true,
-        test: { name: "fuzz", include: ["tests/integration/fuzz-*.test.ts"], globalSetup: ["tests/support/vitest-global-setup.ts"], sequence: { groupOrder: 1 } },
+        test: {
+          name: "fuzz",
+          include: ["tests/integration/fuzz-*.test.ts"],
+          globalSetup: ["tests/support/vitest-global-setup.ts"],
+          setupFiles: ["tests/support/vitest-temporary-folder.ts"],
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },

@@ -4,9 +4,7 @@
 // nothing. On a server of its own: the embedded database is closed while the staff command runs,
 // as docs/operations.md says.
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { freePort } from "../support/free-port.ts";
 import { webhookPath } from "../../server/payments/index.ts";
@@ -70,9 +68,10 @@ async function setUpTwoFactor(page: Page): Promise<string> {
   return key;
 }
 
-test("the first owner is made at the server, sets up two-factor sign-in, and grants a colleague a role", async ({ browser }) => {
+test("the first owner is made at the server, sets up two-factor sign-in, and grants a colleague a role", async ({ browser }, testInfo) => {
   test.setTimeout(scanBudget(13, 300_000));
-  const dataDir = await mkdtemp(path.join(tmpdir(), "academy-e2e-admin-"));
+  // In the test's output folder, emptied before the next run.
+  const dataDir = testInfo.outputPath("data");
   const port = await freePort();
   const site = `http://127.0.0.1:${port}`;
   // Razorpay as the payment provider (its API the local stand-in), so a payment can be lost on its way back.

@@ -10,7 +10,8 @@ import { Client } from "pg";
 import { fromPglite, fromPostgres, migrationsFolder, type Database } from "../../server/db/client.ts";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
-const cacheDir = path.join(tmpdir(), "academy-test-databases");
+/** Where the templates are kept between runs: outside any one run's temporary folder (vitest-temporary-folder.ts). */
+const cacheDir = process.env.ACADEMY_TEST_CACHE_DIR ?? path.join(tmpdir(), "academy-test-databases");
 
 /** Any number of 64-bit integers would do: held while one process makes the PostgreSQL template. */
 const templateLock = 5_218_003_117_664_291_871n;
