@@ -5,6 +5,7 @@ import { cardClass } from "../../components/ui/card.tsx";
 import type { Route } from "./+types/course";
 import { backOfficeMeta } from "./meta.ts";
 import { staffWith } from "./access.server.ts";
+import { percentOf, ratingText } from "./course-figures.ts";
 import { Fact } from "./fact.tsx";
 import { PageHeading, Section } from "./page-heading.tsx";
 
@@ -20,7 +21,6 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ loaderData }) => backOfficeMeta(loaderData?.figures ? `${loaderData.figures.title} · Courses` : "Course");
 
-const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 100));
 
 export default function CoursePage({ loaderData: { figures, reach } }: Route.ComponentProps) {
   if (!figures) return null;
@@ -30,10 +30,10 @@ export default function CoursePage({ loaderData: { figures, reach } }: Route.Com
       <dl className={cardClass({ className: "grid gap-4 p-6 sm:grid-cols-4" })}>
         <Fact term="Learners">{figures.learners}</Fact>
         <Fact term="Finished">
-          {figures.completions} ({percent(figures.completions, figures.learners)}%)
+          {figures.completions} ({percentOf(figures.completions, figures.learners)}%)
         </Fact>
         <Fact term="Refunded">{figures.refunded}</Fact>
-        <Fact term="Rating">{figures.rating === null ? "No reviews" : `${figures.rating} of 5 (${figures.reviewCount})`}</Fact>
+        <Fact term="Rating">{ratingText(figures)}</Fact>
       </dl>
       <Section id="reach" title="Where learners stop">
         {reach.learners === 0 ? (
@@ -46,7 +46,7 @@ export default function CoursePage({ loaderData: { figures, reach } }: Route.Com
             </p>
             <ol className="space-y-4" aria-label="Modules">
             {reach.modules.map((module, index) => {
-              const share = percent(module.reached, reach.learners);
+              const share = percentOf(module.reached, reach.learners);
               return (
                 <li key={module.title} className="space-y-1">
                   <p className="flex justify-between gap-4 text-sm">

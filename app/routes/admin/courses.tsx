@@ -4,6 +4,7 @@ import { courseFigures } from "../../../server/staff/index.ts";
 import type { Route } from "./+types/courses";
 import { backOfficeMeta } from "./meta.ts";
 import { staffWith } from "./access.server.ts";
+import { percentOf, ratingText } from "./course-figures.ts";
 import { PageHeading } from "./page-heading.tsx";
 
 /** Every course with its learners, completions and rating. */
@@ -15,7 +16,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = () => backOfficeMeta("Courses");
 
-const share = (part: number, whole: number) => (whole === 0 ? "—" : `${Math.round((part / whole) * 100)}%`);
+/** The table's columns after the course's own: all figures, set to the right. */
+const figureColumns = ["Learners", "Finished", "Refunded", "Rating"];
 
 export default function CoursesPage({ loaderData }: Route.ComponentProps) {
   return (
@@ -29,18 +31,11 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
               <th scope="col" className="py-2 pr-4 font-medium">
                 Course
               </th>
-              <th scope="col" className="py-2 pr-4 text-right font-medium">
-                Learners
-              </th>
-              <th scope="col" className="py-2 pr-4 text-right font-medium">
-                Finished
-              </th>
-              <th scope="col" className="py-2 pr-4 text-right font-medium">
-                Refunded
-              </th>
-              <th scope="col" className="py-2 text-right font-medium">
-                Rating
-              </th>
+              {figureColumns.map((column) => (
+                <th key={column} scope="col" className="py-2 pr-4 text-right font-medium last:pr-0">
+                  {column}
+                </th>
+              ))}
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
@@ -53,11 +48,11 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
                 </th>
                 <td className="py-3 pr-4 text-right tabular-nums text-slate-950 dark:text-white">{course.learners}</td>
                 <td className="py-3 pr-4 text-right tabular-nums text-slate-950 dark:text-white">
-                  {course.completions} <span className="text-slate-600 dark:text-slate-400">({share(course.completions, course.learners)})</span>
+                  {course.completions} <span className="text-slate-600 dark:text-slate-400">({course.learners === 0 ? "—" : `${percentOf(course.completions, course.learners)}%`})</span>
                 </td>
                 <td className="py-3 pr-4 text-right tabular-nums text-slate-950 dark:text-white">{course.refunded}</td>
                 <td className="py-3 text-right tabular-nums text-slate-950 dark:text-white">
-                  {course.rating === null ? "No reviews" : `${course.rating} of 5 (${course.reviewCount})`}
+                  {ratingText(course)}
                 </td>
               </tr>
             ))}
