@@ -3,12 +3,12 @@
 // it up too; support settles a payment whose way back was lost; a learner probing /admin learns
 // nothing. On a server of its own: the embedded database is closed while the staff command runs,
 // as docs/operations.md says.
-import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { freePort } from "../support/free-port.ts";
 import { webhookPath } from "../../server/payments/index.ts";
 import { testPayPath } from "../support/razorpay-api.ts";
+import { childEnv, runNode } from "../support/node-process.ts";
 import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
 import { hydrated } from "./hydration.ts";
@@ -20,14 +20,7 @@ import { totpCode } from "./totp.ts";
 const password = "correct horse battery staple";
 
 /** `npm run staff -- …` at the server, in the server's environment. */
-function staff(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; output: string }> {
-  const { NODE_ENV: _mode, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["scripts/staff.ts", ...args], { env: { ...inherited, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, output })));
-}
+const staff = (env: Record<string, string>, ...args: string[]) => runNode(["scripts/staff.ts", ...args], { env: childEnv(env) });
 
 async function stop(server: ServerProcess): Promise<void> {
   server.child.kill("SIGTERM");
@@ -89,7 +82,7 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
 
     // The operator makes the first owner while the embedded database is free.
     await stop(server);
-    expect(await staff(env, "grant", owner.email, "owner")).toEqual({ code: 0, output: `${owner.email} is now owner. They open ${site}/admin, signed in, and set up two-factor sign-in there.\n` });
+    expect(await staff(env, "grant", owner.email, "owner")).toMatchObject({ code: 0, stderr: "", stdout: `${owner.email} is now owner. They open ${site}/admin, signed in, and set up two-factor sign-in there.\n` });
     server = startProcess(env);
     await listeningUrl(server);
 

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, stat, writeFile } from "node:fs/promises";
@@ -22,7 +22,8 @@ import { rememberLesson, setLessonComplete } from "../../server/learning/player.
 import { createNote, getNote } from "../../server/notes/index.ts";
 import { confirmSecondFactor, grantRole } from "../../server/staff/index.ts";
 import { startWebsite } from "../../server/websites/index.ts";
-import { listeningPort } from "../support/server-process.ts";
+import { childEnv, runNode, type Ran } from "../support/node-process.ts";
+import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
 import { pgliteTemplateInto, type TemplateKind } from "../support/database-templates.ts";
 import { scratchSpace } from "../support/scratch.ts";
 import { contentDir, deliverTestWebhooks, identitySuite, payInTestSandbox, projectRoot, requireCurrentBuild, startTestPayments } from "./helpers.ts";
@@ -71,30 +72,12 @@ const postgresKind: Kind = {
 
 const kinds = [pgliteKind, ...(serverUrl ? [postgresKind] : [])];
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment of a server process: only what a test names, never the caller's database or key. */
-function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _url, DATA_DIR: _dir, ENCRYPTION_KEY: _key, NODE_ENV: _mode, ...inherited } = process.env;
-  return { ...inherited, ...env };
-}
-
 /** `npm run backup -- ARGS` / `npm run restore -- ARGS` as an operator runs them, on the same Node. */
-function run(script: "backup" | "restore", args: string[], env: Record<string, string>, cwd = projectRoot): Promise<Ran> {
-  const child = spawn(process.execPath, [path.join(projectRoot, "scripts", `${script}.ts`), ...args], { cwd, env: processEnv(env), stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
-}
+const run = (script: "backup" | "restore", args: string[], env: Record<string, string>, cwd = projectRoot): Promise<Ran> =>
+  runNode([path.join(projectRoot, "scripts", `${script}.ts`), ...args], { cwd, env: childEnv(env) });
 
 interface Server {
-  child: ChildProcess;
+  child: ServerProcess["child"];
   url: string;
   stop(): Promise<void>;
 }
@@ -102,33 +85,13 @@ interface Server {
 /** The real server (server/main.ts over the production build) on a place, listening on a free port. */
 async function startServer(env: Record<string, string>): Promise<Server> {
   await requireCurrentBuild("the backup tests");
-  const child = spawn(process.execPath, ["server/main.ts"], {
-    cwd: projectRoot,
-    env: processEnv({ HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", ...env }),
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const port = listeningPort(output);
-    if (port) break;
-    if (child.exitCode !== null) throw new Error(`The server exited early:\n${output}`);
-    if (Date.now() > deadline) {
-      child.kill("SIGKILL");
-      throw new Error(`The server did not start:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const port = listeningPort(output);
+  const server = startProcess({ PORT: "0", LOG_LEVEL: "warn", ...env });
   return {
-    child,
-    url: `http://127.0.0.1:${port}`,
+    child: server.child,
+    url: await listeningUrl(server),
     async stop() {
-      child.kill("SIGTERM");
-      await exited;
+      server.child.kill("SIGTERM");
+      await server.exited;
     },
   };
 }

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -22,6 +21,7 @@ import { createNote, listNotes } from "../../server/notes/index.ts";
 import { readUserDocument } from "../../server/users/user-document.ts";
 import { createDiskStorage } from "../../server/storage/disk.ts";
 import { migratedDataDir, migratedPostgresTemplate } from "../support/database-templates.ts";
+import { childEnv, outputAndExit, spawnNode, type Ran } from "../support/node-process.ts";
 import { databaseKinds, migratedDatabaseEach, newPostgresDatabase, projectRoot, testCatalog, testCourse } from "./helpers.ts";
 
 const catalog = testCatalog([testCourse("demo", "Demo course", [[{ id: "1-1", title: "Getting started", preview: true }]])]);
@@ -288,29 +288,17 @@ describe.each(databaseKinds)("rotating the encryption key on $name", ({ open }) 
   });
 });
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** The environment of a child process: only what a test names, never the caller's database or keys. */
-function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _url, DATA_DIR: _dir, ENCRYPTION_KEY: _key, ENCRYPTION_KEY_PREVIOUS: _previous, NODE_ENV: _mode, ...inherited } = process.env;
-  return { ...inherited, LOG_LEVEL: "warn", ...env };
-}
-
 /** A process as an operator starts it, on the same Node; `stop` sends it a signal once its output matches. */
 function run(args: string[], env: Record<string, string>, stop?: { when: RegExp; signal: NodeJS.Signals }): Promise<Ran> {
-  const child = spawn(process.execPath, args, { cwd: projectRoot, env: processEnv(env), stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  const watch = () => {
-    if (stop?.when.test(stdout + stderr)) child.kill(stop.signal);
+  const child = spawnNode(args, { cwd: projectRoot, env: childEnv({ LOG_LEVEL: "warn", ...env }) });
+  let output = "";
+  const watch = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (stop?.when.test(output)) child.kill(stop.signal);
   };
-  child.stdout.on("data", (chunk: Buffer) => ((stdout += chunk.toString()), watch()));
-  child.stderr.on("data", (chunk: Buffer) => ((stderr += chunk.toString()), watch()));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
+  child.stdout.on("data", watch);
+  child.stderr.on("data", watch);
+  return outputAndExit(child);
 }
 
 const rotateKey = (env: Record<string, string>, stop?: { when: RegExp; signal: NodeJS.Signals }) => run([path.join(projectRoot, "scripts", "rotate-key.ts")], env, stop);

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import { PGlite } from "@electric-sql/pglite";
@@ -10,6 +9,7 @@ import { user } from "../../server/db/schema.ts";
 import { createLogger } from "../../server/logger.ts";
 import { listMailbox } from "../../server/mail/outbox.ts";
 import { migratedDataDir } from "../support/database-templates.ts";
+import { childEnv, spawnNode } from "../support/node-process.ts";
 import { listeningPort } from "../support/server-process.ts";
 import { projectRoot, startTestApp, type TestApp } from "./helpers.ts";
 
@@ -281,11 +281,9 @@ describe("request lines", () => {
 
 describe("a running server's output", { timeout: 120_000 }, () => {
   it("is JSON lines on stdout, Better Auth's included; stderr has only the sentence for the person who started it", async () => {
-    const { NODE_ENV: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, ["server/main.ts"], {
+    const child = spawnNode(["server/main.ts"], {
       cwd: projectRoot,
-      env: { ...inherited, HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATA_DIR: await migratedDataDir("academy-logs-") },
-      stdio: ["ignore", "pipe", "pipe"],
+      env: childEnv({ HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "info", DATA_DIR: await migratedDataDir("academy-logs-") }),
     });
     let stdout = "";
     let stderr = "";

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { childEnv, spawnNode, type NodeProcess } from "../support/node-process.ts";
 import { randomBytes } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { Agent, request } from "node:http";
@@ -264,7 +264,7 @@ const healthzCounts = (samples: Sample[]) => ({
 describe.skipIf(!process.env.TEST_DATABASE_URL)("/metrics with several server processes", { timeout: 180_000 }, () => {
   const serverUrl = process.env.TEST_DATABASE_URL as string;
   const databaseName = `academy_test_${randomBytes(6).toString("hex")}`;
-  let child: ChildProcess | undefined;
+  let child: NodeProcess | undefined;
   let output = "";
   let base = "";
   /** A kept-alive connection to each worker, by its pid. */
@@ -292,11 +292,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("/metrics with several server pr
     const port = await freePort();
     const url = new URL(serverUrl);
     url.pathname = `/${databaseName}`;
-    const { NODE_ENV: _ignored, ...inherited } = process.env;
-    child = spawn(process.execPath, ["server/main.ts"], {
+    child = spawnNode(["server/main.ts"], {
       cwd: projectRoot,
-      env: {
-        ...inherited,
+      env: childEnv({
         HOST: "127.0.0.1",
         PORT: String(port),
         LOG_LEVEL: "info",
@@ -305,11 +303,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("/metrics with several server pr
         DATABASE_POOL_SIZE: "3",
         WEB_CONCURRENCY: "2",
         METRICS_TOKEN: token,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
+      }),
     });
-    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     // Both workers listening, so Node's round robin hands new connections to each in turn.
     await expect.poll(() => output.split("Academy is running at").length - 1, { timeout: 120_000, interval: 200 }).toBe(2);
     base = `http://127.0.0.1:${port}`;

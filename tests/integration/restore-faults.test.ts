@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readdir, readFile, symlink, writeFile } from "node:fs/promises";
@@ -11,6 +11,7 @@ import { createOrder } from "../../server/commerce/index.ts";
 import { fromPglite, fromPostgres, type Database, type Db } from "../../server/db/client.ts";
 import { checkSchema, SchemaMismatch } from "../../server/db/schema-check.ts";
 import { createNote } from "../../server/notes/index.ts";
+import { childEnv, outputAndExit, runNode, spawnNode } from "../support/node-process.ts";
 import { scratchSpace } from "../support/scratch.ts";
 import { contentDir, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, projectRoot, startTestPayments, type IdentitySuite } from "./helpers.ts";
 
@@ -122,33 +123,12 @@ const postgresKind: Kind = {
 
 const kinds = [pgliteKind, ...(serverUrl ? [postgresKind] : [])];
 
-/** The environment of an Academy process: only what a test names, never the caller's database or key. */
-function processEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _url, DATA_DIR: _dir, ENCRYPTION_KEY: _key, NODE_ENV: _mode, ...inherited } = process.env;
-  return { ...inherited, ...env };
-}
-
-interface Ran {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function ran(child: ChildProcess): Promise<Ran> {
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once("close", (code, signal) => resolve({ code, signal, stdout, stderr })));
-}
-
 /** `npm run backup|restore -- ARGS` as an operator runs it, on the same Node. */
 function start(script: "backup" | "restore", args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [path.join(projectRoot, "scripts", `${script}.ts`), ...args], { cwd: projectRoot, env: processEnv(env), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnNode([path.join(projectRoot, "scripts", `${script}.ts`), ...args], { cwd: projectRoot, env: childEnv(env) });
   let output = "";
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  return { child, done: ran(child), output: () => output };
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return { child, done: outputAndExit(child), output: () => output };
 }
 
 const run = (script: "backup" | "restore", args: string[], env: Record<string, string>) => start(script, args, env).done;
@@ -433,12 +413,7 @@ describe.each(kinds)("restore faults on $name", { timeout: 120_000 }, (kind) => 
       } finally {
         await database.close();
       }
-      const server = spawn(process.execPath, ["server/main.ts"], {
-        cwd: projectRoot,
-        env: processEnv({ HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", ...place.env }),
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const exited = await ran(server);
+      const exited = await runNode(["server/main.ts"], { cwd: projectRoot, env: childEnv({ HOST: "127.0.0.1", PORT: "0", LOG_LEVEL: "warn", ...place.env }) });
       expect(exited.code).toBe(1);
       expect(exited.stdout).not.toContain("Academy is running");
       expect(exited.stderr).toMatch(/^The database schema does not match the migrations: .*user_email_unique.*\. Restore a good backup\.\n$/);

@@ -1,6 +1,5 @@
 // The back office's roles and its audit log (issue 27): roles live in the database and are read on
 // every request; every change is an audit entry in the same transaction; the log refuses to change.
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -30,6 +29,7 @@ import {
   type StaffOrderFilter,
 } from "../../server/staff/index.ts";
 import { migratedDataDir } from "../support/database-templates.ts";
+import { childEnv, runNode, type Ran } from "../support/node-process.ts";
 import { contentDir, databaseKinds, identitySuite, projectRoot, startTestPayments } from "./helpers.ts";
 
 let catalog: Catalog;
@@ -131,15 +131,7 @@ describe.each(databaseKinds)("staff roles and the audit log on $name", ({ open }
 });
 
 /** `npm run staff -- …` as an operator types it, on its own data folder. */
-function staffCommand(dataDir: string, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const { NODE_ENV: _mode, DATABASE_URL: _url, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["scripts/staff.ts", ...args], { cwd: projectRoot, env: { ...inherited, DATA_DIR: dataDir }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.once("close", (code) => resolve({ code, stdout, stderr })));
-}
+const staffCommand = (dataDir: string, ...args: string[]): Promise<Ran> => runNode(["scripts/staff.ts", ...args], { cwd: projectRoot, env: childEnv({ DATA_DIR: dataDir }) });
 
 describe("what support sees of customers", () => {
   it("reads order numbers as receipts print them or shortened, and nothing else", () => {

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -15,6 +14,7 @@ import { user } from "../../server/db/schema.ts";
 import { createStorage, type FileStorage } from "../../server/storage/index.ts";
 import { uploadsPath } from "../../server/storage/keys.ts";
 import { updateUserDocument } from "../../server/users/user-document.ts";
+import { childEnv, runNode } from "../support/node-process.ts";
 import { contentDir, projectRoot, startTestApp, type TestApp } from "./helpers.ts";
 
 const bucket = "academy-test-uploads";
@@ -186,11 +186,9 @@ describe("S3 storage at start", () => {
   });
 
   it("makes the server exit with status 1 and the reason on stderr", { timeout: 60_000 }, async () => {
-    const { NODE_ENV: _ignored, ...inherited } = process.env;
-    const child = spawn(process.execPath, ["server/main.ts"], {
+    const { code, stderr } = await runNode(["server/main.ts"], {
       cwd: projectRoot,
-      env: {
-        ...inherited,
+      env: childEnv({
         HOST: "127.0.0.1",
         PORT: "0",
         CONTENT_DIR: contentDir,
@@ -200,12 +198,8 @@ describe("S3 storage at start", () => {
         S3_FORCE_PATH_STYLE: "true",
         S3_ACCESS_KEY_ID: "S3RVER",
         S3_SECRET_ACCESS_KEY: "S3RVER",
-      },
-      stdio: ["ignore", "ignore", "pipe"],
+      }),
     });
-    let stderr = "";
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(1);
     expect(stderr).toContain(`The S3 bucket "academy-missing" does not exist at ${endpoint}. Create it, or set S3_BUCKET to one that does.\n`);
     expect(stderr).not.toMatch(/^\s+at /m);

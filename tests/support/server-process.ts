@@ -1,10 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
+import { childEnv, spawnNode, type NodeProcess } from "./node-process.ts";
 
 const projectRoot = path.resolve(import.meta.dirname, "../..");
 
 export interface ServerProcess {
-  child: ChildProcess;
+  child: NodeProcess;
   /** Everything it has written so far, stdout and stderr together. */
   output: () => string;
   /** Its exit code, once it has exited. */
@@ -22,17 +22,12 @@ export const productionSandboxEnv = {
   PAYMENT_ALLOW_SANDBOX: "true",
 };
 
-/** `node <script>` in the project (server/main.ts by default), as `npm start` runs it, with NODE_ENV unset unless given. */
+/** `node <script>` in the project (server/main.ts by default), as `npm start` runs it, with NODE_ENV, the database and keys unset unless given. */
 export function startProcess(env: Record<string, string>, args: string[] = ["server/main.ts"]): ServerProcess {
-  const { NODE_ENV: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, args, {
-    cwd: projectRoot,
-    env: { ...inherited, HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawnNode(args, { cwd: projectRoot, env: childEnv({ HOST: "127.0.0.1", LOG_LEVEL: "info", ...env }) });
   let output = "";
-  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   return { child, output: () => output, exited };
 }

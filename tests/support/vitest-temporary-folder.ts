@@ -8,3 +8,5 @@ import { inject } from "vitest";
 
 process.env.ACADEMY_TEST_CACHE_DIR ??= path.join(tmpdir(), "academy-test-databases");
 process.env.TMPDIR = inject("temporaryFolder");
+// The servers and commands a test starts keep Node's compiled code for the next one (about a third of a second each).
+process.env.NODE_COMPILE_CACHE = path.join(process.env.TMPDIR, "node-compile-cache");
