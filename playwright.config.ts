@@ -37,7 +37,7 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   use: {
     baseURL,
-    trace: "retain-on-failure",
+    trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
     launchOptions: { executablePath: testBrowserPath, args: chromiumFlags },
   },
   projects: [
