@@ -18,7 +18,7 @@ export default defineConfig({
           include: ["tests/integration/**/*.test.ts"],
           exclude: ["tests/integration/fuzz-*.test.ts"],
           globalSetup: ["tests/support/vitest-global-setup.ts"],
-          setupFiles: ["tests/support/vitest-temporary-folder.ts"],
+          setupFiles: ["tests/support/vitest-temporary-folder.ts", "tests/support/vitest-production-libraries.ts"],
           // Each worker imports the server's modules once for all its files, not once per file (~3 s of a core each, 100 s of the suite):
           // the files share no module state they rely on (each opens its own database and app), and one that sets the environment undoes it.
           isolate: false,
@@ -31,7 +31,7 @@ export default defineConfig({
           name: "fuzz",
           include: ["tests/integration/fuzz-*.test.ts"],
           globalSetup: ["tests/support/vitest-global-setup.ts"],
-          setupFiles: ["tests/support/vitest-temporary-folder.ts"],
+          setupFiles: ["tests/support/vitest-temporary-folder.ts", "tests/support/vitest-production-libraries.ts"],
           sequence: { groupOrder: 1 },
         },
       },

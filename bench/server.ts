@@ -31,11 +31,13 @@ export async function startServer(
 ): Promise<RunningServer> {
   const ownDataDir = env.DATA_DIR === undefined ? mkdtempSync(path.join(tmpdir(), "academy-bench-")) : undefined;
   const log = options.logFile ? openSync(options.logFile, "a") : "ignore";
+  // NODE_ENV is the server's configuration (production needs real secrets): only what `env` says, never the caller's.
+  const { NODE_ENV: _mode, ...inherited } = process.env;
   const child = spawn(process.execPath, [...serverNodeFlags, "server/main.ts"], {
     cwd: root,
     env: {
       ...serverStartEnv,
-      ...process.env,
+      ...inherited,
       PORT: String(port),
       HOST: "127.0.0.1",
       ...(ownDataDir && { DATA_DIR: ownDataDir }),
