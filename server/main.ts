@@ -1,5 +1,6 @@
 // `npm start` and production. Imported first: modules run in import order, so every library below
-// is loaded after NODE_ENV is settled.
+// is resolved by server/module-resolution.ts and loaded after NODE_ENV is settled.
+import "./module-resolution.ts";
 import { configuredEnvironment } from "./production-libraries.ts";
 import cluster from "node:cluster";
 import { fileURLToPath } from "node:url";

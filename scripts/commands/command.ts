@@ -1,5 +1,5 @@
 // What the operator's commands (rotate-key, staff) share: a sentence and an exit code on failure, and the server's configuration or that sentence.
-import { ConfigError, loadConfig } from "../server/config.ts";
+import { ConfigError, loadConfig } from "../../server/config.ts";
 
 /** Prints `message` for the person at the terminal and exits with `code` (2: the command was not understood). */
 export function fail(message: string, code = 1): never {
