@@ -1,6 +1,6 @@
 import { createGoogleStandIn, type GoogleStandIn } from "./auth/google-stand-in.ts";
 import { createCliLogin, type CliLogin } from "./auth/cli-login.ts";
-import { createAuth, type Auth } from "./auth/index.ts";
+import { createAuth, type Auth, type PasswordHashing } from "./auth/index.ts";
 import type { Catalog } from "./catalog/index.ts";
 import type { FieldCipher } from "./crypto/field-encryption.ts";
 import { openKeyring } from "./crypto/keyring.ts";
@@ -40,6 +40,7 @@ export interface IdentityOptions {
   mailIntervalMs?: number;
   storage: FileStorage;
   google?: GoogleSettings;
+  passwordHashing?: PasswordHashing;
 }
 
 /** Encryption key → field cipher → mail transport and worker → Better Auth. */
@@ -67,6 +68,7 @@ export async function startIdentity(options: IdentityOptions): Promise<Identity>
     logger,
     storage: options.storage,
     google: google && { ...google, standIn: googleStandIn ?? undefined },
+    passwordHashing: options.passwordHashing,
     sendMail: async (message) => {
       await enqueueMail(db, message);
       mailWorker.nudge();

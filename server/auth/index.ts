@@ -1,4 +1,4 @@
-import { betterAuth } from "better-auth";
+import { betterAuth, type BetterAuthOptions } from "better-auth";
 import { sql } from "drizzle-orm";
 import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import { APIError, createAuthMiddleware, getSessionFromCtx, isAPIError } from "better-auth/api";
@@ -71,7 +71,12 @@ export interface AuthDeps {
   sendMail: (message: MailMessage) => Promise<void>;
   /** Google's OpenID Connect client, when configured; with `standIn`, the development stand-in this server runs. */
   google: (Pick<GoogleSettings, "clientId" | "clientSecret" | "issuer"> & { standIn?: GoogleStandIn | undefined }) | undefined;
+  /** How passwords are hashed and checked: Better Auth's own scrypt unless given (tests give the same scrypt, remembered). */
+  passwordHashing?: PasswordHashing | undefined;
 }
+
+/** Better Auth's `emailAndPassword.password`: hashes a new password, and checks one against a stored hash. */
+export type PasswordHashing = NonNullable<NonNullable<BetterAuthOptions["emailAndPassword"]>["password"]>;
 
 /**
  * Google as an OpenID Connect provider found through discovery, so tests can stand in for it. The
@@ -128,6 +133,7 @@ export function createAuth(deps: AuthDeps) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: ({ user, url }) => deps.sendMail(passwordResetMail(deps.catalog().site, user, url)),
+      ...(deps.passwordHashing && { password: deps.passwordHashing }),
     },
     emailVerification: {
       sendOnSignUp: true,

@@ -22,6 +22,7 @@ import { createLogger, type Logger } from "../../server/logger.ts";
 import { createPayments, type Payments } from "../../server/payments/index.ts";
 import { sourceHash, stampFile } from "../../scripts/source-hash.ts";
 import { migratedPostgresTemplate, pgliteCopy } from "../support/database-templates.ts";
+import { rememberedPasswordHashing } from "../support/remembered-passwords.ts";
 
 export const projectRoot = path.resolve(import.meta.dirname, "../..");
 export const contentDir = path.join(projectRoot, "content");
@@ -111,6 +112,7 @@ async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://a
     mailFrom: "Academy <no-reply@academy.test>",
     mailIntervalMs: 60_000,
     storage: storage ?? createDiskStorage(await mkdtemp(path.join(tmpdir(), "academy-uploads-"))),
+    passwordHashing: rememberedPasswordHashing,
   });
 }
 
