@@ -24,6 +24,9 @@ const portOf = (url: string) => new URL(url).port;
 const outputDir = "test-results";
 const dataDir = (server: string) => path.join(import.meta.dirname, outputDir, "servers", server);
 
+// The servers and the CLI runs the tests start keep Node's compiled code for the next one.
+process.env.NODE_COMPILE_CACHE ??= path.join(import.meta.dirname, outputDir, "node-compile-cache");
+
 export default defineConfig({
   testDir: "tests/e2e",
   outputDir,
@@ -64,7 +67,7 @@ export default defineConfig({
       env: { OIDC_PORT: portOf(oidcIssuer) },
     },
     {
-      command: "node server/main.ts",
+      command: "node tests/support/e2e-server.ts",
       url: `${baseURL}/readyz`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -90,7 +93,7 @@ export default defineConfig({
     },
     {
       // The same app with Razorpay as its payment provider.
-      command: "node server/main.ts",
+      command: "node tests/support/e2e-server.ts",
       url: `${razorpayAppUrl}/readyz`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -115,7 +118,7 @@ export default defineConfig({
     },
     {
       // The production configuration, reached only through the TLS proxy below.
-      command: "node server/main.ts",
+      command: "node tests/support/e2e-server.ts",
       url: `${productionAppUrl}/readyz`,
       reuseExistingServer: false,
       timeout: 60_000,
