@@ -24,7 +24,7 @@ const dotClass: Record<BadgeTone, string> = {
 export function StatusBadge({ tone, children }: { tone: BadgeTone; children: ReactNode }) {
   return (
     <span
-      className={`inline-flex items-center gap-1.5 whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset print:bg-transparent print:text-black print:ring-black/30 ${toneClass[tone]}`}
+      className={`inline-flex w-fit items-center gap-1.5 whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset print:bg-transparent print:text-black print:ring-black/30 ${toneClass[tone]}`}
     >
       <span aria-hidden="true" className={`size-1.5 rounded-full ${dotClass[tone]}`} />
       {children}

@@ -256,7 +256,7 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     const register = colleague.page.getByRole("region", { name: "GST sales register" });
     const thisMonth = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Kolkata", year: "numeric", month: "2-digit" }).format(new Date());
     await register.getByLabel("Month").fill(thisMonth);
-    const [download] = await Promise.all([colleague.page.waitForEvent("download"), register.getByRole("button", { name: "Download gst sales register (CSV)" }).click()]);
+    const [download] = await Promise.all([colleague.page.waitForEvent("download"), register.getByRole("button", { name: "Download the GST sales register (CSV)" }).click()]);
     expect(download.suggestedFilename()).toBe(`gst-sales-register-${thisMonth}.csv`);
     const csv = await readFile((await download.path()) as string, "utf8");
     expect(csv).toContain(`Invoice,${orderNumber},`);
@@ -293,6 +293,11 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     await owner.page.setViewportSize({ width: 375, height: 800 });
     await owner.page.goto("/admin");
     expect(await seriousViolationsInBothThemes(owner.page, "dashboard at 375 px")).toEqual([]);
+    // On a phone a status keeps the width of its word instead of stretching across the row.
+    await owner.page.goto("/admin/orders");
+    const refundedRow = owner.page.getByRole("list", { name: "Orders found" }).getByRole("listitem").filter({ hasText: "ACD-000001" });
+    const [row, badge] = await Promise.all([refundedRow.boundingBox(), refundedRow.getByText("Refunded", { exact: true }).boundingBox()]);
+    expect(badge?.width).toBeLessThan((row?.width ?? 0) / 3);
 
     // Signing in again asks for the app's code after the password.
     await owner.page.context().clearCookies();

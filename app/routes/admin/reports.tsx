@@ -24,11 +24,13 @@ const reports = [
   {
     file: "gst-register.csv",
     title: "GST sales register",
+    download: "Download the GST sales register (CSV)",
     text: "Every tax invoice issued in the month and every credit note, as negative rows: invoice number and date, B2B or B2C, the buyer's GSTIN and state, place of supply, taxable value, CGST, SGST, IGST and total, matching the invoices to the paisa. What GSTR-1 is filed from.",
   },
   {
     file: "payments.csv",
     title: "Payments",
+    download: "Download the payments (CSV)",
     text: "Every payment attempt the provider reported in the month, with its order number, method, status, amount and the amount refunded. No names or e-mails.",
   },
 ];
@@ -47,7 +49,7 @@ export default function ReportsPage({ loaderData }: Route.ComponentProps) {
           <Form method="get" action={`/admin/reports/${report.file}`} reloadDocument className="flex flex-col gap-4 sm:flex-row sm:items-end">
             <TextField label="Month" name="month" type="month" required defaultValue={loaderData.month} className="sm:w-56" />
             <Button type="submit" variant="secondary">
-              Download {report.title.toLowerCase()} (CSV)
+              {report.download}
             </Button>
           </Form>
         </section>
