@@ -1,6 +1,6 @@
 // The server and the operator's commands as tests start them: one way to start them and read what they wrote.
 import { spawn, type ChildProcessByStdio, type SpawnOptions } from "node:child_process";
-import type { Readable, Writable } from "node:stream";
+import type { Readable } from "node:stream";
 
 /**
  * V8 compiles the embedded database's WebAssembly with its baseline compiler only. A process a test
@@ -11,12 +11,11 @@ import type { Readable, Writable } from "node:stream";
  */
 const testNodeFlags = ["--liftoff-only"];
 
-export type NodeProcess = ChildProcessByStdio<Writable | null, Readable, Readable>;
+export type NodeProcess = ChildProcessByStdio<null, Readable, Readable>;
 
-/** `node ARGS` on this Node, with the tests' flags, its output piped. */
-export function spawnNode(args: string[], options: Omit<SpawnOptions, "stdio"> & { input?: "pipe" }): NodeProcess {
-  const { input, ...rest } = options;
-  return spawn(process.execPath, [...testNodeFlags, ...args], { ...rest, stdio: [input ?? "ignore", "pipe", "pipe"] }) as NodeProcess;
+/** `node ARGS` on this Node, with the tests' flags, no input and its output piped. */
+export function spawnNode(args: string[], options: Omit<SpawnOptions, "stdio">): NodeProcess {
+  return spawn(process.execPath, [...testNodeFlags, ...args], { ...options, stdio: ["ignore", "pipe", "pipe"] }) as NodeProcess;
 }
 
 export interface Ran {
