@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 import { scanBudget, seriousViolations, seriousViolationsInBothThemes } from "./axe.ts";
 import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
+import { gotoHydrated } from "./hydration.ts";
 
 const password = "correct horse battery staple";
 const course = "webdevfrontendcourse";
@@ -194,7 +195,7 @@ test("a lesson's text reaches the browser once, and stays through hydration and 
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());
   });
-  const document = await page.goto(`/courses/${course}/submodule/1-2`);
+  const document = await gotoHydrated(page, `/courses/${course}/submodule/1-2`);
   const html = (await document?.text()) ?? "";
   // In the page, and not a second time inside the loader data React Router embeds for hydration.
   expect(html.split("HTML describes").length - 1).toBe(1);
