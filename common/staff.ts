@@ -38,6 +38,8 @@ const grants = {
   "websites.manage": ["support"],
   /** Each course's learners, completions, rating and where learners stop. */
   "courses.view": ["content"],
+  /** Take a course off sale (out of the catalogue; its learners keep it) or put it back, with a reason. */
+  "courses.publish": ["content"],
   /** The GST sales register and the payments export. */
   "reports.view": ["finance"],
   /** Hide or show learners' reviews, and reply to them in public. */

@@ -14,6 +14,14 @@ export class NotFound extends UserError {
   }
 }
 
+/** Something that was here and is not any more, on purpose (a course taken off sale). */
+export class Gone extends UserError {
+  override name = "Gone";
+  constructor(message: string) {
+    super(message, 410);
+  }
+}
+
 export class Forbidden extends UserError {
   override name = "Forbidden";
   constructor(message: string) {

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type InputHTMLAttributes, type ReactNode } from "react";
+import { replyProblem, type FormReply } from "../../common/forms.ts";
 import { passwordLength } from "../../common/limits.ts";
 import { lengthVerdict, loadPasswordCheck, type PasswordCheck, type PasswordLevel, type PasswordOwner } from "../../common/password-policy.ts";
 import { buttonClass } from "./ui/button.tsx";
@@ -99,6 +100,15 @@ export function PasswordField({
       {error && <FieldError id={`${id}-error`}>{error}</FieldError>}
     </div>
   );
+}
+
+/**
+ * What became of a form that shows one alert: its success message, or why it was refused (the form's
+ * sentence, or else the first field's, so a reason the server trims to nothing is not refused in silence).
+ */
+export function ReplyAlert({ reply }: { reply: FormReply | undefined }) {
+  const text = reply?.ok ? reply.message : replyProblem(reply);
+  return text ? <FormAlert tone={reply?.ok ? "success" : "error"}>{text}</FormAlert> : null;
 }
 
 export function FormAlert({ tone = "error", children }: { tone?: "error" | "success" | "info"; children: ReactNode }) {

@@ -14,6 +14,7 @@ const errorTexts: Record<number, { title: string; message: string }> = {
   400: { title: "We could not read that request", message: "Nothing was changed. Go back to the page, reload it and try again." },
   403: { title: "That request was refused", message: "Nothing was changed. Go back to the page, reload it and try again." },
   405: { title: "That page cannot do that", message: "Nothing was changed. Go back to the page, reload it and try again." },
+  410: { title: "No longer available", message: "It has been taken down. Browse what we offer now." },
   413: { title: "That upload is too large", message: "Nothing was changed. Choose a smaller file and try again." },
   415: { title: "We could not read that request", message: "Nothing was changed. Go back to the page, reload it and try again." },
   429: { title: "Too many requests", message: "Please wait a few minutes before trying again." },

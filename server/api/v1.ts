@@ -2,6 +2,7 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { coursesOnSale } from "../catalog/index.ts";
 import { listOwnedCourses } from "../commerce/index.ts";
 import { session } from "../db/schema.ts";
 import { TooManyRequests, UserError, ValidationError } from "../errors.ts";
@@ -148,16 +149,18 @@ export function createApi(deps: ApiDeps) {
     createRoute({
       method: "get",
       path: "/courses",
-      summary: "Every course, with whether you are enrolled and how far you are",
+      summary: "Every course on sale and every course you have, with whether you are enrolled and how far you are",
       security: requires("read"),
       responses: { 200: { description: "The catalogue", content: { "application/json": { schema: z.object({ courses: z.array(Course) }) } } }, ...errorResponses(401, 403, 429) },
     }),
     async (c) => {
       const catalog = deps.catalog();
-      const owned = new Map((await listOwnedCourses(deps.db, catalog, caller(c).userId)).map((o) => [o.course.id, o.percent]));
+      const [ownedCourses, onSale] = await Promise.all([listOwnedCourses(deps.db, catalog, caller(c).userId), coursesOnSale(deps.db)]);
+      const owned = new Map(ownedCourses.map((o) => [o.course.id, o.percent]));
       return c.json(
         {
-          courses: catalog.courses.map((course) => ({
+          // A course taken off sale is listed only to those who have it.
+          courses: catalog.courses.filter((course) => onSale.has(course.id) || owned.has(course.id)).map((course) => ({
             id: course.id,
             title: course.title,
             summary: course.summary,

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNotNull, isNull, ne, type SQL } from "drizzle-orm";
 import { orders, websitePeriods, websites } from "../db/schema.ts";
-import { Conflict, NotFound, ServiceUnavailable, ValidationError } from "../errors.ts";
+import { courseOffSale, coursesOnSale } from "../catalog/index.ts";
+import { Conflict, Gone, NotFound, ServiceUnavailable, ValidationError } from "../errors.ts";
 import { isEnrolled } from "./fulfilment.ts";
 import { addPaidPeriod, assertRenewable, findWebsite, hostingPlan, type PaidPeriod } from "../websites/index.ts";
 import { priceBreakdown, type PriceBreakdown } from "./pricing.ts";
@@ -56,6 +57,7 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
   if (!course) throw new NotFound("We could not find that course.");
   const previous = await previousOrder(shop, input.userId, input.idempotencyKey, (o) => o.courseId === course.id);
   if (previous) return previous;
+  if (!(await coursesOnSale(db)).has(course.id)) throw new Gone(courseOffSale);
   const buyerGstin = normaliseGstin(input.buyerGstin);
   if (await isEnrolled(db, input.userId, course.id)) throw new Conflict("You already own this course.");
 

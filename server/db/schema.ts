@@ -563,3 +563,13 @@ export const staffSessions = pgTable("staff_sessions", {
     .references(() => session.id, { onDelete: "cascade" }),
   secondFactorAt: at("second_factor_at").notNull(),
 });
+
+/**
+ * Courses staff took off sale (issue 27): out of the catalogue, its search, the home page, the
+ * sitemap and checkout; whoever has one keeps it. A course in content/ without a row is on sale.
+ */
+export const unpublishedCourses = pgTable("unpublished_courses", {
+  courseId: text("course_id").primaryKey(),
+  unpublishedAt: at("unpublished_at").notNull().defaultNow(),
+  reason: text("reason").notNull(),
+});

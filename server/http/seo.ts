@@ -1,12 +1,12 @@
 import type { Hono } from "hono";
 import { escapeHtml } from "../escape-html.ts";
 import type { Catalog } from "../catalog/index.ts";
-import { policySlugs } from "../catalog/index.ts";
+import { coursesOnSale, policySlugs } from "../catalog/index.ts";
 import type { HttpDeps } from "./deps.ts";
 import type { HttpEnv } from "./env.ts";
 
-/** Every public page a search engine should know about. */
-export function publicPaths(catalog: Catalog): string[] {
+/** Every public page a search engine should know about: the courses are those on sale. */
+function publicPaths(catalog: Pick<Catalog, "courses" | "services">): string[] {
   return [
     "/",
     "/courses",
@@ -26,7 +26,7 @@ export function publicPaths(catalog: Catalog): string[] {
   ];
 }
 
-export function sitemapXml(catalog: Catalog, publicUrl: string): string {
+function sitemapXml(catalog: Pick<Catalog, "courses" | "services">, publicUrl: string): string {
   const urls = publicPaths(catalog)
     .map((p) => `  <url><loc>${escapeHtml(publicUrl + p)}</loc></url>`)
     .join("\n");
@@ -54,8 +54,10 @@ export function robotsTxt(publicUrl: string): string {
 /** /robots.txt and /sitemap.xml, for search engines. */
 export function mountSeo(app: Hono<HttpEnv>, deps: HttpDeps): void {
   app.get("/robots.txt", (c) => c.text(robotsTxt(deps.publicUrl)));
-  app.get("/sitemap.xml", (c) => {
+  app.get("/sitemap.xml", async (c) => {
+    const catalog = deps.catalog();
+    const onSale = await coursesOnSale(deps.database.db);
     c.header("Content-Type", "application/xml; charset=utf-8");
-    return c.body(sitemapXml(deps.catalog(), deps.publicUrl));
+    return c.body(sitemapXml({ courses: onSale.of(catalog.courses), services: catalog.services }, deps.publicUrl));
   });
 }

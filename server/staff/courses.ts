@@ -1,11 +1,15 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { courseStats, noStats, type Catalog, type Course } from "../catalog/index.ts";
+import { courseStats, coursesOnSale, courseWithdrawal, noStats, setCourseOnSale, type Catalog, type Course } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
 import { certificates, enrolments, lessonProgress } from "../db/schema.ts";
+import { NotFound } from "../errors.ts";
+import { recordAudit, stateReason, type Actor } from "./audit.ts";
 
 export interface CourseFigures {
   id: string;
   title: string;
+  /** In the catalogue and for sale; false once staff took it off sale. */
+  onSale: boolean;
   /** People who may open it now: bought or given, not refunded. */
   learners: number;
   /** People whose course was taken back by a refund. */
@@ -19,16 +23,51 @@ export interface CourseFigures {
 
 /** Every course in the catalogue with its learners, completions and rating, in three grouped queries. */
 export async function courseFigures(db: Db, catalog: Pick<Catalog, "courses">): Promise<CourseFigures[]> {
-  const [stats, refundedRows, completionRows] = await Promise.all([
+  const [stats, refundedRows, completionRows, onSale] = await Promise.all([
     courseStats(db),
     db.select({ courseId: enrolments.courseId, n: sql<number>`count(*)::int` }).from(enrolments).where(eq(enrolments.status, "revoked")).groupBy(enrolments.courseId),
     db.select({ courseId: certificates.courseId, n: sql<number>`count(*)::int` }).from(certificates).where(isNull(certificates.revokedAt)).groupBy(certificates.courseId),
+    coursesOnSale(db),
   ]);
   const refunded = new Map(refundedRows.map((row) => [row.courseId, row.n]));
   const completed = new Map(completionRows.map((row) => [row.courseId, row.n]));
   return catalog.courses.map((course) => {
     const { learners, reviewCount, rating } = stats.get(course.id) ?? noStats;
-    return { id: course.id, title: course.title, learners, refunded: refunded.get(course.id) ?? 0, completions: completed.get(course.id) ?? 0, rating, reviewCount };
+    return {
+      id: course.id,
+      title: course.title,
+      onSale: onSale.has(course.id),
+      learners,
+      refunded: refunded.get(course.id) ?? 0,
+      completions: completed.get(course.id) ?? 0,
+      rating,
+      reviewCount,
+    };
+  });
+}
+
+/**
+ * Takes a course off sale or puts it back (the content role), with the reason in the audit log.
+ * Off sale, it leaves the catalogue, its search, the home page, the sitemap and checkout; people who
+ * have it keep it. Asking for the state it is in already changes nothing and writes nothing.
+ */
+export async function setCoursePublished(db: Db, actor: Actor, catalog: Pick<Catalog, "courses">, courseId: string, change: { publish: boolean; reason: string }): Promise<string> {
+  if (!catalog.courses.some((course) => course.id === courseId)) throw new NotFound("No course in the catalogue has this id.");
+  const reason = stateReason(change.reason, change.publish ? "why the course goes back on sale" : "why the course comes off sale");
+  return db.transaction(async (tx) => {
+    const withdrawn = await courseWithdrawal(tx, courseId);
+    const changed = await setCourseOnSale(tx, courseId, change.publish ? { onSale: true } : { onSale: false, reason, at: new Date() });
+    if (!changed) return change.publish ? "This course is on sale already." : "This course is off sale already.";
+    await recordAudit(tx, actor, {
+      action: change.publish ? "course.publish" : "course.unpublish",
+      subject: { kind: "course", id: courseId },
+      before: withdrawn ? { onSale: false, reason: withdrawn.reason } : { onSale: true },
+      after: { onSale: change.publish },
+      reason,
+    });
+    return change.publish
+      ? "Published. It is back in the catalogue and on sale; visitors see it within a minute."
+      : "Unpublished. It leaves the catalogue, search and sitemap within a minute; people who have it keep it.";
   });
 }
 

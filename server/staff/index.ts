@@ -9,7 +9,7 @@ export { listStaffReviews, moderateReview, staffReviewPageSize, type ReviewModer
 export { dailyFigures, dashboardFigures, indiaDayStartOf, type DailyFigures, type DashboardFigures, type Takings } from "./dashboard.ts";
 export { listOutbox, outboxPageSize, retryWaitingMail, type OutboxEntry, type OutboxFilter } from "./mail.ts";
 export type { TimeCursor } from "./pages.ts";
-export { courseFigures, courseReach, type CourseFigures, type ModuleReach } from "./courses.ts";
+export { courseFigures, courseReach, setCoursePublished, type CourseFigures, type ModuleReach } from "./courses.ts";
 export {
   cancelWebsiteForOwner,
   changeWebsiteDomain,

@@ -288,6 +288,30 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     await react.getByRole("link").click();
     await expect(owner.page.getByRole("heading", { level: 1 })).toHaveText("React from Fundamentals to Production");
     await expect(owner.page.getByText("No one is learning this course yet.")).toBeVisible();
+    // Taking it off sale: a reason of spaces is refused in words, a real one takes it out of the catalogue.
+    const offSale = async (reason: string) => {
+      await owner.page.getByRole("button", { name: "Unpublish…" }).click();
+      const dialog = owner.page.getByRole("dialog", { name: "Take React from Fundamentals to Production off sale?" });
+      await dialog.getByLabel("Why (kept in the audit log)").fill(reason);
+      await dialog.getByRole("button", { name: "Unpublish" }).click();
+    };
+    await offSale("            ");
+    await expect(owner.page.getByRole("alert")).toHaveText("Say why, in at least 10 characters.");
+    await offSale("The course is being rewritten for the new React.");
+    await expect(owner.page.getByText("Unpublished. It leaves the catalogue, search and sitemap within a minute; people who have it keep it.")).toBeVisible();
+    await expect(owner.page.getByText(/^Since .*: The course is being rewritten for the new React\.$/)).toBeVisible();
+    await owner.page.goto("/courses");
+    await expect(owner.page.getByRole("main").getByRole("article")).toHaveCount(5);
+    await owner.page.goto("/course/react-fundamentals");
+    await expect(owner.page.getByRole("heading", { level: 1 })).toHaveText("No longer available");
+    await owner.page.goto("/admin/courses");
+    await expect(react.getByText("Off sale")).toBeVisible();
+    await react.getByRole("link").click();
+    await owner.page.getByRole("button", { name: "Publish…" }).click();
+    const publish = owner.page.getByRole("dialog", { name: "Put React from Fundamentals to Production back on sale?" });
+    await publish.getByLabel("Why (kept in the audit log)").fill("The rewrite is done and reviewed.");
+    await publish.getByRole("button", { name: "Publish" }).click();
+    await expect(owner.page.getByText("Published. It is back in the catalogue and on sale; visitors see it within a minute.")).toBeVisible();
     await owner.page.goto("/admin/courses");
     expect(await seriousViolationsInBothThemes(owner.page, "courses")).toEqual([]);
     await owner.page.setViewportSize({ width: 375, height: 800 });

@@ -213,6 +213,18 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
     expect((await listAudit(t.database.db, { subjectId: websiteId })).entries.map((e) => [e.action, e.actorRoles])).toEqual([["website.suspend", ["owner"]]]);
   });
 
+  it("lets content and owners take a course off sale, once, and a refused attempt writes nothing", async () => {
+    const path = "/admin/courses/react-fundamentals";
+    const form = { intent: "unpublish", reason: "Matrix: the course is being rewritten." };
+    const nowhere = (await request("learner", "/no-such-page-anywhere", form)).status;
+    const answers: Record<string, number> = {};
+    for (const who of everyone) answers[who] = (await request(who, path, form)).status;
+    // The owner took it off sale; content, allowed too, is told it is off sale already.
+    expect(answers).toEqual({ ...staffOnly(["owner", "content"]), visitor: nowhere, learner: nowhere });
+    expect((await listAudit(t.database.db, { subjectId: "react-fundamentals" })).entries.map((e) => [e.action, e.actorRoles])).toEqual([["course.unpublish", ["owner"]]]);
+    expect((await request("content", path, { intent: "publish", reason: "Matrix: the rewrite is out." })).status).toBe(200);
+  });
+
   it("lets support and owners send waiting mail now, and a refused attempt writes nothing", async () => {
     const nowhere = (await request("learner", "/no-such-page-anywhere", { intent: "retry" })).status;
     const answers: Record<string, number> = {};

@@ -35,8 +35,8 @@ describe.each(databaseKinds)("course figures on $name", ({ open }) => {
     ]);
 
     expect(await courseFigures(suite.db, catalog)).toEqual([
-      { id, title: "Layouts in CSS", learners: 4, refunded: 1, completions: 1, rating: 4.5, reviewCount: 2 },
-      { id: other.id, title: "Another course", learners: 1, refunded: 0, completions: 0, rating: null, reviewCount: 0 },
+      { id, title: "Layouts in CSS", onSale: true, learners: 4, refunded: 1, completions: 1, rating: 4.5, reviewCount: 2 },
+      { id: other.id, title: "Another course", onSale: true, learners: 1, refunded: 0, completions: 0, rating: null, reviewCount: 0 },
     ]);
     expect(await courseReach(suite.db, course)).toEqual({
       learners: 4,

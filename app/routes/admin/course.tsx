@@ -1,32 +1,117 @@
-import { data } from "react-router";
+import { data, useNavigation } from "react-router";
+import { z } from "zod";
+import { formatDay } from "../../../common/format.ts";
+import { replyFor } from "../../../common/forms.ts";
+import { rolesAllow, staffReasonLength } from "../../../common/staff.ts";
+import { courseWithdrawal } from "../../../server/catalog/index.ts";
 import { appServices } from "../../../server/context.ts";
-import { courseFigures, courseReach } from "../../../server/staff/index.ts";
+import { courseFigures, courseReach, setCoursePublished } from "../../../server/staff/index.ts";
+import { ReplyAlert } from "../../components/form-controls.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
+import { buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
+import { ConfirmDialog } from "../../components/ui/dialog.tsx";
+import { TextArea } from "../../components/ui/field.tsx";
+import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/course";
 import { backOfficeMeta } from "./meta.ts";
-import { staffWith } from "./access.server.ts";
+import { actorFor, mayAlso, staffWith } from "./access.server.ts";
 import { percentOf, ratingText } from "./course-figures.ts";
 import { Fact } from "./fact.tsx";
 import { PageHeading, Section } from "./page-heading.tsx";
 
 /** One course's figures and, module by module, how many of its learners got there. */
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  await staffWith(context, request, "courses.view");
+  const member = await staffWith(context, request, "courses.view");
   const { db, catalog } = context.get(appServices);
   const course = catalog.courses.find((known) => known.id === params.courseId);
   if (!course) throw data({ message: "No course in the catalogue has this id." }, { status: 404 });
-  const [[figures], reach] = await Promise.all([courseFigures(db, { courses: [course] }), courseReach(db, course)]);
-  return { figures, reach };
+  const [[figures], reach, withdrawal] = await Promise.all([courseFigures(db, { courses: [course] }), courseReach(db, course), courseWithdrawal(db, course.id)]);
+  return {
+    figures,
+    reach,
+    withdrawal: withdrawal && { at: withdrawal.at.toISOString(), reason: withdrawal.reason },
+    mayPublish: rolesAllow(member.roles, "courses.publish"),
+  };
+}
+
+const publicationForm = z.object({
+  intent: z.enum(["publish", "unpublish"], "Choose whether to publish or unpublish the course."),
+  reason: z
+    .string()
+    .trim()
+    .min(staffReasonLength.min, `Say why, in at least ${staffReasonLength.min} characters.`)
+    .max(staffReasonLength.max, `Keep the reason to ${staffReasonLength.max} characters.`),
+});
+
+/** Takes the course off sale or puts it back, with the reason in the audit log. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const member = mayAlso(await staffWith(context, request, "courses.view"), "courses.publish");
+  const form = await readForm(request, publicationForm);
+  if (!form.ok) return form.reply;
+  const { db, catalog } = context.get(appServices);
+  const { intent, reason } = form.value;
+  const done = await attemptFor(form, () => setCoursePublished(db, actorFor(member, request), catalog, params.courseId, { publish: intent === "publish", reason }));
+  if (!done.ok) return done.reply;
+  return succeed(form, done.value);
 }
 
 export const meta: Route.MetaFunction = ({ loaderData }) => backOfficeMeta(loaderData?.figures ? `${loaderData.figures.title} · Courses` : "Course");
 
 
-export default function CoursePage({ loaderData: { figures, reach } }: Route.ComponentProps) {
+const reasonInput = <TextArea label="Why (kept in the audit log)" name="reason" required minLength={staffReasonLength.min} maxLength={staffReasonLength.max} rows={3} />;
+
+export default function CoursePage({ loaderData: { figures, reach, withdrawal, mayPublish }, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const answer = replyFor(actionData, "publish", "unpublish");
   if (!figures) return null;
+  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") !== undefined;
   return (
     <div className="space-y-8">
-      <PageHeading title={figures.title} back={{ to: "/admin/courses", label: "Courses" }} />
+      <PageHeading title={figures.title} back={{ to: "/admin/courses", label: "Courses" }}>
+        <div className="mt-3 flex flex-wrap items-center gap-3">
+          {figures.onSale ? <Badge tone="success">On sale</Badge> : <Badge tone="warning">Off sale</Badge>}
+          {withdrawal && (
+            <span className="text-slate-700 dark:text-slate-300">
+              Since {formatDay(withdrawal.at)}: {withdrawal.reason}
+            </span>
+          )}
+        </div>
+      </PageHeading>
+
+      {mayPublish && (
+        <Section id="publishing" title="Publishing" className="space-y-4">
+          <ReplyAlert reply={answer} />
+          {figures.onSale ? (
+            <ConfirmDialog
+              trigger="Unpublish…"
+              triggerClassName={buttonClass({ variant: "danger-outline" })}
+              title={`Take ${figures.title} off sale?`}
+              fields={{ intent: "unpublish" }}
+              inputs={reasonInput}
+              confirmLabel="Unpublish"
+              pendingLabel="Unpublishing…"
+              pending={pending}
+            >
+              It leaves the catalogue, its search, the home page and the sitemap, and nobody new can buy it. The {figures.learners}{" "}
+              {figures.learners === 1 ? "person who has it keeps" : "people who have it keep"} it.
+            </ConfirmDialog>
+          ) : (
+            <ConfirmDialog
+              trigger="Publish…"
+              triggerClassName={buttonClass({ variant: "secondary" })}
+              title={`Put ${figures.title} back on sale?`}
+              fields={{ intent: "publish" }}
+              inputs={reasonInput}
+              confirmLabel="Publish"
+              pendingLabel="Publishing…"
+              pending={pending}
+            >
+              It returns to the catalogue, its search, the home page and the sitemap, and anyone can buy it again.
+            </ConfirmDialog>
+          )}
+        </Section>
+      )}
       <dl className={cardClass({ className: "grid gap-4 p-6 sm:grid-cols-4" })}>
         <Fact term="Learners">{figures.learners}</Fact>
         <Fact term="Finished">

@@ -6,6 +6,7 @@ import { backOfficeMeta } from "./meta.ts";
 import { staffWith } from "./access.server.ts";
 import { percentOf, ratingText } from "./course-figures.ts";
 import { PageHeading } from "./page-heading.tsx";
+import { Badge } from "../../components/ui/badge.tsx";
 
 /** Every course with its learners, completions and rating. */
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -22,7 +23,7 @@ const figureColumns = ["Learners", "Finished", "Refunded", "Rating"];
 export default function CoursesPage({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
-      <PageHeading title="Courses" lead="How each course is doing: who may open it, who finished it (a certificate), what they rate it. Open one to see where learners stop." />
+      <PageHeading title="Courses" lead="How each course is doing: who may open it, who finished it (a certificate), what they rate it. Open one to see where learners stop, or to take it off sale." />
       <div className="overflow-x-auto">
         <table className="w-full min-w-[40rem] text-left text-sm">
           <caption className="sr-only">Courses with their learners, completions and rating</caption>
@@ -45,6 +46,11 @@ export default function CoursesPage({ loaderData }: Route.ComponentProps) {
                   <Link to={`/admin/courses/${course.id}`} className="text-brand-700 hover:underline dark:text-brand-300">
                     {course.title}
                   </Link>
+                  {!course.onSale && (
+                    <Badge tone="warning" className="ml-2 whitespace-nowrap">
+                      Off sale
+                    </Badge>
+                  )}
                 </th>
                 <td className="py-3 pr-4 text-right tabular-nums text-slate-950 dark:text-white">{course.learners}</td>
                 <td className="py-3 pr-4 text-right tabular-nums text-slate-950 dark:text-white">

@@ -6,7 +6,7 @@ import { replyFor } from "../../../common/forms.ts";
 import { appServices } from "../../../server/context.ts";
 import { actForCustomer, customerOverview, grantCourseToCustomer, revokeCustomerSession } from "../../../server/staff/index.ts";
 import { describeDevice } from "../../lib/device.ts";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { ReplyAlert } from "../../components/form-controls.tsx";
 import { StatusBadge, WebsiteStatusBadge } from "../../components/status-badge.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
@@ -129,7 +129,7 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
 
       {customer.mayAssist && (
         <Section id="help" title="Help them">
-          {answer?.message && <FormAlert tone={answer.ok ? "success" : "error"}>{answer.message}</FormAlert>}
+          <ReplyAlert reply={answer} />
           <div className="flex flex-wrap gap-3">
             {!customer.emailVerified && <IntentButton intent="resend-verification" label="Send a new confirmation link" pending={sending("resend-verification")} />}
             <IntentButton intent="send-password-reset" label="Send a password reset link" pending={sending("send-password-reset")} />
@@ -173,7 +173,7 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
           <p className="max-w-3xl text-slate-600 dark:text-slate-400">
             The course opens in their account at once, as if bought, through an order of ₹0: no payment, no tax invoice, nothing to refund. The reason is kept in the audit log.
           </p>
-          {granted?.message && <FormAlert tone={granted.ok ? "success" : "error"}>{granted.message}</FormAlert>}
+          <ReplyAlert reply={granted} />
           <Form method="post" className="grid max-w-xl gap-4">
             <input type="hidden" name="intent" value="grant-course" />
             <input type="hidden" name="idempotencyKey" value={customer.grantKey} />

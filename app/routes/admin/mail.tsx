@@ -4,7 +4,7 @@ import { formatMoment } from "../../../common/format.ts";
 import { replyFor } from "../../../common/forms.ts";
 import { appServices } from "../../../server/context.ts";
 import { listOutbox, retryWaitingMail, type OutboxFilter } from "../../../server/staff/index.ts";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { ReplyAlert } from "../../components/form-controls.tsx";
 import { StatusBadge, type BadgeTone } from "../../components/status-badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
@@ -78,7 +78,7 @@ export default function MailPage({ loaderData, actionData }: Route.ComponentProp
         </Select>
       </FilterForm>
       <Section id="retry" title="The mail server is working again?">
-        {answer?.message && <FormAlert tone={answer.ok ? "success" : "error"}>{answer.message}</FormAlert>}
+        <ReplyAlert reply={answer} />
         <Form method="post">
           <input type="hidden" name="intent" value="retry" />
           <Button type="submit" variant="secondary" disabled={retrying}>

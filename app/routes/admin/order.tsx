@@ -5,7 +5,7 @@ import { staffReasonLength, rolesAllow } from "../../../common/staff.ts";
 import { replyFor } from "../../../common/forms.ts";
 import { appServices } from "../../../server/context.ts";
 import { checkOrderWithProvider, refundOrderOutsidePolicy, staffOrder } from "../../../server/staff/index.ts";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { ReplyAlert } from "../../components/form-controls.tsx";
 import { OrderStatusBadge } from "../../components/status-badge.tsx";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
@@ -150,7 +150,7 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
           <p className="text-slate-600 dark:text-slate-400">
             Ask the payment provider about this order. A payment it took is applied as its webhook would have been: the order is fulfilled once, however often you ask.
           </p>
-          {answer?.message && <FormAlert tone={answer.ok ? "success" : "error"}>{answer.message}</FormAlert>}
+          <ReplyAlert reply={answer} />
           <Form method="post">
             <input type="hidden" name="intent" value="check-provider" />
             <Button type="submit" variant="secondary" disabled={sending("check-provider")}>
@@ -162,7 +162,7 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
 
       {(order.mayRefund || refunded) && (
         <Section id="refund" title="Refund outside the policy">
-          {refunded?.message && <FormAlert tone={refunded.ok ? "success" : "error"}>{refunded.message}</FormAlert>}
+          <ReplyAlert reply={refunded} />
           {order.mayRefund && (
             <>
               <p className="text-slate-600 dark:text-slate-400">

@@ -6,7 +6,7 @@ import { reviewReplyLength, staffReasonLength } from "../../../common/staff.ts";
 import { appServices } from "../../../server/context.ts";
 import { listStaffReviews, moderateReview, type StaffReviewFilter } from "../../../server/staff/index.ts";
 import { Stars } from "../../components/feedback/stars.tsx";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { ReplyAlert } from "../../components/form-controls.tsx";
 import { StatusBadge } from "../../components/status-badge.tsx";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
@@ -91,7 +91,7 @@ export default function ReviewsPage({ loaderData, actionData }: Route.ComponentP
           <Choices any="Any" choices={[5, 4, 3, 2, 1].map((stars) => [stars, String(stars)] as const)} />
         </Select>
       </FilterForm>
-      {answer?.message && <FormAlert tone={answer.ok ? "success" : "error"}>{answer.message}</FormAlert>}
+      <ReplyAlert reply={answer} />
       {reviews.length === 0 ? (
         <p className="text-slate-600 dark:text-slate-400">{filter.state || filter.rating ? "No reviews match these filters." : "No one has written a review yet."}</p>
       ) : (

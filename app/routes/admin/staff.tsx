@@ -4,7 +4,7 @@ import { replyFor } from "../../../common/forms.ts";
 import { staffRoleDescriptions, staffRoleLabels, staffRoles } from "../../../common/staff.ts";
 import { appServices } from "../../../server/context.ts";
 import { grantRole, listStaff, revokeRole } from "../../../server/staff/index.ts";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { ReplyAlert } from "../../components/form-controls.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
@@ -51,7 +51,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
   return (
     <div className="space-y-8">
       <PageHeading title="Staff" lead="Who may open the back office, and what each may do there. A role taken away ends at the person's next request." />
-      {revoked && <FormAlert tone={revoked.ok ? "success" : "error"}>{revoked.message}</FormAlert>}
+      <ReplyAlert reply={revoked} />
       <ul className="divide-y divide-slate-200 dark:divide-slate-800" aria-label="Staff members">
         {loaderData.staff.map((person) => (
           <li key={person.id} className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
@@ -88,7 +88,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
         <h2 className="text-lg font-semibold text-slate-950 dark:text-white">Grant a role</h2>
         <p className="text-sm text-slate-600 dark:text-slate-400">The person signs up on the site first, with the e-mail you enter here.</p>
         <input type="hidden" name="intent" value="grant" />
-        {granted?.message && <FormAlert tone={granted.ok ? "success" : "error"}>{granted.message}</FormAlert>}
+        <ReplyAlert reply={granted} />
         <TextField label="E-mail" name="email" type="email" autoComplete="off" required defaultValue={granted && !granted.ok ? granted.values.email : ""} error={granted?.fieldErrors.email} />
         <Select label="Role" name="role" required defaultValue={granted && !granted.ok ? granted.values.role : "support"} error={granted?.fieldErrors.role}>
           {staffRoles.map((role) => (

@@ -5,7 +5,7 @@ import { replyFor } from "../../../common/forms.ts";
 import { rolesAllow, staffReasonLength } from "../../../common/staff.ts";
 import { appServices } from "../../../server/context.ts";
 import { cancelWebsiteForOwner, changeWebsiteDomain, extendWebsite, setWebsiteSuspended, staffWebsite } from "../../../server/staff/index.ts";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { ReplyAlert } from "../../components/form-controls.tsx";
 import { WebsiteStatusBadge } from "../../components/status-badge.tsx";
 import { buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
@@ -136,7 +136,7 @@ export default function WebsitePage({ loaderData: site, actionData }: Route.Comp
 
       {manages && (
         <Section id="manage" title="Change it" className="space-y-4">
-          {answer?.message && <FormAlert tone={answer.ok ? "success" : "error"}>{answer.message}</FormAlert>}
+          <ReplyAlert reply={answer} />
           <div className="flex flex-wrap gap-3">
             {site.mayChangeDomain && (
               <ConfirmDialog

@@ -7,6 +7,7 @@ import {
   isEnrolled,
   priceBreakdown,
 } from "../../../server/commerce/index.ts";
+import { courseOffSale, coursesOnSale } from "../../../server/catalog/index.ts";
 import { appServices, requireViewer } from "../../../server/context.ts";
 import { attempt } from "../../../server/errors.ts";
 import { BackLink } from "../../components/back-link.tsx";
@@ -38,8 +39,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const course = findCourse(context, params.courseId);
   const price = priceBreakdown(course.price, catalog.site.tax);
   const orderId = new URL(request.url).searchParams.get("order");
-  const found = orderId ? await attempt(() => findOrder(shop, viewer.id, orderId)) : null;
+  const [found, owned, onSale] = await Promise.all([
+    orderId ? attempt(() => findOrder(shop, viewer.id, orderId)) : null,
+    isEnrolled(shop.db, viewer.id, course.id),
+    coursesOnSale(shop.db),
+  ]);
   const order = found?.ok && found.value.courseId === course.id ? found.value : null;
+  // An order already made (back from paying) is still followed to its end; a new one is not offered.
+  if (!onSale.has(course.id) && !owned && !order) throw data({ message: courseOffSale }, { status: 410 });
   return {
     course: {
       id: course.id,
@@ -51,7 +58,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     },
     price,
     gst: gstSplit(price.tax),
-    owned: await isEnrolled(shop.db, viewer.id, course.id),
+    owned,
     order: order && {
       id: order.id,
       number: formatOrderNumber(order.number),

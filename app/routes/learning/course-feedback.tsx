@@ -1,4 +1,5 @@
 import { data, Link, useNavigation } from "react-router";
+import { courseOffSale, coursesOnSale } from "../../../server/catalog/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
 import { z } from "zod";
 import { formatDay } from "../../../common/format.ts";
@@ -42,11 +43,14 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   const course = catalog.courses.find((c) => c.id === params.courseId);
   if (!course) throw data(null, { status: 404 });
   const { rating, page } = listFilter(url.searchParams);
-  const [summary, reviews, standing] = await Promise.all([
+  const [summary, reviews, standing, onSale] = await Promise.all([
     courseRating(db, course.id),
     listReviews(db, cipher, { courseId: course.id, rating, page }),
     viewer ? reviewerStanding(db, viewer.id, course.id) : null,
+    coursesOnSale(db),
   ]);
+  // Off sale, its reviews stay for those who have it (and may still write one).
+  if (!onSale.has(course.id) && standing?.enrolment !== "active") throw data({ message: courseOffSale }, { status: 410 });
   const matching = rating ? (summary.histogram.find((h) => h.stars === rating)?.count ?? 0) : summary.count;
   return {
     course: { id: course.id, title: course.title },

@@ -1,4 +1,5 @@
 import { data, Link } from "react-router";
+import { coursesOnSale, courseOffSale } from "../../../server/catalog/index.ts";
 import { coursePlayerPath, isEnrolled } from "../../../server/commerce/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
 import { courseRating, listReviews } from "../../../server/feedback/index.ts";
@@ -22,7 +23,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const course = catalog.courses.find((c) => c.id === params.courseId);
   if (!course) throw data(null, { status: 404 });
   const instructor = catalog.team.find((m) => m.id === course.instructor);
-  const [rating, reviews] = await Promise.all([courseRating(db, course.id), listReviews(db, cipher, { courseId: course.id, perPage: 3 })]);
+  // Only signed-in pages ask whether it is theirs; anonymous pages stay cacheable.
+  const [rating, reviews, onSale, owned] = await Promise.all([
+    courseRating(db, course.id),
+    listReviews(db, cipher, { courseId: course.id, perPage: 3 }),
+    coursesOnSale(db),
+    viewer ? isEnrolled(db, viewer.id, course.id) : false,
+  ]);
+  if (!onSale.has(course.id) && !owned) throw data({ message: courseOffSale }, { status: 410 });
   return {
     course,
     instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml, portrait: instructor.portrait },
@@ -30,8 +38,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     taxMode: catalog.site.tax.mode,
     rating: { average: rating.average, count: rating.count },
     reviews,
-    // Only signed-in pages ask; anonymous pages stay cacheable.
-    playerPath: viewer && (await isEnrolled(db, viewer.id, course.id)) ? coursePlayerPath(course.id) : null,
+    playerPath: owned ? coursePlayerPath(course.id) : null,
   };
 }
 

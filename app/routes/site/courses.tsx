@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useSubmit } from "react-router";
-import { courseStats, noStats, parseCourseQuery, searchCourses, type CourseQuery, type CourseSort } from "../../../server/catalog/index.ts";
+import { coursesOnSale, courseStats, noStats, parseCourseQuery, searchCourses, type CourseQuery, type CourseSort } from "../../../server/catalog/index.ts";
 import { appServices } from "../../../server/context.ts";
 import { CourseCard, toCourseSummary } from "../../components/course-card.tsx";
 import { Container, PageIntro } from "../../components/page-intro.tsx";
@@ -11,14 +11,15 @@ import { controlClass } from "../../components/ui/field.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { catalog, db } = context.get(appServices);
-  const categories = [...new Set(catalog.courses.map((c) => c.category))];
+  const [stats, onSale] = await Promise.all([courseStats(db), coursesOnSale(db)]);
+  const courses = onSale.of(catalog.courses);
+  const categories = [...new Set(courses.map((c) => c.category))];
   const query = parseCourseQuery(new URL(request.url).searchParams, categories);
-  const stats = await courseStats(db);
   return {
     categories,
     query,
-    total: catalog.courses.length,
-    courses: searchCourses(catalog.courses, catalog.team, stats, query).map((c) => toCourseSummary(c, catalog.team, stats.get(c.id) ?? noStats)),
+    total: courses.length,
+    courses: searchCourses(courses, catalog.team, stats, query).map((c) => toCourseSummary(c, catalog.team, stats.get(c.id) ?? noStats)),
   };
 }
 

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { courseStats, noStats } from "../../../server/catalog/index.ts";
+import { coursesOnSale, courseStats, noStats } from "../../../server/catalog/index.ts";
 import { appServices } from "../../../server/context.ts";
 import { topReviews } from "../../../server/feedback/index.ts";
 import { ContentImage } from "../../components/content-image.tsx";
@@ -16,8 +16,10 @@ import { cardClass } from "../../components/ui/card.tsx";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const { catalog, db, cipher } = context.get(appServices);
-  const { site, courses, services, portfolio } = catalog;
-  const [reviews, stats] = await Promise.all([topReviews(db, cipher, catalog), courseStats(db)]);
+  const { site, services, portfolio } = catalog;
+  const [stats, onSale] = await Promise.all([courseStats(db), coursesOnSale(db)]);
+  const courses = onSale.of(catalog.courses);
+  const reviews = await topReviews(db, cipher, { courses });
   return {
     accountDeleted: url.searchParams.get("deleted") === "1",
     hero: site.hero,
