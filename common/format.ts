@@ -14,6 +14,14 @@ export function formatPaise(amount: number): string {
   return formatMoney({ amount, currency: "INR" });
 }
 
+/** Paise from rupees as a person types them ("2000", "₹1,499.50"), or null when it is not an amount. */
+export function parseRupees(typed: string): number | null {
+  const plain = typed.replace(/[₹,\s]/g, "");
+  const match = /^(\d{1,9})(?:\.(\d{1,2}))?$/.exec(plain);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}
+
 export function formatDuration(minutes: number): string {
   const h = Math.floor(minutes / 60);
   const m = minutes % 60;

@@ -146,5 +146,6 @@ export interface ReceiptView {
   placeOfSupply: string;
   payment: { method: string; providerPaymentId: string } | null;
   free: boolean;
-  creditNote: { number: string; issuedAt: Date; providerRefundId: string | null } | null;
+  /** The refund's own figures: the invoice's for a whole refund, a share of them for part of the order. */
+  creditNote: { number: string; issuedAt: Date; providerRefundId: string | null; whole: boolean; amount: number; taxableAmount: number; cgst: number; sgst: number } | null;
 }

@@ -72,6 +72,8 @@ function Block({ title, children }: { title: string; children: ReactNode }) {
 export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; asCreditNote?: boolean }) {
   const halfRate = r.taxRatePercent / 2;
   const credit = asCreditNote ? r.creditNote : null;
+  // A credit note states what was refunded: the whole invoice, or part of it.
+  const figures = credit ?? r;
   const documentName = credit ? "credit note" : "invoice";
   const cell = "px-2 py-3 first:pl-0 last:pr-0 sm:px-4 sm:first:pl-4 sm:last:pr-4";
   return (
@@ -181,7 +183,7 @@ export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; a
               </th>
               <td className={`${cell} hidden font-mono sm:table-cell`}>{invoiceLines[r.kind].sac}</td>
               <td className={`${cell} text-right tabular-nums`}>1</td>
-              <td className={`${cell} text-right tabular-nums`}>{exact(r.taxableAmount)}</td>
+              <td className={`${cell} text-right tabular-nums`}>{exact(figures.taxableAmount)}</td>
             </tr>
           </tbody>
         </table>
@@ -190,7 +192,7 @@ export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; a
       <div className="mt-6 flex flex-col gap-6 sm:flex-row sm:justify-between">
         <div className="text-sm sm:max-w-xs">
           <h2 className={label}>Amount in words</h2>
-          <p className="mt-2 font-medium text-slate-950 dark:text-white print:text-black">{amountInWords(r.amount)}</p>
+          <p className="mt-2 font-medium text-slate-950 dark:text-white print:text-black">{amountInWords(figures.amount)}</p>
           {r.taxMode === "inclusive" && <p className="mt-2 text-slate-600 dark:text-slate-400 print:text-slate-700">The price includes GST.</p>}
         </div>
         <table className="w-full text-sm sm:w-80">
@@ -200,25 +202,25 @@ export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; a
               <th scope="row" className="py-1.5 text-left font-normal text-slate-600 dark:text-slate-400 print:text-slate-700">
                 Taxable value
               </th>
-              <td className="py-1.5 text-right">{exact(r.taxableAmount)}</td>
+              <td className="py-1.5 text-right">{exact(figures.taxableAmount)}</td>
             </tr>
             <tr>
               <th scope="row" className="py-1.5 text-left font-normal text-slate-600 dark:text-slate-400 print:text-slate-700">
                 CGST @ {halfRate}%
               </th>
-              <td className="py-1.5 text-right">{exact(r.cgst)}</td>
+              <td className="py-1.5 text-right">{exact(figures.cgst)}</td>
             </tr>
             <tr>
               <th scope="row" className="py-1.5 text-left font-normal text-slate-600 dark:text-slate-400 print:text-slate-700">
                 SGST @ {halfRate}%
               </th>
-              <td className="py-1.5 text-right">{exact(r.sgst)}</td>
+              <td className="py-1.5 text-right">{exact(figures.sgst)}</td>
             </tr>
             <tr className="border-t border-slate-300 text-base font-bold text-slate-950 dark:border-slate-700 dark:text-white print:border-slate-400 print:text-black">
               <th scope="row" className="pt-3 text-left">
                 Total
               </th>
-              <td className="pt-3 text-right">{exact(r.amount)}</td>
+              <td className="pt-3 text-right">{exact(figures.amount)}</td>
             </tr>
           </tbody>
         </table>
@@ -226,8 +228,8 @@ export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; a
 
       {credit && (
         <p className="mt-6 rounded-lg border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-brand-900 dark:border-brand-800 dark:bg-slate-800 dark:text-brand-100 print:border-slate-300 print:bg-white print:text-black">
-          This credit note cancels invoice {r.number} in full: {formatPaise(r.amount)}, GST included, was refunded on {formatDay(credit.issuedAt)} to the account it
-          was paid from.
+          {credit.whole ? `This credit note cancels invoice ${r.number} in full: ` : `This credit note reduces invoice ${r.number} of ${formatPaise(r.amount)}: `}
+          {formatPaise(credit.amount)}, GST included, was refunded on {formatDay(credit.issuedAt)} to the account it was paid from.
         </p>
       )}
 

@@ -50,6 +50,8 @@ export function orderStatusLabel(order: { status: OrderStatus; refund: { status:
   if (order.refund && (order.refund.status === "requested" || order.refund.status === "pending")) {
     return { label: "Refund in progress", tone: "warning" };
   }
+  // Paid, with part of it given back as goodwill (a whole refund makes the order refunded).
+  if (order.status === "paid" && order.refund?.status === "processed") return { label: "Part refunded", tone: "info" };
   return orderLabels[order.status];
 }
 

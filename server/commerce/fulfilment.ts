@@ -127,7 +127,10 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
     await tx.update(orders).set({ failureReason: hostingNotStartedReasons[period.notStarted](period.domain) }).where(eq(orders.id, order.id));
     const [paid] = await tx.select({ id: payments.id }).from(payments).where(eq(payments.providerPaymentId, payment.id));
     if (paid) {
-      await tx.insert(refunds).values({ orderId: order.id, paymentId: paid.id, userId: order.userId, amount: order.amount, currency: order.currency }).onConflictDoNothing({ target: refunds.orderId });
+      await tx
+        .insert(refunds)
+        .values({ orderId: order.id, paymentId: paid.id, userId: order.userId, amount: order.amount, taxableAmount: order.taxableAmount, taxAmount: order.taxAmount, currency: order.currency })
+        .onConflictDoNothing({ target: refunds.orderId });
     }
     await mailBilled(tx, shop, billed, (site, to) =>
       hostingNotStartedMail(site, to, { ...receipt, title: order.title, domain: period.domain, reason: period.notStarted, ordersUrl: `${shop.publicUrl}/account/orders` }),

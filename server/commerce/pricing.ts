@@ -58,3 +58,13 @@ export function gstSplit(tax: number): { cgst: number; sgst: number } {
   const cgst = Math.floor(tax / 2);
   return { cgst, sgst: tax - cgst };
 }
+
+/**
+ * How much of a refund of `amount` paise is GST, for its credit note: the invoice's own split when
+ * the whole order is refunded, else the invoice's share of GST, to the nearest paisa.
+ */
+export function refundSplit(order: { amount: number; taxableAmount: number; taxAmount: number }, amount: number): { taxableAmount: number; taxAmount: number } {
+  if (amount === order.amount) return { taxableAmount: order.taxableAmount, taxAmount: order.taxAmount };
+  const taxAmount = Math.round((order.taxAmount * amount) / order.amount);
+  return { taxableAmount: amount - taxAmount, taxAmount };
+}

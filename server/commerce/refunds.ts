@@ -9,6 +9,7 @@ import { refundProcessedMail, refundRequestedMail } from "../mail/templates.ts";
 import type { ProviderRefund } from "../payments/provider.ts";
 import { endRefundedHosting, paidRenewal, type PaidRenewal } from "../websites/index.ts";
 import { findOrder, type Order } from "./orders.ts";
+import { refundSplit } from "./pricing.ts";
 import { mailBuyer, type Shop, type Tx } from "./shop.ts";
 
 export type Refund = typeof refunds.$inferSelect;
@@ -174,63 +175,80 @@ export async function requestRefund(shop: Shop, userId: string, orderId: string)
       ? refundEligibility(locked, { now, use: await courseUse(tx, shop.catalog(), bought, { lock: true }), policy })
       : hostingRefundEligibility(locked, { now, period, policy, renewal: await renewalBlockingRefund(tx, locked, period, { lock: true }) });
     if (!eligibility.eligible) throw new ValidationError(eligibility.reason);
+    return locked.amount;
   });
 }
 
 /**
- * A full refund the company decides on, whatever the policy says (the back office's "refund outside
- * the policy"): any paid order with money taken, with the same effects as the buyer's own. `record`
- * runs in the refund's transaction, for the audit entry that says who decided it and why.
+ * A refund the company decides on, whatever the policy says (the back office's "refund outside the
+ * policy"): any paid order with money taken. Of the whole order (`amount` null) it has the same
+ * effects as the buyer's own; of part of it, it is goodwill: the buyer keeps the course or the
+ * website, and the order stays paid. `record` runs in the refund's transaction, for the audit entry
+ * that says who decided it and why.
  */
-export async function refundOutsidePolicy(shop: Shop, orderId: string, record: (tx: Tx, order: Order) => Promise<void>): Promise<Refund> {
+export async function refundOutsidePolicy(shop: Shop, orderId: string, amount: number | null, record: (tx: Tx, order: Order, amount: number) => Promise<void>): Promise<Refund> {
   return startRefund(shop, orderId, "us", async (tx, locked) => {
     if (locked.status !== "paid" || !locked.paidAt) throw new ValidationError("Only a paid order can be refunded.");
     if (locked.amount === 0) throw new ValidationError("This order was free: there is no money to give back.");
-    await record(tx, locked);
+    const refunding = amount ?? locked.amount;
+    if (!Number.isSafeInteger(refunding) || refunding < 100 || refunding > locked.amount) {
+      throw new ValidationError(`A refund is of ₹1 to ${formatPaise(locked.amount)}, the amount paid for this order.`);
+    }
+    await record(tx, locked, refunding);
+    return refunding;
   });
 }
 
 /**
- * Records a refund of the whole order and asks the provider to make it. The order row is locked
- * while `allow` decides (it throws to refuse); a refund already under way or made is returned as it
- * stands, and one the provider failed is tried again.
+ * Records a refund and asks the provider to make it. The order row is locked while `allow` decides
+ * the amount (it throws to refuse); a refund already under way or made is returned as it stands, and
+ * one the provider failed is tried again. A refund of the whole order ends the course's access at
+ * once (it comes back if the provider fails); one of part of it changes nothing the buyer has.
  */
 async function startRefund(
   shop: Shop,
   orderId: string,
   requestedBy: "buyer" | "us",
-  allow: (tx: Tx, order: Order, existing: Refund | undefined) => Promise<void>,
+  allow: (tx: Tx, order: Order, existing: Refund | undefined) => Promise<number>,
 ): Promise<Refund> {
   const prepared = await shop.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
     if (!locked) throw new Conflict("This order cannot be refunded.");
     const [existing] = await tx.select().from(refunds).where(eq(refunds.orderId, locked.id));
     if (existing && existing.status !== "requested" && existing.status !== "failed") return { order: locked, refund: existing, providerPaymentId: null };
-    await allow(tx, locked, existing);
+    const amount = await allow(tx, locked, existing);
+    const whole = amount === locked.amount;
     const [payment] = await tx
       .select()
       .from(payments)
       .where(and(eq(payments.orderId, locked.id), inArray(payments.status, ["captured", "authorized"])));
     if (!payment) throw new Conflict("We could not find the payment for this order. Please write to us and we will sort it out.");
+    const figures = { amount, ...refundSplit(locked, amount) };
     const [refund] = existing
-      ? await tx.update(refunds).set({ status: "requested", failureReason: null }).where(eq(refunds.id, existing.id)).returning()
+      ? await tx
+          .update(refunds)
+          .set({ status: "requested", failureReason: null, ...figures })
+          .where(eq(refunds.id, existing.id))
+          .returning()
       : await tx
           .insert(refunds)
-          .values({ orderId: locked.id, paymentId: payment.id, userId: locked.userId, amount: locked.amount, currency: locked.currency })
+          .values({ orderId: locked.id, paymentId: payment.id, userId: locked.userId, currency: locked.currency, ...figures })
           .returning();
     const bought = courseBuyer(locked);
-    if (bought) await revokeAccess(tx, bought, shop.now());
+    if (bought && whole) await revokeAccess(tx, bought, shop.now());
     if (!existing) {
-      const consequence = bought
-        ? "Your access to the course has ended."
-        : (await hostingPeriodOf(tx, locked.id)) === "first"
-          ? "The website's hosting is cancelled once the refund is processed."
-          : "";
+      const consequence = !whole
+        ? `It is part of what you paid, as goodwill: ${bought ? "you keep the course" : "nothing changes for your website"}.`
+        : bought
+          ? "Your access to the course has ended."
+          : (await hostingPeriodOf(tx, locked.id)) === "first"
+            ? "The website's hosting is cancelled once the refund is processed."
+            : "";
       await mailBuyer(tx, shop, locked.userId, (site, to) =>
         refundRequestedMail(site, to, {
           orderNumber: formatOrderNumber(locked.number),
           courseTitle: locked.title,
-          amount: formatPaise(locked.amount),
+          amount: formatPaise(amount),
           ordersUrl: ordersUrl(shop),
           consequence,
           requestedBy,
@@ -249,7 +267,7 @@ async function startRefund(
  * provider cannot be reached the refund is marked failed (the buyer may try again from the orders
  * page) and course access comes back.
  */
-async function submitRefund(shop: Shop, order: Pick<Order, "id" | "userId" | "courseId" | "websiteId">, refund: Refund, providerPaymentId: string): Promise<Refund> {
+async function submitRefund(shop: Shop, order: Pick<Order, "id" | "userId" | "courseId" | "websiteId" | "amount">, refund: Refund, providerPaymentId: string): Promise<Refund> {
   let providerRefund: ProviderRefund;
   try {
     providerRefund = await shop.provider.refund(providerPaymentId, { amount: refund.amount, notes: { refund_id: refund.id, order_id: order.id } });
@@ -260,7 +278,7 @@ async function submitRefund(shop: Shop, order: Pick<Order, "id" | "userId" | "co
     await shop.db.transaction(async (tx) => {
       await tx.update(refunds).set({ status: "failed", failureReason: reason }).where(eq(refunds.id, refund.id));
       const bought = courseBuyer(order);
-      if (bought) await restoreAccess(tx, bought);
+      if (bought && refund.amount === order.amount) await restoreAccess(tx, bought);
     });
     throw new ServiceUnavailable(reason);
   }
@@ -321,7 +339,7 @@ async function recordProviderRefund(tx: Tx, shop: Shop, providerRefund: Provider
   }
   const [refund] = await tx
     .insert(refunds)
-    .values({ orderId: order.id, paymentId: payment.id, userId: order.userId, amount: providerRefund.amount, currency: providerRefund.currency })
+    .values({ orderId: order.id, paymentId: payment.id, userId: order.userId, amount: providerRefund.amount, ...refundSplit(order, providerRefund.amount), currency: providerRefund.currency })
     .onConflictDoNothing({ target: refunds.orderId })
     .returning();
   return refund ?? null;
@@ -350,12 +368,14 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
   if (!order) return "unknown-refund";
   // Null once the buyer deleted their account: the books still change, but no access, certificate or mail is left.
   const bought = courseBuyer(order);
+  // Part of the order, as goodwill: the buyer keeps what they bought and the order stays paid.
+  const whole = refund.amount === order.amount;
   if (providerRefund.status === "failed") {
     await tx
       .update(refunds)
       .set({ status: "failed", providerRefundId: providerRefund.id, failureReason: "The payment provider could not complete this refund." })
       .where(eq(refunds.id, refund.id));
-    if (bought) await restoreAccess(tx, bought);
+    if (bought && whole) await restoreAccess(tx, bought);
     return "failed";
   }
   await tx
@@ -363,16 +383,18 @@ export async function applyRefund(tx: Tx, shop: Shop, providerRefund: ProviderRe
     // The credit note that corrects the invoice takes the next number of its series, once.
     .set({ status: "processed", providerRefundId: providerRefund.id, processedAt: now, failureReason: null, creditNoteNumber: sql`nextval('credit_note_numbers')` })
     .where(eq(refunds.id, refund.id));
-  await tx.update(orders).set({ status: "refunded", refundedAt: now, updatedAt: now }).where(eq(orders.id, order.id));
-  if (bought) {
-    await revokeAccess(tx, bought, now);
-    await revokeCertificates(tx, bought.userId, bought.courseId, now);
+  if (whole) {
+    await tx.update(orders).set({ status: "refunded", refundedAt: now, updatedAt: now }).where(eq(orders.id, order.id));
+    if (bought) {
+      await revokeAccess(tx, bought, now);
+      await revokeCertificates(tx, bought.userId, bought.courseId, now);
+    }
+    // A refunded first period ends the website; a payment that bought nothing leaves it as it was.
+    if (order.websiteId && (await hostingPeriodOf(tx, order.id)) === "first") await endRefundedHosting(tx, order.websiteId, now);
   }
-  // A refunded first period ends the website; a payment that bought nothing leaves it as it was.
-  if (order.websiteId && (await hostingPeriodOf(tx, order.id)) === "first") await endRefundedHosting(tx, order.websiteId, now);
   await tx
     .update(payments)
-    .set({ status: "refunded", amountRefunded: providerRefund.amount, updatedAt: now })
+    .set({ ...(whole && { status: "refunded" as const }), amountRefunded: providerRefund.amount, updatedAt: now })
     .where(eq(payments.id, refund.paymentId));
   await mailBuyer(tx, shop, order.userId, (site, to) =>
     refundProcessedMail(site, to, {

@@ -71,7 +71,10 @@ export const invoiceColumns = {
 };
 type InvoiceFacts = Pick<typeof orders.$inferSelect, keyof typeof invoiceColumns>;
 
-/** The row of an invoice, or of the credit note that cancels it (`sign` −1): refunds are always of the whole order. */
+/**
+ * The row of an invoice, or of a credit note against it (`sign` −1), whose amounts are the refund's
+ * own: the whole invoice's, or for part of the order its share (refundSplit).
+ */
 function documentRow(site: Site, order: InvoiceFacts, sign: 1 | -1): Omit<RegisterRow, "documentType" | "documentNumber" | "documentDate" | "originalInvoice" | "originalInvoiceDate"> {
   const { cgst, sgst } = gstSplit(order.taxAmount);
   const b2b = order.buyerGstin !== null;
@@ -120,7 +123,14 @@ export async function* gstRegister(db: Db, site: Site, period: { from: Date; to:
   }
   for (let after = 0; ; ) {
     const batch = await db
-      .select({ ...invoiceColumns, creditNoteNumber: refunds.creditNoteNumber, processedAt: refunds.processedAt })
+      .select({
+        ...invoiceColumns,
+        amount: refunds.amount,
+        taxableAmount: refunds.taxableAmount,
+        taxAmount: refunds.taxAmount,
+        creditNoteNumber: refunds.creditNoteNumber,
+        processedAt: refunds.processedAt,
+      })
       .from(refunds)
       .innerJoin(orders, eq(orders.id, refunds.orderId))
       .where(and(eq(refunds.status, "processed"), gte(refunds.processedAt, period.from), lt(refunds.processedAt, period.to), gt(refunds.creditNoteNumber, after)))

@@ -229,7 +229,10 @@ export const payments = pgTable(
 /** Credit notes are numbered in one series, in the order refunds are processed. */
 export const creditNoteNumbers = pgSequence("credit_note_numbers");
 
-/** A full refund of a paid order; at most one per order. */
+/**
+ * A refund of a paid order, at most one per order: of the whole amount (the buyer's, or the company's),
+ * or of part of it (the company's only, as goodwill: the buyer keeps what they bought).
+ */
 export const refunds = pgTable(
   "refunds",
   {
@@ -244,6 +247,9 @@ export const refunds = pgTable(
     /** Null once the buyer deleted their account, as for the order. */
     userId: text("user_id").references(() => user.id, { onDelete: "set null" }),
     amount: money("amount"),
+    /** The amount's value before GST and its GST, as its credit note states them (refundSplit). */
+    taxableAmount: money("taxable_amount"),
+    taxAmount: money("tax_amount"),
     currency: text("currency").notNull(),
     status: text("status", { enum: refundStatuses }).notNull().default("requested"),
     providerRefundId: text("provider_refund_id").unique(),
@@ -256,7 +262,11 @@ export const refunds = pgTable(
     createdAt: at("created_at").notNull().defaultNow(),
     processedAt: at("processed_at"),
   },
-  (table) => [index("refunds_user_idx").on(table.userId), index("refunds_processed_idx").on(table.processedAt)],
+  (table) => [
+    index("refunds_user_idx").on(table.userId),
+    index("refunds_processed_idx").on(table.processedAt),
+    check("refunds_amount_split", sql`${table.amount} > 0 and ${table.taxAmount} >= 0 and ${table.taxableAmount} + ${table.taxAmount} = ${table.amount}`),
+  ],
 );
 
 /** Access to a course; revoked by a refund, made active again by a new purchase. */

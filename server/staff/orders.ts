@@ -233,21 +233,21 @@ export async function checkOrderWithProvider(shop: Shop, actor: Actor, orderId: 
  * Refunds the whole order whatever the policy says (finance), with the reason written to the audit
  * log in the refund's own transaction; returns what to tell the staff member.
  */
-export async function refundOrderOutsidePolicy(shop: Shop, actor: Actor, orderId: string, reason: string): Promise<string> {
-  const why = stateReason(reason, "why this order is refunded outside the policy");
+export async function refundOrderOutsidePolicy(shop: Shop, actor: Actor, orderId: string, input: { reason: string; amount: number | null }): Promise<string> {
+  const why = stateReason(input.reason, "why this order is refunded outside the policy");
   let decided = false;
-  const refund = await refundOutsidePolicy(shop, orderId, async (tx, order) => {
+  const refund = await refundOutsidePolicy(shop, orderId, input.amount, async (tx, order, amount) => {
     decided = true;
     await recordAudit(tx, actor, {
       action: "order.refund",
       subject: { kind: "order", id: order.id },
-      before: { status: order.status },
-      after: { refund: order.amount, outsidePolicy: true },
+      before: { status: order.status, paid: order.amount },
+      after: { refund: amount, whole: amount === order.amount, outsidePolicy: true },
       reason: why,
     });
   });
   const amount = formatPaise(refund.amount);
-  if (!decided) return `This order has a refund already (${refund.status}); nothing more was done.`;
+  if (!decided) return `This order has a refund already (${refund.status}, ${amount}); nothing more was done.`;
   if (refund.status === "processed") return `Refunded ${amount}. The credit note is issued and the buyer is mailed.`;
   return `The refund of ${amount} is on its way: the provider confirms it when the bank has made it, and the buyer is mailed then.`;
 }

@@ -39,7 +39,7 @@ function takenMessage(domain: string): string {
   return `${domain} is already hosted with us. If it is yours, write to us from the address on that account and we will sort it out.`;
 }
 
-/** Whether a refund of the website's first period is asked for and has not failed: once processed, it ends the website. */
+/** Whether a refund of the whole first period is asked for and has not failed: once processed, it ends the website (one of part of it, goodwill, does not). */
 export async function firstPeriodRefund(db: Db | Tx, websiteId: string): Promise<boolean> {
   const [first] = await db
     .select({ orderId: websitePeriods.orderId })
@@ -51,7 +51,8 @@ export async function firstPeriodRefund(db: Db | Tx, websiteId: string): Promise
   const [refund] = await db
     .select({ id: refunds.id })
     .from(refunds)
-    .where(and(eq(refunds.orderId, first.orderId), ne(refunds.status, "failed")));
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(and(eq(refunds.orderId, first.orderId), ne(refunds.status, "failed"), eq(refunds.amount, orders.amount)));
   return refund !== undefined;
 }
 

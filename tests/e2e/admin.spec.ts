@@ -323,6 +323,36 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     const [row, badge] = await Promise.all([refundedRow.boundingBox(), refundedRow.getByText("Refunded", { exact: true }).boundingBox()]);
     expect(badge?.width).toBeLessThan((row?.width ?? 0) / 3);
 
+    // On a phone, the owner gives part of the hosting payment back as goodwill: the website stays, the credit note states the part.
+    await owner.page.goto("/admin/websites");
+    await owner.page.getByRole("list", { name: "Websites found" }).getByRole("link", { name: moved }).click();
+    await owner.page.getByRole("list", { name: "Orders" }).getByRole("link").first().click();
+    await expect(owner.page.getByRole("heading", { level: 1 })).toHaveText(/^ACD-\d{6} · Starter/);
+    await hydrated(owner.page);
+    const hostingNumber = ((await owner.page.getByRole("heading", { level: 1 }).textContent()) ?? "").match(/ACD-\d{6}/)?.[0] ?? "";
+    await owner.page.getByRole("button", { name: "Refund part…" }).click();
+    const part = owner.page.getByRole("dialog", { name: new RegExp(`^Refund part of ₹[\\d,]+ for ${hostingNumber}\\?$`) });
+    await part.getByLabel("Amount in rupees").fill("one hundred");
+    await part.getByLabel("Why (kept in the audit log)").fill("The website was down for a day during our migration.");
+    await part.getByRole("button", { name: "Refund this amount" }).click();
+    await expect(owner.page.getByRole("alert")).toHaveText("Type the amount in rupees, such as 2000 or 1499.50.");
+    await owner.page.getByRole("button", { name: "Refund part…" }).click();
+    await part.getByLabel("Amount in rupees").fill("100");
+    await part.getByLabel("Why (kept in the audit log)").fill("The website was down for a day during our migration.");
+    await part.getByRole("button", { name: "Refund this amount" }).click();
+    await expect(owner.page.getByText("The refund of ₹100 is on its way", { exact: false })).toBeVisible();
+    const goodwillId = ((await owner.page.getByText(/rfnd_\w{14}/).textContent()) ?? "").match(/rfnd_\w{14}/)?.[0] ?? "";
+    const goodwill = (await (await owner.page.request.get(`${razorpayApiUrl}/v1/refunds/${goodwillId}`, { headers: { authorization: basic } })).json()) as object;
+    expect((await owner.page.request.post(`${site}${webhookPath}`, razorpayWebhook("refund.processed", { refund: { ...goodwill, status: "processed" } }))).status()).toBe(200);
+    await owner.page.reload();
+    await expect(owner.page.getByText(/^₹100 of ₹[\d,]+, processed · rfnd_\w{14} · credit note CN-000002$/)).toBeVisible();
+    expect(await seriousViolationsInBothThemes(owner.page, "order refunded in part at 375 px")).toEqual([]);
+    await buyer.page.goto("/account/orders");
+    await expect(buyer.page.getByText(/^₹100 of this order was refunded on .*, as goodwill\. You keep the website\.$/)).toBeVisible();
+    await buyer.page.getByRole("link", { name: `Credit note for order ${hostingNumber}` }).click();
+    await expect(buyer.page.getByText(new RegExp(`^This credit note reduces invoice ${hostingNumber} of ₹[\\d,]+: ₹100, GST included, was refunded on `))).toBeVisible();
+    await expect(buyer.page.getByRole("table", { name: "Tax breakdown" }).getByRole("row").last()).toHaveText(/Total\s*₹100\.00/);
+
     // Signing in again asks for the app's code after the password.
     await owner.page.context().clearCookies();
     await owner.page.goto("/login?redirectTo=%2Fadmin");

@@ -193,6 +193,19 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
     expect((await listAudit(t.database.db, { subjectId: orderId, action: "order.refund" })).entries).toEqual([]);
   });
 
+  it("reads a partial refund's amount in rupees, and says in words when it is not one", async () => {
+    const path = `/admin/orders/${orderId}`;
+    const reason = "Matrix: part of the price back as goodwill.";
+    const notRupees = await request("finance", path, { intent: "refund", reason, amount: "two thousand" });
+    expect(notRupees.status).toBe(400);
+    expect(await notRupees.text()).toContain("Type the amount in rupees, such as 2000 or 1499.50.");
+    // Read as ₹2,000.50, then refused by the domain: this order was never paid.
+    const unpaid = await request("finance", path, { intent: "refund", reason, amount: "₹2,000.50" });
+    expect(unpaid.status).toBe(400);
+    expect(await unpaid.text()).toContain("Only a paid order can be refunded.");
+    expect((await listAudit(t.database.db, { subjectId: orderId, action: "order.refund" })).entries).toEqual([]);
+  });
+
   it("lets support, content and owners hide a review, once, and a refused attempt writes nothing", async () => {
     const form = { intent: "hide", reviewId, reason: "Matrix: abusive language about a person." };
     const nowhere = (await request("learner", "/no-such-page-anywhere", form)).status;

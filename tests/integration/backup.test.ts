@@ -20,7 +20,7 @@ import { loadGeneratedSecrets } from "../../server/db/generated-secrets.ts";
 import { saveReview } from "../../server/feedback/index.ts";
 import { rememberLesson, setLessonComplete } from "../../server/learning/player.ts";
 import { createNote, getNote } from "../../server/notes/index.ts";
-import { confirmSecondFactor, grantRole } from "../../server/staff/index.ts";
+import { confirmSecondFactor, grantRole, setCoursePublished } from "../../server/staff/index.ts";
 import { startWebsite } from "../../server/websites/index.ts";
 import { childEnv, runNode, type Ran } from "../support/node-process.ts";
 import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
@@ -192,7 +192,11 @@ async function fill(db: Db, suite: ReturnType<typeof identitySuite>, catalog: Ca
   await db.insert(cliLoginRequests).values({ userCode: "ABCDEFGH", userAgent: "academy-cli/0.1.0", ipAddress: "10.1.2.3" });
   await db.insert(websiteReminders).values({ websiteId: site.id, kind: "7-days", expiresAt: soon });
   await db.insert(scheduledJobs).values({ name: "clean-up", nextRunAt: soon, lastStartedAt: new Date(), lastFinishedAt: new Date() });
-  // The back office: a role granted (with its audit entry), a confirmed second factor and its key.
+  // The back office: a course taken off sale, a role granted (with their audit entries), a confirmed second factor and its key.
+  await setCoursePublished(db, { id: null, name: "command line (backup test)", roles: ["content"], address: null }, catalog, "ui-ux-design", {
+    publish: false,
+    reason: "Being rewritten for the backup test.",
+  });
   await grantRole(db, { id: null, name: "command line (backup test)", roles: [], address: null }, email, "owner");
   const [session] = await db.select({ id: sessionTable.id }).from(sessionTable).where(eq(sessionTable.userId, user.id)).limit(1);
   await confirmSecondFactor(db, session?.id ?? "");

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
+import { formatCreditNoteNumber, formatOrderNumber } from "../../common/format.ts";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { completeCheckout } from "../../server/commerce/checkout.ts";
 import { createOrder, type Order } from "../../server/commerce/orders.ts";
 import { priceBreakdown } from "../../server/commerce/pricing.ts";
+import { gstRegister, type RegisterRow } from "../../server/commerce/register.ts";
 import { requestRefund } from "../../server/commerce/refunds.ts";
 import type { Shop } from "../../server/commerce/shop.ts";
 import { handleWebhook } from "../../server/commerce/webhooks.ts";
@@ -293,23 +295,23 @@ describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
       await suite.db.update(orders).set({ paidAt: new Date(Date.now() - 60 * 86_400_000) }).where(eq(orders.id, order.id));
       await expect(requestRefund(shop, buyer.id, order.id)).rejects.toThrow(/the window for this order closed/);
 
-      await expect(refundOrderOutsidePolicy(shop, finance, order.id, "  too short ")).rejects.toThrow(
+      await expect(refundOrderOutsidePolicy(shop, finance, order.id, { reason: "  too short ", amount: null })).rejects.toThrow(
         "Say why this order is refunded outside the policy, in 10 to 500 characters.",
       );
       expect(await suite.db.select().from(refunds).where(eq(refunds.orderId, order.id))).toEqual([]);
 
       const reason = "The course's live sessions were cancelled; goodwill refund agreed by phone.";
-      expect(await refundOrderOutsidePolicy(shop, finance, order.id, reason)).toBe(
+      expect(await refundOrderOutsidePolicy(shop, finance, order.id, { reason, amount: null })).toBe(
         "The refund of ₹6,999 is on its way: the provider confirms it when the bank has made it, and the buyer is mailed then.",
       );
       expect(fake.requests.findLast((r) => r.method === "POST" && r.path === `/v1/payments/${payment.id}/refund`)).toMatchObject({ status: 200, body: { amount: order.amount } });
       expect(await enrolmentRows(buyer.id)).toEqual([expect.objectContaining({ status: "revoked" })]);
       expect(await mailsTo(buyer.email, `We are refunding order`)).toHaveLength(1);
-      expect(await refundOrderOutsidePolicy(shop, finance, order.id, reason)).toBe("This order has a refund already (pending); nothing more was done.");
+      expect(await refundOrderOutsidePolicy(shop, finance, order.id, { reason, amount: null })).toBe("This order has a refund already (pending, ₹6,999); nothing more was done.");
 
       const [entry, ...others] = (await listAudit(suite.db, { subjectId: order.id, action: "order.refund" })).entries;
       expect(others).toEqual([]);
-      expect(entry).toMatchObject({ actor: finance.name, actorRoles: ["finance"], reason, before: { status: "paid" }, after: { refund: order.amount, outsidePolicy: true } });
+      expect(entry).toMatchObject({ actor: finance.name, actorRoles: ["finance"], reason, before: { status: "paid", paid: order.amount }, after: { refund: order.amount, whole: true, outsidePolicy: true } });
 
       const [refund] = await suite.db.select().from(refunds).where(eq(refunds.orderId, order.id));
       const processed = fake.processRefund(refund?.providerRefundId ?? "");
@@ -327,10 +329,57 @@ describe.each(databaseKinds)("Razorpay checkout on $name", ({ open }) => {
       ]);
     });
 
+    it("refunds part of an order as goodwill: the buyer keeps the course, the order stays paid, and the credit note states the part with its share of GST", async () => {
+      const finance: Actor = { id: null, name: "Meena Finance <meena@example.com>", roles: ["finance"], address: "203.0.113.8" };
+      const buyer = await signUp();
+      const { order, payment } = await paidOrder(buyer.id);
+      const reason = "Two live sessions were cancelled; ₹2,000 back as agreed on the phone.";
+      for (const amount of [0, 50, order.amount + 100]) {
+        await expect(refundOrderOutsidePolicy(shop, finance, order.id, { reason, amount })).rejects.toThrow("A refund is of ₹1 to ₹6,999, the amount paid for this order.");
+      }
+      expect(await suite.db.select().from(refunds).where(eq(refunds.orderId, order.id))).toEqual([]);
+      expect((await listAudit(suite.db, { subjectId: order.id })).entries).toEqual([]);
+
+      expect(await refundOrderOutsidePolicy(shop, finance, order.id, { reason, amount: 200_000 })).toMatch(/^The refund of ₹2,000 is on its way/);
+      expect(fake.requests.findLast((r) => r.method === "POST" && r.path === `/v1/payments/${payment.id}/refund`)).toMatchObject({ status: 200, body: { amount: 200_000 } });
+      expect(await enrolmentRows(buyer.id)).toEqual([expect.objectContaining({ status: "active" })]);
+      const [requested] = await mailsTo(buyer.email, "We are refunding order");
+      expect(requested?.text).toContain("It is part of what you paid, as goodwill: you keep the course.");
+
+      const [refund] = await suite.db.select().from(refunds).where(eq(refunds.orderId, order.id));
+      const processed = fake.processRefund(refund?.providerRefundId ?? "");
+      const rawBody = fake.webhookBody("refund.processed", { refund: processed, payment: await shop.provider.fetchPayment(payment.id) });
+      expect(await handleWebhook(shop, { rawBody, signature: webhookSignature(webhookSecret, rawBody), eventId: `evt_${token()}` })).toEqual({ status: 200, message: "processed" });
+      expect(await orderRow(order.id)).toMatchObject({ status: "paid", refundedAt: null });
+      expect(await enrolmentRows(buyer.id)).toEqual([expect.objectContaining({ status: "active" })]);
+      const [made] = await suite.db.select().from(refunds).where(eq(refunds.orderId, order.id));
+      // 106,764 paise of GST on ₹6,999: its share of ₹2,000 is 30,508.
+      expect(made).toMatchObject({ status: "processed", amount: 200_000, taxableAmount: 169_492, taxAmount: 30_508, creditNoteNumber: expect.any(Number) });
+      expect(await suite.db.select({ status: payments.status, amountRefunded: payments.amountRefunded }).from(payments).where(eq(payments.orderId, order.id))).toEqual([
+        { status: "captured", amountRefunded: 200_000 },
+      ]);
+      const month = { from: new Date(Date.now() - 40 * 86_400_000), to: new Date(Date.now() + 86_400_000) };
+      const rows: RegisterRow[] = [];
+      for await (const row of gstRegister(suite.db, catalog.site, month)) rows.push(row);
+      expect(rows.find((row) => row.documentNumber === formatCreditNoteNumber(made?.creditNoteNumber ?? 0))).toMatchObject({
+        documentType: "Credit note",
+        originalInvoice: formatOrderNumber(order.number),
+        taxable: -169_492,
+        cgst: -15_254,
+        sgst: -15_254,
+        total: -200_000,
+      });
+
+      // Refunded once: the buyer's own request, and finance's second, find the refund made.
+      expect(await refundOrderOutsidePolicy(shop, finance, order.id, { reason, amount: null })).toBe("This order has a refund already (processed, ₹2,000); nothing more was done.");
+      expect(await requestRefund(shop, buyer.id, order.id)).toMatchObject({ id: made?.id, amount: 200_000 });
+      expect((await listAudit(suite.db, { subjectId: order.id, action: "order.refund" })).entries.map((e) => e.after)).toEqual([{ refund: 200_000, whole: false, outsidePolicy: true }]);
+    });
+
     it("refuses to refund an order that was never paid, and writes nothing", async () => {
       const buyer = await signUp();
       const order = await newOrder(buyer.id);
-      await expect(refundOrderOutsidePolicy(shop, support, order.id, "Customer asked for it on the phone.")).rejects.toThrow("Only a paid order can be refunded.");
+      await expect(refundOrderOutsidePolicy(shop, support, order.id, { reason: "Customer asked for it on the phone.", amount: null })).rejects.toThrow("Only a paid order can be refunded.");
       expect((await listAudit(suite.db, { subjectId: order.id })).entries).toEqual([]);
     });
 

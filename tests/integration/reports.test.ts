@@ -68,10 +68,21 @@ describe.each(databaseKinds)("finance reports on $name", ({ open }) => {
     return { order: paid ?? order, payment: payment as typeof payments.$inferSelect };
   }
 
-  async function refund(order: { id: string; userId: string | null; amount: number }, paymentId: string, processedAt: string) {
+  async function refund(order: { id: string; userId: string | null; amount: number; taxableAmount: number; taxAmount: number }, paymentId: string, processedAt: string) {
     const [made] = await suite.db
       .insert(refunds)
-      .values({ orderId: order.id, paymentId, userId: order.userId, amount: order.amount, currency: "INR", status: "processed", processedAt: new Date(processedAt), creditNoteNumber: sql`nextval('credit_note_numbers')` })
+      .values({
+        orderId: order.id,
+        paymentId,
+        userId: order.userId,
+        amount: order.amount,
+        taxableAmount: order.taxableAmount,
+        taxAmount: order.taxAmount,
+        currency: "INR",
+        status: "processed",
+        processedAt: new Date(processedAt),
+        creditNoteNumber: sql`nextval('credit_note_numbers')`,
+      })
       .returning();
     await suite.db.update(orders).set({ status: "refunded", refundedAt: new Date(processedAt) }).where(eq(orders.id, order.id));
     return made?.creditNoteNumber as number;

@@ -183,7 +183,7 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
     const paid = await placeOrder(buyer.id, "paid", "overview-1");
     const waiting = await placeOrder(buyer.id, "created", "overview-2");
     const [payment] = await suite.db.insert(payments).values({ orderId: paid.id, providerPaymentId: `pay_${paid.number}`, amount: paid.amount, currency: "INR", status: "captured", method: "upi" }).returning();
-    await suite.db.insert(refunds).values({ orderId: paid.id, paymentId: payment?.id ?? "", userId: buyer.id, amount: paid.amount, currency: "INR", status: "pending" });
+    await suite.db.insert(refunds).values({ orderId: paid.id, paymentId: payment?.id ?? "", userId: buyer.id, amount: paid.amount, taxableAmount: paid.taxableAmount, taxAmount: paid.taxAmount, currency: "INR", status: "pending" });
     await suite.enrol(buyer.id, "react-fundamentals", "revoked");
     await suite.enrol(buyer.id, "node-backend");
     const now = new Date();
@@ -225,7 +225,7 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
     const paid = await placeOrder(buyer.id, "paid", "list-1");
     const waiting = await placeOrder(buyer.id, "created", "list-2");
     const [payment] = await suite.db.insert(payments).values({ orderId: paid.id, providerPaymentId: `pay_list_${paid.number}`, amount: paid.amount, currency: "INR", status: "captured", method: "card" }).returning();
-    await suite.db.insert(refunds).values({ orderId: paid.id, paymentId: payment?.id ?? "", userId: buyer.id, amount: paid.amount, currency: "INR", status: "pending" });
+    await suite.db.insert(refunds).values({ orderId: paid.id, paymentId: payment?.id ?? "", userId: buyer.id, amount: paid.amount, taxableAmount: paid.taxableAmount, taxAmount: paid.taxAmount, currency: "INR", status: "pending" });
     const mine = { minAmount: 99_900, maxAmount: 99_900, from: new Date(Date.now() - 60_000) };
     const numbers = async (filter: StaffOrderFilter) => (await listStaffOrders(suite.db, { ...mine, ...filter })).orders.filter((o) => o.buyer?.id === buyer.id).map((o) => o.number);
 

@@ -111,7 +111,9 @@ function OrderNotes({ order }: { order: OrderView }) {
       <p className={note}>
         {unapplied
           ? `We could not apply this payment to the website, so we are refunding ${formatPaise(refund.amount)} in full.`
-          : `You asked for a refund of ${formatPaise(refund.amount)} on ${formatDay(refund.createdAt)}.`}{" "}
+          : refund.amount < order.amount
+            ? `We are refunding ${formatPaise(refund.amount)} of this order, as goodwill; you keep what you bought.`
+            : `You asked for a refund of ${formatPaise(refund.amount)} on ${formatDay(refund.createdAt)}.`}{" "}
         It goes back to the account you paid with, normally within 5–7 business days.
       </p>
     );
@@ -122,6 +124,14 @@ function OrderNotes({ order }: { order: OrderView }) {
       <p className={note}>
         {formatPaise(refund?.amount ?? order.amount)} was refunded{on ? ` on ${formatDay(on)}` : ""}.{" "}
         {order.courseId ? "You no longer have access to this course." : unapplied ? "The payment could not be applied to the website." : "The website's hosting has ended."}
+      </p>
+    );
+  }
+  if (refund?.status === "processed") {
+    // Part of a paid order, as goodwill: the order stays paid and what it bought stays theirs.
+    return (
+      <p className={note}>
+        {formatPaise(refund.amount)} of this order was refunded{refund.processedAt ? ` on ${formatDay(refund.processedAt)}` : ""}, as goodwill. You keep {order.courseId ? "the course" : "the website"}.
       </p>
     );
   }
@@ -149,7 +159,8 @@ function OrderNotes({ order }: { order: OrderView }) {
 
 function OrderActions({ order }: { order: OrderView }) {
   const hasReceipt = order.status === "paid" || order.status === "refunded";
-  const refundRetry = order.status === "paid" && order.refund?.status === "failed";
+  // A failed refund of part of the order was the company's: its staff try it again, not the buyer.
+  const refundRetry = order.status === "paid" && order.refund?.status === "failed" && order.refund.amount === order.amount;
   const canRefund = order.status === "paid" && order.refundEligibility?.eligible === true;
   if (!hasReceipt && !canRefund && !refundRetry) return null;
   return (
@@ -162,7 +173,7 @@ function OrderActions({ order }: { order: OrderView }) {
           Receipt<span className="sr-only"> for order {formatOrderNumber(order.number)}</span>
         </ButtonLink>
       )}
-      {order.status === "refunded" && order.refund?.status === "processed" && (
+      {order.refund?.status === "processed" && (
         <ButtonLink
           to={`/account/orders/${order.id}/credit-note`}
           variant="secondary"

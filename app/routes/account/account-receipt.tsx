@@ -4,7 +4,7 @@ import { attempt } from "../../../server/errors.ts";
 import { ArrowLeftIcon } from "../../components/icons.tsx";
 import { Container } from "../../components/page-intro.tsx";
 import { ReceiptDocument } from "../../components/receipt-document.tsx";
-import { formatDay } from "../../../common/format.ts";
+import { formatDay, formatPaise } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/account-receipt";
 import { receiptView } from "./receipt.server.ts";
@@ -73,7 +73,7 @@ export default function ReceiptPage({ loaderData: r }: Route.ComponentProps) {
 
       {r.creditNote && (
         <p role="note" className="mt-6 rounded-lg border border-brand-200 bg-brand-50 px-4 py-3 text-sm text-brand-900 print:hidden dark:border-brand-800 dark:bg-slate-800 dark:text-brand-100">
-          This order was refunded on {formatDay(r.creditNote.issuedAt)}. The invoice stays as it was issued; credit note {r.creditNote.number} corrects it.{" "}
+          {r.creditNote.whole ? "This order was refunded" : `${formatPaise(r.creditNote.amount)} of this order was refunded`} on {formatDay(r.creditNote.issuedAt)}. The invoice stays as it was issued; credit note {r.creditNote.number} corrects it.{" "}
           <Link to={`/account/orders/${r.id}/credit-note`} className="font-semibold underline underline-offset-2">
             View the credit note
           </Link>

@@ -49,7 +49,15 @@ export async function receiptView(db: AppServices["db"], catalog: Catalog, buyer
     // The invoice never changes; a refund is corrected by a credit note of its own.
     creditNote:
       refund?.status === "processed" && refund.creditNoteNumber !== null && refund.processedAt
-        ? { number: formatCreditNoteNumber(refund.creditNoteNumber), issuedAt: refund.processedAt, providerRefundId: refund.providerRefundId }
+        ? {
+            number: formatCreditNoteNumber(refund.creditNoteNumber),
+            issuedAt: refund.processedAt,
+            providerRefundId: refund.providerRefundId,
+            whole: refund.amount === order.amount,
+            amount: refund.amount,
+            taxableAmount: refund.taxableAmount,
+            ...gstSplit(refund.taxAmount),
+          }
         : null,
   };
 }

@@ -50,8 +50,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await readForm(request, publicationForm);
   if (!form.ok) return form.reply;
   const { db, catalog } = context.get(appServices);
-  const { intent, reason } = form.value;
-  const done = await attemptFor(form, () => setCoursePublished(db, actorFor(member, request), catalog, params.courseId, { publish: intent === "publish", reason }));
+  const value = form.value;
+  const done = await attemptFor(form, () => setCoursePublished(db, actorFor(member, request), catalog, params.courseId, { publish: value.intent === "publish", reason: value.reason }));
   if (!done.ok) return done.reply;
   return succeed(form, done.value);
 }

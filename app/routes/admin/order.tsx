@@ -1,6 +1,6 @@
 import { data, Form, Link, useNavigation } from "react-router";
 import { z } from "zod";
-import { formatCreditNoteNumber, formatMoment, formatOrderNumber, formatPaise } from "../../../common/format.ts";
+import { formatCreditNoteNumber, formatMoment, formatOrderNumber, formatPaise, parseRupees } from "../../../common/format.ts";
 import { staffReasonLength, rolesAllow } from "../../../common/staff.ts";
 import { replyFor } from "../../../common/forms.ts";
 import { appServices } from "../../../server/context.ts";
@@ -10,7 +10,7 @@ import { OrderStatusBadge } from "../../components/status-badge.tsx";
 import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
-import { TextArea } from "../../components/ui/field.tsx";
+import { TextArea, TextField } from "../../components/ui/field.tsx";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/order";
 import { backOfficeMeta } from "./meta.ts";
@@ -38,7 +38,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     buyer: order.buyer,
     refund: order.refund && {
       status: order.refund.status,
-      amount: formatPaise(order.refund.amount),
+      amount: order.refund.amount === order.amount ? formatPaise(order.refund.amount) : `${formatPaise(order.refund.amount)} of ${formatPaise(order.amount)}`,
       providerRefundId: order.refund.providerRefundId,
       creditNote: order.refund.creditNoteNumber === null ? null : formatCreditNoteNumber(order.refund.creditNoteNumber),
       failureReason: order.refund.failureReason,
@@ -62,6 +62,16 @@ const orderForm = z.discriminatedUnion(
         .trim()
         .min(staffReasonLength.min, `Say why this order is refunded outside the policy, in at least ${staffReasonLength.min} characters.`)
         .max(staffReasonLength.max, `Keep the reason to ${staffReasonLength.max} characters.`),
+      // Absent for the whole order; in rupees for part of it.
+      amount: z
+        .string()
+        .optional()
+        .transform((typed, context) => {
+          if (typed === undefined) return null;
+          const paise = parseRupees(typed);
+          if (paise === null) context.addIssue({ code: "custom", message: "Type the amount in rupees, such as 2000 or 1499.50." });
+          return paise;
+        }),
     }),
   ],
   "Choose what to do with this order.",
@@ -69,7 +79,7 @@ const orderForm = z.discriminatedUnion(
 
 /**
  * "Check with the provider": what the payment provider knows about the order, applied as its
- * webhooks would have been. "Refund": the whole order, whatever the policy says, with a reason.
+ * webhooks would have been. "Refund": the whole order or part of it, whatever the policy says, with a reason.
  */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const member = await staffWith(context, request, "orders.check");
@@ -80,11 +90,13 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const { shop } = context.get(appServices);
   const actor = actorFor(member, request);
   const done = await attemptFor(form, () =>
-    value.intent === "refund" ? refundOrderOutsidePolicy(shop, actor, params.orderId, value.reason) : checkOrderWithProvider(shop, actor, params.orderId),
+    value.intent === "refund" ? refundOrderOutsidePolicy(shop, actor, params.orderId, value) : checkOrderWithProvider(shop, actor, params.orderId),
   );
   if (!done.ok) return done.reply;
   return succeed(form, done.value);
 }
+
+const reasonInput = <TextArea label="Why (kept in the audit log)" name="reason" required minLength={staffReasonLength.min} maxLength={staffReasonLength.max} rows={3} />;
 
 export const meta: Route.MetaFunction = ({ loaderData: order }) => backOfficeMeta(order ? `${order.number} · Orders` : "Order");
 
@@ -166,23 +178,15 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
           {order.mayRefund && (
             <>
               <p className="text-slate-600 dark:text-slate-400">
-                Gives the buyer back the whole {order.amount} through the payment provider, whatever the cancellation &amp; refund policy says, and issues the GST credit note when the provider confirms it.
+                Gives the buyer back the whole {order.amount}, or part of it, through the payment provider, whatever the cancellation &amp; refund policy says, and issues the GST credit note when the provider confirms it. An order is refunded once.
               </p>
+              <div className="flex flex-wrap gap-3">
               <ConfirmDialog
                 trigger={`Refund ${order.amount}…`}
                 triggerClassName={buttonClass({ variant: "danger-outline" })}
                 title={`Refund ${order.amount} for ${order.number}?`}
                 fields={{ intent: "refund" }}
-                inputs={
-                  <TextArea
-                    label="Why (kept in the audit log)"
-                    name="reason"
-                    required
-                    minLength={staffReasonLength.min}
-                    maxLength={staffReasonLength.max}
-                    rows={3}
-                  />
-                }
+                inputs={reasonInput}
                 confirmLabel={`Refund ${order.amount}`}
                 pendingLabel="Refunding…"
                 pending={sending("refund")}
@@ -192,6 +196,25 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
                   : "A website's first period refunded ends its hosting; a refunded renewal leaves the website as it is."}{" "}
                 The buyer is mailed. This cannot be undone.
               </ConfirmDialog>
+              <ConfirmDialog
+                trigger="Refund part…"
+                triggerClassName={buttonClass({ variant: "secondary" })}
+                title={`Refund part of ${order.amount} for ${order.number}?`}
+                fields={{ intent: "refund" }}
+                inputs={
+                  <>
+                    <TextField label="Amount in rupees" name="amount" required inputMode="decimal" autoComplete="off" placeholder="2000" />
+                    {reasonInput}
+                  </>
+                }
+                confirmLabel="Refund this amount"
+                pendingLabel="Refunding…"
+                pending={sending("refund")}
+              >
+                Goodwill: the buyer keeps {order.kind === "course" ? "the course and any certificate" : "the website as it is"}, and the order stays paid. The credit note states the amount with its share of GST. The
+                buyer is mailed. This cannot be undone, and the order cannot be refunded again.
+              </ConfirmDialog>
+              </div>
             </>
           )}
         </Section>
