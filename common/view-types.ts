@@ -141,11 +141,13 @@ export interface ReceiptView {
   taxMode: "inclusive" | "exclusive";
   cgst: number;
   sgst: number;
+  /** GST to a business registered in another state: then CGST and SGST are 0. */
+  igst: number;
   buyer: { name: string; email: string; gstin: string | null };
   seller: { legalName: string; addressLines: string[]; gstin: string; email: string; phone: string };
   placeOfSupply: string;
   payment: { method: string; providerPaymentId: string } | null;
   free: boolean;
   /** The refund's own figures: the invoice's for a whole refund, a share of them for part of the order. */
-  creditNote: { number: string; issuedAt: Date; providerRefundId: string | null; whole: boolean; amount: number; taxableAmount: number; cgst: number; sgst: number } | null;
+  creditNote: { number: string; issuedAt: Date; providerRefundId: string | null; whole: boolean; amount: number; taxableAmount: number; cgst: number; sgst: number; igst: number } | null;
 }

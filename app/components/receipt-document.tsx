@@ -74,6 +74,15 @@ export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; a
   const credit = asCreditNote ? r.creditNote : null;
   // A credit note states what was refunded: the whole invoice, or part of it.
   const figures = credit ?? r;
+  // To a business registered in another state GST is IGST; otherwise half CGST, half SGST.
+  const gstRows: [string, number][] =
+    figures.igst > 0
+      ? [[`IGST @ ${r.taxRatePercent}%`, figures.igst]]
+      : [
+          [`CGST @ ${halfRate}%`, figures.cgst],
+          [`SGST @ ${halfRate}%`, figures.sgst],
+        ];
+  const taxRows: [string, number][] = [["Taxable value", figures.taxableAmount], ...gstRows];
   const documentName = credit ? "credit note" : "invoice";
   const cell = "px-2 py-3 first:pl-0 last:pr-0 sm:px-4 sm:first:pl-4 sm:last:pr-4";
   return (
@@ -198,24 +207,14 @@ export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; a
         <table className="w-full text-sm sm:w-80">
           <caption className="sr-only">Tax breakdown</caption>
           <tbody className="tabular-nums">
-            <tr>
-              <th scope="row" className="py-1.5 text-left font-normal text-slate-600 dark:text-slate-400 print:text-slate-700">
-                Taxable value
-              </th>
-              <td className="py-1.5 text-right">{exact(figures.taxableAmount)}</td>
-            </tr>
-            <tr>
-              <th scope="row" className="py-1.5 text-left font-normal text-slate-600 dark:text-slate-400 print:text-slate-700">
-                CGST @ {halfRate}%
-              </th>
-              <td className="py-1.5 text-right">{exact(figures.cgst)}</td>
-            </tr>
-            <tr>
-              <th scope="row" className="py-1.5 text-left font-normal text-slate-600 dark:text-slate-400 print:text-slate-700">
-                SGST @ {halfRate}%
-              </th>
-              <td className="py-1.5 text-right">{exact(figures.sgst)}</td>
-            </tr>
+            {taxRows.map(([name, paise]) => (
+              <tr key={name}>
+                <th scope="row" className="py-1.5 text-left font-normal text-slate-600 dark:text-slate-400 print:text-slate-700">
+                  {name}
+                </th>
+                <td className="py-1.5 text-right">{exact(paise)}</td>
+              </tr>
+            ))}
             <tr className="border-t border-slate-300 text-base font-bold text-slate-950 dark:border-slate-700 dark:text-white print:border-slate-400 print:text-black">
               <th scope="row" className="pt-3 text-left">
                 Total

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gstSplit, priceBreakdown, refundSplit } from "./pricing.ts";
+import { gstSplit, placeOfSupply, priceBreakdown, refundSplit, taxSplit } from "./pricing.ts";
 
 describe("priceBreakdown", () => {
   it("carves 18% GST out of an inclusive price, the parts adding up to the price", () => {
@@ -35,5 +35,21 @@ describe("refundSplit", () => {
     // ₹2,000 of ₹6,999 at 18% inclusive: 106,764 × 200,000 / 699,900 = 30,508.07 paise of GST.
     expect(refundSplit(order, 200_000)).toEqual({ taxableAmount: 169_492, taxAmount: 30_508 });
     expect(refundSplit(order, 1)).toEqual({ taxableAmount: 1, taxAmount: 0 });
+  });
+});
+
+describe("taxSplit and placeOfSupply", () => {
+  const site = { gstin: "29AAKCA1234F1Z5", address: { line1: "42 Residency Road", city: "Bengaluru", state: "Karnataka", postalCode: "560025", country: "India" } };
+
+  it("charges CGST and SGST within the seller's state: to a person, or to a business registered there", () => {
+    expect(taxSplit(106_764, site.gstin, null)).toEqual({ cgst: 53_382, sgst: 53_382, igst: 0 });
+    expect(taxSplit(106_764, site.gstin, "29ABCDE1234F1Z5")).toEqual({ cgst: 53_382, sgst: 53_382, igst: 0 });
+    expect(placeOfSupply(site)).toBe("Karnataka (29)");
+    expect(placeOfSupply(site, "29ABCDE1234F1Z5")).toBe("Karnataka (29)");
+  });
+
+  it("charges IGST to a business registered in another state, whose state is the place of supply", () => {
+    expect(taxSplit(106_764, site.gstin, "27AAACA1234A1Z5")).toEqual({ cgst: 0, sgst: 0, igst: 106_764 });
+    expect(placeOfSupply(site, "27AAACA1234A1Z5")).toBe("Maharashtra (27)");
   });
 });

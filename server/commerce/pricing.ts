@@ -20,9 +20,12 @@ export function gstinState(gstin: string, fallback = "State"): string {
   return `${gstStates[code] ?? fallback} (${code})`;
 }
 
-/** Where the company's supplies take place, as invoices print it: the seller's state (see gstSplit). */
-export function placeOfSupply(site: Pick<Site, "gstin" | "address">): string {
-  return gstinState(site.gstin, site.address.state);
+/**
+ * Where a supply takes place, as invoices print it: for a business that gave its GSTIN, the state it
+ * is registered in; for anyone else, whose address is not on record, the seller's state (see taxSplit).
+ */
+export function placeOfSupply(site: Pick<Site, "gstin" | "address">, buyerGstin: string | null = null): string {
+  return buyerGstin ? gstinState(buyerGstin) : gstinState(site.gstin, site.address.state);
 }
 
 export interface PriceBreakdown {
@@ -50,13 +53,19 @@ export function priceBreakdown(price: Money, tax: Site["tax"]): PriceBreakdown {
   return { currency: price.currency, total: price.amount + gst, taxable: price.amount, tax: gst, ratePercent: rate, mode: tax.mode };
 }
 
-/**
- * Place of supply is the seller's state when the buyer's address is not on record (B2C), so GST
- * is an intra-state supply: half CGST, half SGST.
- */
+/** GST within one state: half CGST, half SGST, the odd paisa to SGST. */
 export function gstSplit(tax: number): { cgst: number; sgst: number } {
   const cgst = Math.floor(tax / 2);
   return { cgst, sgst: tax - cgst };
+}
+
+/**
+ * How an order's GST is charged, by its place of supply (placeOfSupply): in the seller's own state as
+ * CGST and SGST; to a business registered in another state (its GSTIN's first two digits) as IGST.
+ */
+export function taxSplit(tax: number, sellerGstin: string, buyerGstin: string | null): { cgst: number; sgst: number; igst: number } {
+  if (buyerGstin && buyerGstin.slice(0, 2) !== sellerGstin.slice(0, 2)) return { cgst: 0, sgst: 0, igst: tax };
+  return { ...gstSplit(tax), igst: 0 };
 }
 
 /**

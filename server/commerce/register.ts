@@ -3,7 +3,7 @@ import { formatCreditNoteNumber, formatOrderNumber } from "../../common/format.t
 import type { Site } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
 import { orders, refunds } from "../db/schema.ts";
-import { gstinState, gstSplit, placeOfSupply } from "./pricing.ts";
+import { gstinState, placeOfSupply, taxSplit } from "./pricing.ts";
 
 /** One document in the GST sales register: a tax invoice, or a credit note as negative amounts. */
 export interface RegisterRow {
@@ -76,20 +76,20 @@ type InvoiceFacts = Pick<typeof orders.$inferSelect, keyof typeof invoiceColumns
  * own: the whole invoice's, or for part of the order its share (refundSplit).
  */
 function documentRow(site: Site, order: InvoiceFacts, sign: 1 | -1): Omit<RegisterRow, "documentType" | "documentNumber" | "documentDate" | "originalInvoice" | "originalInvoiceDate"> {
-  const { cgst, sgst } = gstSplit(order.taxAmount);
+  const { cgst, sgst, igst } = taxSplit(order.taxAmount, site.gstin, order.buyerGstin);
   const b2b = order.buyerGstin !== null;
   return {
     supplyType: b2b ? "B2B" : "B2C",
     buyerGstin: order.buyerGstin,
     buyerName: b2b ? order.billingName : null,
     buyerState: order.buyerGstin ? gstinState(order.buyerGstin) : null,
-    placeOfSupply: placeOfSupply(site),
+    placeOfSupply: placeOfSupply(site, order.buyerGstin),
     description: order.title,
     ratePercent: order.taxRatePercent,
     taxable: sign * order.taxableAmount,
     cgst: sign * cgst,
     sgst: sign * sgst,
-    igst: 0,
+    igst: sign * igst,
     total: sign * order.amount,
   };
 }

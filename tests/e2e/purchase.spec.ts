@@ -57,6 +57,24 @@ test("a visitor signs in from Enrol now, pays in the sandbox and lands enrolled 
   await expect(page.getByRole("button", { name: /^Pay/ })).toHaveCount(0);
 });
 
+test("a business registered in another state gives its GSTIN and gets an invoice with IGST, supplied in its state", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Acme Traders", email: uniqueEmail("business"), password });
+  await page.goto("/courses/react-fundamentals/confirm");
+  await page.getByText("Buying for a business? Add your GSTIN").click();
+  await page.getByLabel("GSTIN (optional)").fill("27aaaca1234a1z5");
+  await page.getByRole("button", { name: "Pay ₹6,999" }).click();
+  await page.getByLabel("UPI").check();
+  await page.getByRole("button", { name: "Pay", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "You're enrolled" })).toBeVisible();
+
+  await page.goto("/account/orders");
+  await page.getByRole("link", { name: /^Receipt for order ACD-\d{6}$/ }).click();
+  await expect(page.getByText("27AAACA1234A1Z5")).toBeVisible();
+  await expect(page.getByText("Maharashtra (27)")).toBeVisible();
+  const taxes = page.getByRole("table", { name: "Tax breakdown" });
+  await expect(taxes.getByRole("row")).toHaveText([/^Taxable value\s*₹5,931\.36$/, /^IGST @ 18%\s*₹1,067\.64$/, /^Total\s*₹6,999\.00$/]);
+});
+
 test("a declined payment says nothing was charged, enrols nothing, and a retry succeeds", async ({ page, request }) => {
   await signUpVerified(page, request, { name: "Kabir", email: uniqueEmail("decline"), password });
   await startPayment(page, "node-backend");

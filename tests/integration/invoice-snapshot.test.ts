@@ -59,6 +59,16 @@ describe.each(databaseKinds)("invoice billing details on $name", ({ open }) => {
     expect(receipt?.text).toContain("Hi Asha Verma,");
   });
 
+  it("charges a business registered in another state IGST, with its state as the place of supply", async () => {
+    const buyer = await suite.signUp("Acme Traders");
+    const order = (await createOrder(payments$.shop, { userId: buyer.id, courseId: course, idempotencyKey: key(), buyerGstin: "27AAACA1234A1Z5" })) as Order;
+    await payInTestSandbox(payments$, order);
+    const invoice = await receiptView(db(), catalog, { id: buyer.id }, order.id);
+    expect(invoice).toMatchObject({ placeOfSupply: "Maharashtra (27)", cgst: 0, sgst: 0, igst: order.taxAmount });
+    const local = await paidOrder("Asha Verma");
+    expect(await receiptView(db(), catalog, { id: local.id }, local.order.id)).toMatchObject({ placeOfSupply: "Karnataka (29)", igst: 0, cgst: local.order.taxAmount / 2 });
+  });
+
   it("records the name at payment, not when the order was started", async () => {
     const buyer = await suite.signUp("Ravi Kumar");
     const order = (await createOrder(payments$.shop, { userId: buyer.id, courseId: course, idempotencyKey: key() })) as Order;

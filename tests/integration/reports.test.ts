@@ -9,6 +9,9 @@ import { orders, payments, refunds, websites } from "../../server/db/schema.ts";
 import { dailyFigures, dashboardFigures, gstRegisterCsv, indiaDayStartOf, listAudit, monthIn, paymentsCsv, type Actor, type Takings } from "../../server/staff/index.ts";
 import { contentDir, databaseKinds, identitySuite } from "./helpers.ts";
 
+/** A CSV cell in rupees, as paise. */
+const inPaise = (cell: string | undefined) => Math.round(Number(cell) * 100);
+
 let catalog: Catalog;
 beforeAll(async () => {
   catalog = await loadCatalog(contentDir);
@@ -112,7 +115,9 @@ describe.each(databaseKinds)("finance reports on $name", ({ open }) => {
     const place = "Karnataka (29)";
     const invoiceRow = (order: typeof b2c.order, date: string) => {
       const b2bRow = order.buyerGstin !== null;
-      return ["Invoice", formatOrderNumber(order.number), date, "", "", b2bRow ? "B2B" : "B2C", order.buyerGstin ?? "", b2bRow ? "'=Acme Traders, \"Pvt\" Ltd" : "", b2bRow ? "Maharashtra (27)" : "", place, "React from Fundamentals to Production", "18", "5931.36", "533.82", "533.82", "0.00", "6999.00"];
+      // A business registered in Maharashtra buys from Karnataka: the supply is in Maharashtra, its GST is IGST.
+      const gst = b2bRow ? ["0.00", "0.00", "1067.64"] : ["533.82", "533.82", "0.00"];
+      return ["Invoice", formatOrderNumber(order.number), date, "", "", b2bRow ? "B2B" : "B2C", order.buyerGstin ?? "", b2bRow ? "'=Acme Traders, \"Pvt\" Ltd" : "", b2bRow ? "Maharashtra (27)" : "", b2bRow ? "Maharashtra (27)" : place, "React from Fundamentals to Production", "18", "5931.36", ...gst, "6999.00"];
     };
     const dates = new Map([
       [b2b.order.id, "2026-10-01"],
@@ -125,7 +130,7 @@ describe.each(databaseKinds)("finance reports on $name", ({ open }) => {
       ["Credit note", formatCreditNoteNumber(octoberNote), "2026-10-20", formatOrderNumber(refundedInMonth.order.number), "2026-10-12", "B2C", "", "", "", place, "React from Fundamentals to Production", "18", "-5931.36", "-533.82", "-533.82", "0.00", "-6999.00"],
     ]);
     // Each row adds up: taxable value and GST make the total, to the paisa.
-    for (const row of rows) expect(Math.round(Number(row[12]) * 100) + Math.round(Number(row[13]) * 100) + Math.round(Number(row[14]) * 100)).toBe(Math.round(Number(row[16]) * 100));
+    for (const row of rows) expect(inPaise(row[12]) + inPaise(row[13]) + inPaise(row[14]) + inPaise(row[15])).toBe(inPaise(row[16]));
 
     const [entry] = (await listAudit(suite.db, { action: "report.gst-register" })).entries;
     expect(entry).toMatchObject({ actor: finance.name, actorRoles: ["finance"], subjectKind: "report", subjectId: "2026-10" });

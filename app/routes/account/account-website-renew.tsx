@@ -8,7 +8,7 @@ import { BackLink } from "../../components/back-link.tsx";
 import { FormAlert, SubmitButton } from "../../components/form-controls.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
-import { TextField } from "../../components/ui/field.tsx";
+import { GstinField } from "../../components/gstin-field.tsx";
 import { CancelOrderForm, OrderAlerts, useCheckout } from "../../components/order-progress.tsx";
 import { PlanPicker } from "../../components/plan-picker.tsx";
 import { RazorpayCheckout } from "../../components/razorpay-checkout.tsx";
@@ -171,12 +171,7 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
               legend="Plan and period"
               onSelect={setChoice}
             />
-            <details className="text-sm">
-              <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-300">Buying for a business? Add your GSTIN</summary>
-              <div className="mt-3 max-w-sm">
-                <TextField label="GSTIN (optional)" name="gstin" autoComplete="off" maxLength={20} placeholder="29ABCDE1234F1Z5" hint="Printed on your tax invoice." />
-              </div>
-            </details>
+            <GstinField />
           </div>
           <div className={cardClass({ raised: true, className: "p-6 lg:self-start" })}>
             <h3 className="text-lg font-semibold text-slate-950 dark:text-white">What you are buying</h3>

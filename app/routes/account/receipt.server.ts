@@ -1,4 +1,4 @@
-import { getReceipt, gstSplit, orderPagePath, placeOfSupply } from "../../../server/commerce/index.ts";
+import { getReceipt, orderPagePath, placeOfSupply, taxSplit } from "../../../server/commerce/index.ts";
 import type { Catalog } from "../../../server/catalog/index.ts";
 import type { AppServices } from "../../../server/context.ts";
 import type { ReceiptView } from "../../../common/view-types.ts";
@@ -29,7 +29,7 @@ export async function receiptView(db: AppServices["db"], catalog: Catalog, buyer
     taxAmount: order.taxAmount,
     taxRatePercent: order.taxRatePercent,
     taxMode: order.taxMode,
-    ...gstSplit(order.taxAmount),
+    ...taxSplit(order.taxAmount, site.gstin, order.buyerGstin),
     buyer: { name: order.billingName ?? "", email: order.billingEmail ?? "", gstin: order.buyerGstin },
     seller: {
       legalName: site.legalName,
@@ -40,7 +40,7 @@ export async function receiptView(db: AppServices["db"], catalog: Catalog, buyer
       email: site.email,
       phone: site.phone,
     },
-    placeOfSupply: placeOfSupply(site),
+    placeOfSupply: placeOfSupply(site, order.buyerGstin),
     payment: payment && {
       method: paymentMethodLabel(payment.method),
       providerPaymentId: payment.providerPaymentId,
@@ -56,7 +56,7 @@ export async function receiptView(db: AppServices["db"], catalog: Catalog, buyer
             whole: refund.amount === order.amount,
             amount: refund.amount,
             taxableAmount: refund.taxableAmount,
-            ...gstSplit(refund.taxAmount),
+            ...taxSplit(refund.taxAmount, site.gstin, order.buyerGstin),
           }
         : null,
   };

@@ -23,7 +23,7 @@ import { replyProblem } from "../../../common/forms.ts";
 import type { Route } from "./+types/course-confirm";
 import { checkoutAction, checkoutHeaders } from "./checkout.server.ts";
 import { ButtonLink } from "../../components/ui/button.tsx";
-import { TextField } from "../../components/ui/field.tsx";
+import { GstinField } from "../../components/gstin-field.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 
 function findCourse(context: Route.LoaderArgs["context"], courseId: string) {
@@ -206,14 +206,7 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
                 <Form method="post" className="mt-4 space-y-4">
                   <input type="hidden" name="intent" value="pay" />
                   <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
-                  {!free && (
-                    <details className="text-sm">
-                      <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-300">Buying for a business? Add your GSTIN</summary>
-                      <div className="mt-3">
-                        <TextField label="GSTIN (optional)" name="gstin" autoComplete="off" maxLength={20} placeholder="29ABCDE1234F1Z5" hint="Printed on your tax invoice." />
-                      </div>
-                    </details>
-                  )}
+                  {!free && <GstinField />}
                   <SubmitButton pending={busy}>
                     {busy ? "Please wait…" : free ? "Enrol for free" : order?.status === "failed" || order?.status === "cancelled" ? `Try again: pay ${formatPaise(price.total)}` : `Pay ${formatPaise(price.total)}`}
                   </SubmitButton>
