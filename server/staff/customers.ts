@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, sql } from "drizzle-orm";
 import { formatOrderNumber } from "../../common/format.ts";
 import type { OrderStatus, RefundStatus } from "../../common/order-statuses.ts";
 import { customerSearchLimit, type StaffRole } from "../../common/staff.ts";
@@ -96,6 +96,20 @@ export async function searchCustomers(db: Db, query: string): Promise<CustomerMa
   for (const { domain: site, ...person } of byDomain) if (!found.has(person.id)) found.set(person.id, { ...person, through: `website ${site}` });
   for (const person of byText) if (!found.has(person.id)) found.set(person.id, { ...person, through: null });
   return [...found.values()].slice(0, customerSearchLimit);
+}
+
+/**
+ * The order `query` numbers when its buyer has deleted their account, so a search by it finds no
+ * one: support is told the account is gone instead of that nobody matches. Null otherwise.
+ */
+export async function orderOfDeletedAccount(db: Db, query: string): Promise<{ id: string; number: number } | null> {
+  const number = orderNumberIn(query);
+  if (number === null) return null;
+  const [order] = await db
+    .select({ id: orders.id, number: orders.number })
+    .from(orders)
+    .where(and(eq(orders.number, number), isNull(orders.userId)));
+  return order ?? null;
 }
 
 export interface CustomerOrder {

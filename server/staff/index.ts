@@ -1,7 +1,7 @@
 export { actorOf, confirmSecondFactor, requirePermission, secondFactorNeeded, staffMember, type StaffMember } from "./access.ts";
 export { auditActions, auditPageSize, listAudit, recordAudit, type Actor, type AuditChange, type AuditEntry, type AuditFilter } from "./audit.ts";
 export { grantRole, listStaff, resetTwoFactor, revokeRole, rolesOf, type StaffListing } from "./roles.ts";
-export { customerOverview, orderNumberIn, searchCustomers, type CustomerMatch, type CustomerOrder, type CustomerOverview, type CustomerWebsite } from "./customers.ts";
+export { customerOverview, orderNumberIn, orderOfDeletedAccount, searchCustomers, type CustomerMatch, type CustomerOrder, type CustomerOverview, type CustomerWebsite } from "./customers.ts";
 export { actForCustomer, grantCourseToCustomer, revokeCustomerSession } from "./customer-actions.ts";
 export { checkOrderWithProvider, listStaffOrders, refundOrderOutsidePolicy, staffOrder, staffOrderPageSize, type StaffOrder, type StaffOrderFilter, type StaffOrderRow, type TimelineEvent } from "./orders.ts";
 export { gstRegisterCsv, monthIn, paymentsCsv, type Export } from "./reports.ts";

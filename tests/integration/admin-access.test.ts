@@ -193,6 +193,21 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
     expect((await listAudit(t.database.db, { subjectId: orderId, action: "order.refund" })).entries).toEqual([]);
   });
 
+  it("answers a search for the order of a deleted account with what happened to it, and a link to the order for those who may open it", async () => {
+    const db = t.database.db;
+    const [gone] = await db.insert(user).values({ id: `gone-${randomBytes(4).toString("hex")}`, name: "Gone Buyer", email: `gone-${randomBytes(3).toString("hex")}@example.com`, emailVerified: true }).returning();
+    const [order] = await db
+      .insert(orders)
+      .values({ userId: gone?.id ?? "", title: "React Fundamentals", courseId: "react-fundamentals", currency: "INR", amount: 699_900, taxableAmount: 593_136, taxAmount: 106_764, taxRatePercent: 18, taxMode: "inclusive", status: "paid", provider: "sandbox", idempotencyKey: "matrix-deleted", paidAt: new Date() })
+      .returning();
+    await db.delete(user).where(eq(user.id, gone?.id ?? ""));
+    const number = `ACD-${String(order?.number).padStart(6, "0")}`;
+    // React marks where one text node ends and the next begins with an empty comment.
+    const page = (await (await request("support", `/admin/customers?q=${number}`)).text()).replaceAll("<!-- -->", "");
+    expect(page).toContain(`Order ${number} was placed from an account that has since been deleted`);
+    expect(page).toContain(`href="/admin/orders/${order?.id}"`);
+  });
+
   it("reads a partial refund's amount in rupees, and says in words when it is not one", async () => {
     const path = `/admin/orders/${orderId}`;
     const reason = "Matrix: part of the price back as goodwill.";

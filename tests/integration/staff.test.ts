@@ -22,6 +22,7 @@ import {
   orderNumberIn,
   revokeRole,
   rolesOf,
+  orderOfDeletedAccount,
   searchCustomers,
   secondFactorNeeded,
   staffMember,
@@ -176,6 +177,20 @@ describe.each(databaseKinds)("customers on $name", ({ open }) => {
     expect(await found("_nj")).toEqual([]);
     expect(await found("   ")).toEqual([]);
     expect(await found("ACD-999999999")).toEqual([]);
+  });
+
+  it("tells support that an order's buyer deleted their account, instead of that no one matches", async () => {
+    const gone = await suite.signUp("Deleted Buyer");
+    const order = await placeOrder(gone.id, "paid", "deleted-1");
+    const kept = await placeOrder((await suite.signUp("Kept Buyer")).id, "paid", "deleted-2");
+    expect(await orderOfDeletedAccount(suite.db, formatOrderNumber(order.number))).toBeNull();
+    // Deleting the account keeps the order (tax law) without its link to the person.
+    await suite.db.delete(user).where(eq(user.id, gone.id));
+    expect(await searchCustomers(suite.db, formatOrderNumber(order.number))).toEqual([]);
+    expect(await orderOfDeletedAccount(suite.db, formatOrderNumber(order.number))).toEqual({ id: order.id, number: order.number });
+    expect(await orderOfDeletedAccount(suite.db, `#${order.number}`)).toEqual({ id: order.id, number: order.number });
+    expect(await orderOfDeletedAccount(suite.db, formatOrderNumber(kept.number))).toBeNull();
+    expect(await orderOfDeletedAccount(suite.db, "Deleted Buyer")).toBeNull();
   });
 
   it("shows a customer's sign-in, orders with their refunds, courses and websites, and nothing of their notes", async () => {

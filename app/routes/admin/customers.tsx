@@ -1,8 +1,8 @@
 import { Form, Link } from "react-router";
-import { formatDay } from "../../../common/format.ts";
-import { customerSearchLimit } from "../../../common/staff.ts";
+import { formatDay, formatOrderNumber } from "../../../common/format.ts";
+import { customerSearchLimit, rolesAllow } from "../../../common/staff.ts";
 import { appServices } from "../../../server/context.ts";
-import { searchCustomers } from "../../../server/staff/index.ts";
+import { orderOfDeletedAccount, searchCustomers } from "../../../server/staff/index.ts";
 import { Badge } from "../../components/ui/badge.tsx";
 import { Button } from "../../components/ui/button.tsx";
 import { TextField } from "../../components/ui/field.tsx";
@@ -13,11 +13,13 @@ import { PageHeading } from "./page-heading.tsx";
 
 /** Customers found by name, e-mail, order number or a website's domain. */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  await staffWith(context, request, "customers.view");
+  const member = await staffWith(context, request, "customers.view");
   const query = (new URL(request.url).searchParams.get("q") ?? "").trim().slice(0, 200);
-  const found = await searchCustomers(context.get(appServices).db, query);
+  const { db } = context.get(appServices);
+  const [found, orphan] = await Promise.all([searchCustomers(db, query), orderOfDeletedAccount(db, query)]);
   return {
     query,
+    deletedAccountOrder: orphan && { id: orphan.id, number: formatOrderNumber(orphan.number), mayOpen: rolesAllow(member.roles, "orders.view") },
     limited: found.length === customerSearchLimit,
     customers: found.map((customer) => ({ ...customer, createdAt: customer.createdAt.toISOString() })),
   };
@@ -26,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = () => backOfficeMeta("Customers");
 
 export default function CustomersPage({ loaderData }: Route.ComponentProps) {
-  const { query, customers, limited } = loaderData;
+  const { query, customers, limited, deletedAccountOrder: orphan } = loaderData;
   return (
     <div className="space-y-6">
       <PageHeading title="Customers" lead="Find a person by their name, e-mail, an order number from a receipt (ACD-000042) or their website's domain." />
@@ -34,7 +36,17 @@ export default function CustomersPage({ loaderData }: Route.ComponentProps) {
         <TextField label="Search customers" name="q" type="search" defaultValue={query} className="sm:w-96" autoComplete="off" />
         <Button type="submit">Search</Button>
       </Form>
-      {query === "" ? null : customers.length === 0 ? (
+      {orphan && (
+        <p className="text-slate-700 dark:text-slate-300">
+          Order {orphan.number} was placed from an account that has since been deleted: the order and its invoice are kept, without the buyer&apos;s name or e-mail.{" "}
+          {orphan.mayOpen && (
+            <Link to={`/admin/orders/${orphan.id}`} className="font-semibold text-brand-700 hover:underline dark:text-brand-300">
+              Open order {orphan.number}
+            </Link>
+          )}
+        </p>
+      )}
+      {query === "" || orphan ? null : customers.length === 0 ? (
         <p className="text-slate-600 dark:text-slate-400">
           No one matches &ldquo;{query}&rdquo;. Try their e-mail, an order number like ACD-000042, or a domain like shop.example.in.
         </p>
