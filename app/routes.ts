@@ -86,6 +86,7 @@ export default [
     route("admin/courses/:courseId", "routes/admin/course.tsx"),
     route("admin/reviews", "routes/admin/reviews.tsx"),
     route("admin/mail", "routes/admin/mail.tsx"),
+    route("admin/coupons", "routes/admin/coupons.tsx"),
     route("admin/reports", "routes/admin/reports.tsx"),
     route("admin/staff", "routes/admin/staff.tsx"),
     route("admin/audit", "routes/admin/audit.tsx"),

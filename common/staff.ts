@@ -14,7 +14,7 @@ export const staffRoleLabels: Record<StaffRole, string> = {
 export const staffRoleDescriptions: Record<StaffRole, string> = {
   owner: "Everything, and manages staff",
   support: "Customers, orders (read), mails, sessions, website changes, review moderation",
-  finance: "Orders, payments, refunds outside the policy, reports and exports",
+  finance: "Orders, payments, refunds outside the policy, coupons, reports and exports",
   content: "Course publishing, reviews, learner progress statistics",
 };
 
@@ -40,6 +40,8 @@ const grants = {
   "courses.view": ["content"],
   /** Take a course off sale (out of the catalogue; its learners keep it) or put it back, with a reason. */
   "courses.publish": ["content"],
+  /** Make coupons for course checkout and turn them off. */
+  "coupons.manage": ["finance"],
   /** The GST sales register and the payments export. */
   "reports.view": ["finance"],
   /** Hide or show learners' reviews, and reply to them in public. */

@@ -137,6 +137,8 @@ export interface ReceiptView {
   amount: number;
   taxableAmount: number;
   taxAmount: number;
+  /** A coupon's discount before GST: the taxable value it took off the listed price. */
+  discount: { code: string; amount: number } | null;
   taxRatePercent: number;
   taxMode: "inclusive" | "exclusive";
   cgst: number;

@@ -82,7 +82,11 @@ export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; a
           [`CGST @ ${halfRate}%`, figures.cgst],
           [`SGST @ ${halfRate}%`, figures.sgst],
         ];
-  const taxRows: [string, number][] = [["Taxable value", figures.taxableAmount], ...gstRows];
+  // An invoice shows a coupon as a discount before GST; a credit note states only what was refunded.
+  const discount = credit ? null : r.discount;
+  const listedTaxable = figures.taxableAmount + (discount?.amount ?? 0);
+  const discountRows: [string, number][] = discount ? [["Listed price", listedTaxable], [`Discount (coupon ${discount.code})`, -discount.amount]] : [];
+  const taxRows: [string, number][] = [...discountRows, ["Taxable value", figures.taxableAmount], ...gstRows];
   const documentName = credit ? "credit note" : "invoice";
   const cell = "px-2 py-3 first:pl-0 last:pr-0 sm:px-4 sm:first:pl-4 sm:last:pr-4";
   return (
@@ -192,7 +196,7 @@ export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; a
               </th>
               <td className={`${cell} hidden font-mono sm:table-cell`}>{invoiceLines[r.kind].sac}</td>
               <td className={`${cell} text-right tabular-nums`}>1</td>
-              <td className={`${cell} text-right tabular-nums`}>{exact(figures.taxableAmount)}</td>
+              <td className={`${cell} text-right tabular-nums`}>{exact(listedTaxable)}</td>
             </tr>
           </tbody>
         </table>

@@ -4,6 +4,7 @@ import { courseOffSale, coursesOnSale } from "../catalog/index.ts";
 import { Conflict, Gone, NotFound, ServiceUnavailable, ValidationError } from "../errors.ts";
 import { isEnrolled } from "./fulfilment.ts";
 import { addPaidPeriod, assertRenewable, findWebsite, hostingPlan, type PaidPeriod } from "../websites/index.ts";
+import { couponBuyer, discountedPrice, usableCoupon } from "./coupons.ts";
 import { priceBreakdown, type PriceBreakdown } from "./pricing.ts";
 import { coursePlayerPath, grantAccess, mailBuyer, type Shop, type Tx } from "./shop.ts";
 import { courseGivenMail } from "../mail/templates.ts";
@@ -43,12 +44,14 @@ export interface CreateOrderInput {
   /** One per rendering of the confirmation form, so a resubmitted form finds the same order. */
   idempotencyKey: string;
   buyerGstin?: string | null;
+  /** A coupon's code as the buyer typed it; checked again, under a lock, as the order is written. */
+  couponCode?: string | null;
 }
 
 /**
- * Starts a purchase. The amount comes from content/, never from the browser. A free course is
- * enrolled at once; a paid one gets a provider order for the browser's checkout. Resubmitting the
- * same form returns the same order.
+ * Starts a purchase. The amount comes from content/ (less a coupon's discount), never from the
+ * browser. A course that costs nothing, as listed or after its coupon, is enrolled at once; a paid
+ * one gets a provider order for the browser's checkout. Resubmitting the same form returns the same order.
  */
 export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<Order> {
   const { db } = shop;
@@ -61,8 +64,12 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
   const buyerGstin = normaliseGstin(input.buyerGstin);
   if (await isEnrolled(db, input.userId, course.id)) throw new Conflict("You already own this course.");
 
-  const price = priceBreakdown(course.price, catalog.site.tax);
   const now = shop.now();
+  const buyer = couponBuyer(input.userId, course.id);
+  const code = input.couponCode?.trim() ? input.couponCode : null;
+  const coupon = code ? await usableCoupon(db, code, buyer, now, { lock: false }) : null;
+  const reserve = code ? (tx: Tx) => usableCoupon(tx, code, buyer, now, { lock: true }) : undefined;
+  const { price, discount } = discountedPrice(course.price, catalog.site.tax, coupon);
   const values = {
     userId: input.userId,
     kind: "course" as const,
@@ -70,11 +77,14 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
     title: course.title,
     ...priceColumns(price),
     buyerGstin,
+    couponId: coupon?.id ?? null,
+    discountAmount: discount,
     idempotencyKey: input.idempotencyKey,
   };
 
   if (price.total === 0) {
     return db.transaction(async (tx) => {
+      await reserve?.(tx);
       const [order] = await tx
         .insert(orders)
         .values({ ...values, provider: "free", status: "paid", paidAt: now })
@@ -87,8 +97,9 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
   }
 
   return placeOrder(shop, values, {
-    notes: { course_id: course.id, course_title: course.title.slice(0, 250) },
-    sameItem: eq(orders.courseId, course.id),
+    notes: { course_id: course.id, course_title: course.title.slice(0, 250), ...(coupon && { coupon: coupon.code }) },
+    sameItem: buyer.item,
+    reserve,
   });
 }
 
@@ -187,23 +198,32 @@ type OrderValues = Omit<typeof orders.$inferInsert, "provider" | "status"> & { u
  * (the same idempotency key) returns the same order; older unpaid attempts at the same item
  * (`sameItem`) are abandoned, though a capture that still arrives for one is honoured.
  */
-async function placeOrder(shop: Shop, values: OrderValues, item: { notes: Record<string, string>; sameItem: SQL }): Promise<Order> {
+async function placeOrder(
+  shop: Shop,
+  values: OrderValues,
+  item: { notes: Record<string, string>; sameItem: SQL; reserve?: ((tx: Tx) => Promise<unknown>) | undefined },
+): Promise<Order> {
   const { db } = shop;
-  const reopened = await reopenAttempt(shop, values, item.sameItem);
-  if (reopened) return reopened;
-  const [order] = await db
-    .insert(orders)
-    .values({ ...values, provider: shop.provider.kind })
-    .onConflictDoNothing()
-    .returning();
-  if (!order) {
-    const [raced] = await db
+  // `reserve` (a coupon's last use) holds its lock until the order that takes it is written.
+  const placed = await db.transaction(async (tx) => {
+    await item.reserve?.(tx);
+    const reopened = await reopenAttempt(shop, tx, values, item.sameItem);
+    if (reopened) return { order: reopened, isNew: false };
+    const [order] = await tx
+      .insert(orders)
+      .values({ ...values, provider: shop.provider.kind })
+      .onConflictDoNothing()
+      .returning();
+    if (order) return { order, isNew: true };
+    const [raced] = await tx
       .select()
       .from(orders)
       .where(and(eq(orders.userId, values.userId), eq(orders.idempotencyKey, values.idempotencyKey)));
     if (!raced) throw new Conflict("This order is already being processed.");
-    return raced;
-  }
+    return { order: raced, isNew: false };
+  });
+  if (!placed.isNew) return placed.order;
+  const { order } = placed;
 
   let providerOrderId: string;
   try {
@@ -234,8 +254,7 @@ async function placeOrder(shop: Shop, values: OrderValues, item: { notes: Record
  * purchase stays one order however often the buyer declines, closes the window or comes back;
  * the failed payments stay recorded against it. Null when there is none to reuse.
  */
-async function reopenAttempt(shop: Shop, values: OrderValues, sameItem: SQL): Promise<Order | null> {
-  const { db } = shop;
+async function reopenAttempt(shop: Shop, db: Tx, values: OrderValues, sameItem: SQL): Promise<Order | null> {
   const [open] = await db
     .select({ id: orders.id })
     .from(orders)
@@ -250,6 +269,7 @@ async function reopenAttempt(shop: Shop, values: OrderValues, sameItem: SQL): Pr
         eq(orders.title, values.title),
         eq(orders.amount, values.amount),
         eq(orders.taxAmount, values.taxAmount),
+        values.couponId ? eq(orders.couponId, values.couponId) : isNull(orders.couponId),
       ),
     )
     .orderBy(desc(orders.createdAt))

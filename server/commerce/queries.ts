@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Catalog, Course } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
-import { enrolments, lessonProgress, orders, payments, refunds } from "../db/schema.ts";
+import { coupons, enrolments, lessonProgress, orders, payments, refunds } from "../db/schema.ts";
 import { allLessons } from "../learning/player.ts";
 import { progressPercent } from "../learning/progress.ts";
 import { findOrder, type Order } from "./orders.ts";
@@ -197,6 +197,8 @@ export interface Receipt {
   order: Order;
   payment: Payment | null;
   refund: Refund | null;
+  /** The code of the coupon the order used, for the invoice's discount line. */
+  couponCode: string | null;
 }
 
 /** One of the user's orders with the payment that paid it, for the receipt page. */
@@ -204,8 +206,11 @@ export async function getReceipt(db: Db, userId: string, orderId: string): Promi
   const order = await findOrder({ db }, userId, orderId);
   const rows = await db.select().from(payments).where(eq(payments.orderId, order.id)).orderBy(desc(payments.createdAt));
   const payment = rows.find((p) => p.status === "captured" || p.status === "refunded" || p.status === "authorized") ?? rows[0] ?? null;
-  const [refund] = await db.select().from(refunds).where(eq(refunds.orderId, order.id));
-  return { order, payment, refund: refund ?? null };
+  const [[refund], [coupon]] = await Promise.all([
+    db.select().from(refunds).where(eq(refunds.orderId, order.id)),
+    order.couponId ? db.select({ code: coupons.code }).from(coupons).where(eq(coupons.id, order.couponId)) : [],
+  ]);
+  return { order, payment, refund: refund ?? null, couponCode: coupon?.code ?? null };
 }
 
 /** Said of a paid hosting order that bought nothing when no reason was recorded for it (orders paid before fulfilment recorded one). */

@@ -152,6 +152,38 @@ export const websiteReminders = pgTable(
 );
 
 /** A course purchase. Amounts are paise, computed on the server from content/ when the order is made. */
+export const couponKinds = ["percent", "amount"] as const;
+
+/**
+ * A code that takes money off a course's price at checkout (issue 27), made by finance: a share of
+ * the price or an amount in paise, within an optional window, for a number of uses in all and per
+ * person. A used coupon is never deleted (orders name it); it is turned off instead.
+ */
+export const coupons = pgTable(
+  "coupons",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    /** As typed at checkout, in capitals: DIWALI20. */
+    code: text("code").notNull().unique(),
+    kind: text("kind", { enum: couponKinds }).notNull(),
+    /** A percentage (1–100), or paise off. */
+    value: integer("value").notNull(),
+    startsAt: at("starts_at"),
+    endsAt: at("ends_at"),
+    /** Orders paid (or being paid) with it, in all; null for no limit. */
+    maxUses: integer("max_uses"),
+    perPersonLimit: integer("per_person_limit").notNull().default(1),
+    createdAt: at("created_at").notNull().defaultNow(),
+    disabledAt: at("disabled_at"),
+  },
+  (table) => [
+    check(
+      "coupons_value_check",
+      sql`${table.value} > 0 and (${table.kind} <> 'percent' or ${table.value} <= 100) and ${table.perPersonLimit} >= 1 and (${table.maxUses} is null or ${table.maxUses} >= 1) and (${table.startsAt} is null or ${table.endsAt} is null or ${table.startsAt} < ${table.endsAt})`,
+    ),
+  ],
+);
+
 export const orders = pgTable(
   "orders",
   {
@@ -175,6 +207,9 @@ export const orders = pgTable(
     taxRatePercent: integer("tax_rate_percent").notNull(),
     taxMode: text("tax_mode", { enum: ["inclusive", "exclusive"] }).notNull(),
     buyerGstin: text("buyer_gstin"),
+    /** The coupon applied, and how much it took off the taxable value: the invoice shows it as a discount before GST. */
+    couponId: uuid("coupon_id").references((): AnyPgColumn => coupons.id),
+    discountAmount: integer("discount_amount").notNull().default(0),
     /**
      * "Billed to" as it stood when the order was paid: the invoice prints these, so renaming the
      * profile later changes no invoice. A trigger (migration 0013) copies them from the account when
@@ -199,6 +234,8 @@ export const orders = pgTable(
     index("orders_user_idx").on(table.userId, table.createdAt),
     // The GST register reads a month of invoices by the day they were paid (issued).
     index("orders_paid_idx").on(table.paidAt),
+    // A coupon's uses are counted from its orders.
+    index("orders_coupon_idx").on(table.couponId),
   ],
 );
 

@@ -23,3 +23,4 @@ export {
   type StaffWebsiteFilter,
   type StaffWebsiteRow,
 } from "./websites.ts";
+export { createCoupon, disableCoupon, listCoupons, type CouponInput, type StaffCoupon } from "./coupons.ts";

@@ -353,6 +353,31 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     await expect(buyer.page.getByText(new RegExp(`^This credit note reduces invoice ${hostingNumber} of ₹[\\d,]+: ₹100, GST included, was refunded on `))).toBeVisible();
     await expect(buyer.page.getByRole("table", { name: "Tax breakdown" }).getByRole("row").last()).toHaveText(/Total\s*₹100\.00/);
 
+    // The owner (finance's work) makes a coupon; the buyer applies it at a course's checkout.
+    await owner.page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Coupons" }).click();
+    await expect(owner.page.getByText("No coupons yet. Make one below.")).toBeVisible();
+    await owner.page.getByLabel("Code").fill("sneha-50");
+    await owner.page.getByLabel("How much off").fill("50");
+    await owner.page.getByLabel("Uses in all (optional)").fill("10");
+    await owner.page.getByRole("button", { name: "Make the coupon" }).click();
+    await expect(owner.page.getByText("SNEHA-50 is ready: buyers type it on a course's checkout page.")).toBeVisible();
+    await expect(owner.page.getByLabel("Code")).toHaveValue("");
+    await expect(owner.page.getByRole("listitem", { name: "SNEHA-50" })).toContainText("50% off");
+    await expect(owner.page.getByRole("listitem", { name: "SNEHA-50" })).toContainText("0 of 10 paid uses, 1 per person");
+    expect(await seriousViolationsInBothThemes(owner.page, "coupons at 375 px")).toEqual([]);
+    await buyer.page.goto("/courses/node-backend/confirm");
+    const summary = buyer.page.getByRole("region", { name: "Order summary" });
+    const rupees = async () => Number(((await summary.getByRole("button", { name: /^Pay ₹/ }).textContent()) ?? "").replace(/[^\d.]/g, ""));
+    const fullPrice = await rupees();
+    await summary.getByLabel("Coupon code").fill("nope");
+    await summary.getByRole("button", { name: "Apply" }).click();
+    await expect(summary.getByText("There is no coupon NOPE. Check the code, or pay the full price.")).toBeVisible();
+    await summary.getByLabel("Coupon code").fill("sneha-50");
+    await summary.getByRole("button", { name: "Apply" }).click();
+    await expect(summary.getByText("Coupon SNEHA-50 (50% off)")).toBeVisible();
+    await expect(summary.getByText("Coupon SNEHA-50 applied: 50% off.")).toBeVisible();
+    expect(await rupees()).toBe(fullPrice / 2);
+
     // Signing in again asks for the app's code after the password.
     await owner.page.context().clearCookies();
     await owner.page.goto("/login?redirectTo=%2Fadmin");

@@ -41,6 +41,7 @@ const pages: { path: string; allowed: Record<Who, number> }[] = [
   { path: "/admin/reviews?state=hidden&rating=1", allowed: staffOnly(["owner", "support", "content"]) },
   { path: "/admin/mail", allowed: staffOnly(["owner", "support"]) },
   { path: "/admin/mail?status=failed&to=someone%40example.com", allowed: staffOnly(["owner", "support"]) },
+  { path: "/admin/coupons", allowed: staffOnly(["owner", "finance"]) },
   { path: "/admin/reports", allowed: staffOnly(["owner", "finance"]) },
   { path: "/admin/reports/gst-register.csv?month=2026-10", allowed: staffOnly(["owner", "finance"]) },
   { path: "/admin/reports/payments.csv?month=2026-10", allowed: staffOnly(["owner", "finance"]) },
@@ -130,7 +131,7 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
 
   it("is the site's own 404 page for anyone without a role, giving nothing of the back office away", async () => {
     const unknown = await (await request("learner", "/no-such-page-anywhere")).text();
-    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/websites", "/admin/websites/anything", "/admin/courses", "/admin/courses/anything", "/admin/reviews", "/admin/mail", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
+    for (const path of ["/admin", "/admin/customers", "/admin/customers/anyone", "/admin/orders", "/admin/orders/anything", "/admin/websites", "/admin/websites/anything", "/admin/courses", "/admin/courses/anything", "/admin/reviews", "/admin/mail", "/admin/coupons", "/admin/reports", "/admin/reports/gst-register.csv", "/admin/staff", "/admin/audit", "/admin/two-factor", "/admin/two-factor/set-up", "/admin/anything"]) {
       for (const who of ["visitor", "learner"] as const) {
         const response = await request(who, path);
         expect(response.status, `${who} ${path}`).toBe(404);
@@ -251,6 +252,16 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
     expect(answers).toEqual({ ...staffOnly(["owner", "content"]), visitor: nowhere, learner: nowhere });
     expect((await listAudit(t.database.db, { subjectId: "react-fundamentals" })).entries.map((e) => [e.action, e.actorRoles])).toEqual([["course.unpublish", ["owner"]]]);
     expect((await request("content", path, { intent: "publish", reason: "Matrix: the rewrite is out." })).status).toBe(200);
+  });
+
+  it("lets finance and owners make a coupon, once, and a refused attempt writes nothing", async () => {
+    const form = { intent: "create", code: "MATRIX-10", kind: "percent", value: "10", perPersonLimit: "1" };
+    const nowhere = (await request("learner", "/no-such-page-anywhere", form)).status;
+    const answers: Record<string, number> = {};
+    for (const who of everyone) answers[who] = (await request(who, "/admin/coupons", form)).status;
+    // The owner made it; finance, allowed too, is told the code is taken.
+    expect(answers).toEqual({ ...staffOnly(["owner", "finance"]), finance: 409, visitor: nowhere, learner: nowhere });
+    expect((await listAudit(t.database.db, { action: "coupon.create" })).entries.map((e) => e.actorRoles)).toEqual([["owner"]]);
   });
 
   it("lets support and owners send waiting mail now, and a refused attempt writes nothing", async () => {

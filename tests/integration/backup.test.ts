@@ -20,7 +20,7 @@ import { loadGeneratedSecrets } from "../../server/db/generated-secrets.ts";
 import { saveReview } from "../../server/feedback/index.ts";
 import { rememberLesson, setLessonComplete } from "../../server/learning/player.ts";
 import { createNote, getNote } from "../../server/notes/index.ts";
-import { confirmSecondFactor, grantRole, setCoursePublished } from "../../server/staff/index.ts";
+import { confirmSecondFactor, createCoupon, grantRole, setCoursePublished } from "../../server/staff/index.ts";
 import { startWebsite } from "../../server/websites/index.ts";
 import { childEnv, runNode, type Ran } from "../support/node-process.ts";
 import { listeningUrl, startProcess, type ServerProcess } from "../support/server-process.ts";
@@ -167,7 +167,8 @@ async function fill(db: Db, suite: ReturnType<typeof identitySuite>, catalog: Ca
   const other = await suite.signUp("Ravi Kumar");
   const payments = startTestPayments(db, catalog, suite.identity);
   const course = "react-fundamentals";
-  const order = await createOrder(payments.shop, { userId: user.id, courseId: course, idempotencyKey: randomBytes(8).toString("hex") });
+  const { code } = await createCoupon(db, { id: null, name: "command line (backup test)", roles: ["finance"], address: null }, { code: "BACKUP10", kind: "percent", value: 10, startsAt: null, endsAt: null, maxUses: null, perPersonLimit: 1 });
+  const order = await createOrder(payments.shop, { userId: user.id, courseId: course, idempotencyKey: randomBytes(8).toString("hex"), couponCode: code });
   await payInTestSandbox(payments, order);
   const refunded = await createOrder(payments.shop, { userId: other.id, courseId: course, idempotencyKey: randomBytes(8).toString("hex") });
   await payInTestSandbox(payments, refunded);

@@ -15,6 +15,7 @@ const tabs: { to: string; label: string; permission: StaffPermission; end?: bool
   { to: "/admin/websites", label: "Websites", permission: "websites.view" },
   { to: "/admin/courses", label: "Courses", permission: "courses.view" },
   { to: "/admin/reviews", label: "Reviews", permission: "reviews.moderate" },
+  { to: "/admin/coupons", label: "Coupons", permission: "coupons.manage" },
   { to: "/admin/reports", label: "Reports", permission: "reports.view" },
   { to: "/admin/mail", label: "Mail", permission: "mail.manage" },
   { to: "/admin/staff", label: "Staff", permission: "staff.manage" },

@@ -22,7 +22,7 @@ const answer = (reply: CheckoutReply, init: ResponseInit = {}) => data<CheckoutR
 
 /** A "Pay" button's form (with a plan where the page has plans), or the "cancel" of the order a dismissed checkout left open. */
 const checkoutForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("pay"), idempotencyKey: z.string(), gstin: z.string().default(""), planId: z.string().default("") }),
+  z.object({ intent: z.literal("pay"), idempotencyKey: z.string(), gstin: z.string().default(""), planId: z.string().default(""), coupon: z.string().max(64).default("") }),
   z.object({ intent: z.literal("cancel"), orderId: z.string() }),
 ]);
 

@@ -1,12 +1,5 @@
 import { data, Form, Link } from "react-router";
-import {
-  coursePlayerPath,
-  createOrder,
-  findOrder,
-  gstSplit,
-  isEnrolled,
-  priceBreakdown,
-} from "../../../server/commerce/index.ts";
+import { couponForCourse, couponLabel, coursePlayerPath, createOrder, findOrder, gstSplit, isEnrolled, priceBreakdown } from "../../../server/commerce/index.ts";
 import { courseOffSale, coursesOnSale } from "../../../server/catalog/index.ts";
 import { appServices, requireViewer } from "../../../server/context.ts";
 import { attempt } from "../../../server/errors.ts";
@@ -22,7 +15,8 @@ import { pageMeta } from "../../lib/seo.ts";
 import { replyProblem } from "../../../common/forms.ts";
 import type { Route } from "./+types/course-confirm";
 import { checkoutAction, checkoutHeaders } from "./checkout.server.ts";
-import { ButtonLink } from "../../components/ui/button.tsx";
+import { Button, ButtonLink } from "../../components/ui/button.tsx";
+import { TextField } from "../../components/ui/field.tsx";
 import { GstinField } from "../../components/gstin-field.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 
@@ -37,8 +31,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const viewer = requireViewer(context);
   const { catalog, shop } = context.get(appServices);
   const course = findCourse(context, params.courseId);
-  const price = priceBreakdown(course.price, catalog.site.tax);
-  const orderId = new URL(request.url).searchParams.get("order");
+  const url = new URL(request.url);
+  const orderId = url.searchParams.get("order");
+  const typedCoupon = (url.searchParams.get("coupon") ?? "").trim().slice(0, 64);
   const [found, owned, onSale] = await Promise.all([
     orderId ? attempt(() => findOrder(shop, viewer.id, orderId)) : null,
     isEnrolled(shop.db, viewer.id, course.id),
@@ -47,6 +42,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const order = found?.ok && found.value.courseId === course.id ? found.value : null;
   // An order already made (back from paying) is still followed to its end; a new one is not offered.
   if (!onSale.has(course.id) && !owned && !order) throw data({ message: courseOffSale }, { status: 410 });
+  // A coupon typed in the page's own form (a GET, so it works without scripts): the price it makes, or why it does not apply.
+  const withCoupon = typedCoupon && !owned ? await attempt(() => couponForCourse(shop.db, catalog.site, { userId: viewer.id, course }, typedCoupon, new Date())) : null;
+  const applied = withCoupon?.ok ? withCoupon.value : null;
+  const price = applied?.price ?? priceBreakdown(course.price, catalog.site.tax);
   return {
     course: {
       id: course.id,
@@ -58,6 +57,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     },
     price,
     gst: gstSplit(price.tax),
+    coupon: applied && { code: applied.coupon.code, label: couponLabel(applied.coupon), discount: applied.discount, listTaxable: price.taxable + applied.discount },
+    couponProblem: withCoupon && !withCoupon.ok ? withCoupon.message : null,
+    typedCoupon,
     owned,
     order: order && {
       id: order.id,
@@ -89,12 +91,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   return checkoutAction(services, viewer, request, {
     here: `/courses/${course.id}/confirm`,
     description: course.title,
-    create: (pay) => createOrder(services.shop, { userId: viewer.id, courseId: course.id, idempotencyKey: pay.idempotencyKey, buyerGstin: pay.gstin }),
+    create: (pay) => createOrder(services.shop, { userId: viewer.id, courseId: course.id, idempotencyKey: pay.idempotencyKey, buyerGstin: pay.gstin, couponCode: pay.coupon }),
   });
 }
 
 export default function ConfirmPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { course, price, gst, owned, order, refund, idempotencyKey, playerPath } = loaderData;
+  const { course, price, gst, coupon, couponProblem, typedCoupon, owned, order, refund, idempotencyKey, playerPath } = loaderData;
   const free = price.total === 0;
   const checkout = actionData?.checkout ?? null;
   const { busy, dismiss, waiting } = useCheckout(checkout, order);
@@ -187,7 +189,8 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
                   <SummaryRow label="Price" value="Free" strong />
                 ) : (
                   <>
-                    <SummaryRow label="Course fee" value={formatPaise(price.taxable)} />
+                    <SummaryRow label="Course fee" value={formatPaise(coupon?.listTaxable ?? price.taxable)} />
+                    {coupon && <SummaryRow label={`Coupon ${coupon.code} (${coupon.label})`} value={`−${formatPaise(coupon.discount)}`} />}
                     <SummaryRow label={`CGST (${price.ratePercent / 2}%)`} value={formatPaise(gst.cgst)} />
                     <SummaryRow label={`SGST (${price.ratePercent / 2}%)`} value={formatPaise(gst.sgst)} />
                     <SummaryRow label="Total" value={formatPaise(price.total)} strong />
@@ -206,12 +209,14 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
                 <Form method="post" className="mt-4 space-y-4">
                   <input type="hidden" name="intent" value="pay" />
                   <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+                  {coupon && <input type="hidden" name="coupon" value={coupon.code} />}
                   {!free && <GstinField />}
                   <SubmitButton pending={busy}>
                     {busy ? "Please wait…" : free ? "Enrol for free" : order?.status === "failed" || order?.status === "cancelled" ? `Try again: pay ${formatPaise(price.total)}` : `Pay ${formatPaise(price.total)}`}
                   </SubmitButton>
                 </Form>
               )}
+              {!checkout && !waiting && (coupon || !free) && <CouponForm courseId={course.id} coupon={coupon} typed={typedCoupon} problem={couponProblem} />}
               {waiting && order && <CancelOrderForm orderId={order.id} className="w-full text-center" />}
               {!free && <p className="mt-4 text-center text-xs text-slate-600 dark:text-slate-400">Payments are processed securely by Razorpay. UPI, cards, net banking and wallets accepted.</p>}
             </>
@@ -219,5 +224,29 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
         </section>
       </div>
     </Container>
+  );
+}
+
+/** A coupon for this page: typed and applied by reloading it with ?coupon= (no scripts needed), or the one applied, with a way to take it off. */
+function CouponForm({ courseId, coupon, typed, problem }: { courseId: string; coupon: { code: string; label: string } | null; typed: string; problem: string | null }) {
+  if (coupon) {
+    return (
+      <p className="mt-4 text-sm text-slate-700 dark:text-slate-300">
+        Coupon {coupon.code} applied: {coupon.label}.{" "}
+        <Link to={`/courses/${courseId}/confirm`} className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
+          Remove it
+        </Link>
+      </p>
+    );
+  }
+  return (
+    <Form method="get" className="mt-4 flex items-start gap-2">
+      <div className="min-w-0 flex-1">
+        <TextField label="Coupon code" name="coupon" defaultValue={typed} error={problem ?? undefined} autoComplete="off" autoCapitalize="characters" maxLength={64} compact />
+      </div>
+      <Button type="submit" variant="secondary" className="mt-6 shrink-0">
+        Apply
+      </Button>
+    </Form>
   );
 }
