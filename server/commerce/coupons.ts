@@ -34,7 +34,7 @@ export function discountedPrice(listPrice: Money, tax: Site["tax"], coupon: Pick
  * The orders that use a coupon up: paid, or waiting for their payment. A buyer's own waiting order
  * for `item` is left out, since paying for that item again reopens or replaces it.
  */
-function usesOf(couponId: string, buyer: { userId: string; item: SQL }): SQL | undefined {
+function usesOf(couponId: string, buyer: CouponBuyer): SQL | undefined {
   return and(
     eq(orders.couponId, couponId),
     or(eq(orders.status, "paid"), and(eq(orders.status, "created"), or(ne(orders.userId, buyer.userId), sql`not (${buyer.item})`))),
@@ -46,11 +46,14 @@ function usesOf(couponId: string, buyer: { userId: string; item: SQL }): SQL | u
  * not otherwise. With `lock` (inside the transaction that makes the order) its row is locked, so two
  * buyers cannot both take its last use.
  */
-export async function usableCoupon(db: Db | Tx, typed: string, buyer: { userId: string; item: SQL }, now: Date, options: { lock: boolean }): Promise<Coupon> {
+export async function usableCoupon(db: Db | Tx, typed: string, buyer: CouponBuyer, now: Date, options: { lock: boolean }): Promise<Coupon> {
   const code = normaliseCouponCode(typed);
   const query = db.select().from(coupons).where(eq(coupons.code, code));
   const [coupon] = options.lock ? await query.for("update") : await query;
   if (!coupon || coupon.disabledAt) throw new ValidationError(`There is no coupon ${code}. Check the code, or pay the full price.`);
+  if (coupon.appliesTo !== "both" && coupon.appliesTo !== buyer.buying) {
+    throw new ValidationError(`The coupon ${code} is for ${coupon.appliesTo === "courses" ? "courses" : "website hosting"} only.`);
+  }
   if (coupon.startsAt && now < coupon.startsAt) throw new ValidationError(`The coupon ${code} can be used from ${formatDay(coupon.startsAt)}.`);
   if (coupon.endsAt && now >= coupon.endsAt) throw new ValidationError(`The coupon ${code} expired on ${formatDay(coupon.endsAt)}.`);
   const [uses] = await db
@@ -83,9 +86,24 @@ export async function couponForCourse(
   typed: string,
   now: Date,
 ): Promise<{ coupon: Coupon; price: PriceBreakdown; discount: number }> {
-  const coupon = await usableCoupon(db, typed, couponBuyer(buyer.userId, buyer.course.id), now, { lock: false });
+  const coupon = await usableCoupon(db, typed, couponBuyer.course(buyer.userId, buyer.course.id), now, { lock: false });
   return { coupon, ...discountedPrice(buyer.course.price, site.tax, coupon) };
 }
 
-/** A buyer of a course, as coupons count their uses. */
-export const couponBuyer = (userId: string, courseId: string) => ({ userId, item: eq(orders.courseId, courseId) });
+/** Someone about to buy `item` (what their orders for it match), of a kind a coupon may be for. */
+export interface CouponBuyer {
+  userId: string;
+  buying: "courses" | "hosting";
+  item: SQL;
+}
+
+/** The buyer of a course, or of a period of one of their websites, as coupons count their uses. */
+export const couponBuyer = {
+  course: (userId: string, courseId: string): CouponBuyer => ({ userId, buying: "courses", item: eq(orders.courseId, courseId) }),
+  website: (userId: string, websiteId: string): CouponBuyer => ({ userId, buying: "hosting", item: eq(orders.websiteId, websiteId) }),
+};
+
+/** The coupon a website's owner typed on its renewal page, if they may use it now; a ValidationError saying why not otherwise. */
+export function hostingCoupon(db: Db, buyer: { userId: string; websiteId: string }, typed: string, now: Date): Promise<Coupon> {
+  return usableCoupon(db, typed, couponBuyer.website(buyer.userId, buyer.websiteId), now, { lock: false });
+}

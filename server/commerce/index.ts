@@ -1,5 +1,5 @@
 export { checkWithProvider, completeCheckout, type ProviderCheck } from "./checkout.ts";
-export { couponForCourse, couponLabel, couponUses, normaliseCouponCode, type Coupon } from "./coupons.ts";
+export { couponForCourse, couponLabel, couponUses, discountedPrice, hostingCoupon, normaliseCouponCode, type Coupon } from "./coupons.ts";
 export { isEnrolled } from "./fulfilment.ts";
 export { cancelOrder, createHostingOrder, createOrder, findOrder, giveHostingPeriod, grantCourse, normaliseGstin, orderPagePath, type Order } from "./orders.ts";
 export { gstinState, gstSplit, placeOfSupply, priceBreakdown, taxSplit, type PriceBreakdown } from "./pricing.ts";

@@ -65,7 +65,7 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
   if (await isEnrolled(db, input.userId, course.id)) throw new Conflict("You already own this course.");
 
   const now = shop.now();
-  const buyer = couponBuyer(input.userId, course.id);
+  const buyer = couponBuyer.course(input.userId, course.id);
   const code = input.couponCode?.trim() ? input.couponCode : null;
   const coupon = code ? await usableCoupon(db, code, buyer, now, { lock: false }) : null;
   const reserve = code ? (tx: Tx) => usableCoupon(tx, code, buyer, now, { lock: true }) : undefined;
@@ -302,6 +302,8 @@ export interface HostingOrderInput {
   planId: string;
   idempotencyKey: string;
   buyerGstin?: string | null;
+  /** A coupon's code as the owner typed it; checked again, under a lock, as the order is written. */
+  couponCode?: string | null;
 }
 
 /**
@@ -319,7 +321,12 @@ export async function createHostingOrder(shop: Shop, input: HostingOrderInput): 
   const buyerGstin = normaliseGstin(input.buyerGstin);
   await assertRenewable(shop.db, site);
 
-  const price = priceBreakdown(plan.price, catalog.site.tax);
+  const now = shop.now();
+  const buyer = couponBuyer.website(input.userId, site.id);
+  const code = input.couponCode?.trim() ? input.couponCode : null;
+  const coupon = code ? await usableCoupon(shop.db, code, buyer, now, { lock: false }) : null;
+  const { price, discount } = discountedPrice(plan.price, catalog.site.tax, coupon);
+  if (price.total === 0) throw new ValidationError(`The coupon ${coupon?.code ?? ""} takes the whole price, and a hosting period cannot be free: write to us and we will sort it out.`);
   return placeOrder(
     shop,
     {
@@ -330,10 +337,16 @@ export async function createHostingOrder(shop: Shop, input: HostingOrderInput): 
       title: `${plan.name} hosting for ${site.domain}`,
       ...priceColumns(price),
       buyerGstin,
+      couponId: coupon?.id ?? null,
+      discountAmount: discount,
       idempotencyKey: input.idempotencyKey,
     },
     // No domain in the provider's notes: it keeps them after the customer deletes their account, and the website id finds the domain here.
-    { notes: { website_id: site.id, plan_id: plan.id }, sameItem: eq(orders.websiteId, site.id) },
+    {
+      notes: { website_id: site.id, plan_id: plan.id, ...(coupon && { coupon: coupon.code }) },
+      sameItem: buyer.item,
+      reserve: code ? (tx: Tx) => usableCoupon(tx, code, buyer, now, { lock: true }) : undefined,
+    },
   );
 }
 

@@ -153,9 +153,11 @@ export const websiteReminders = pgTable(
 
 /** A course purchase. Amounts are paise, computed on the server from content/ when the order is made. */
 export const couponKinds = ["percent", "amount"] as const;
+/** What a coupon may be used for: courses, hosting plans (a website's first period or a renewal), or both. */
+export const couponScopes = ["courses", "hosting", "both"] as const;
 
 /**
- * A code that takes money off a course's price at checkout (issue 27), made by finance: a share of
+ * A code that takes money off a course's or a hosting plan's price at checkout (issue 27), made by finance: a share of
  * the price or an amount in paise, within an optional window, for a number of uses in all and per
  * person. A used coupon is never deleted (orders name it); it is turned off instead.
  */
@@ -168,6 +170,7 @@ export const coupons = pgTable(
     kind: text("kind", { enum: couponKinds }).notNull(),
     /** A percentage (1–100), or paise off. */
     value: integer("value").notNull(),
+    appliesTo: text("applies_to", { enum: couponScopes }).notNull().default("courses"),
     startsAt: at("starts_at"),
     endsAt: at("ends_at"),
     /** Orders paid (or being paid) with it, in all; null for no limit. */
@@ -177,6 +180,7 @@ export const coupons = pgTable(
     disabledAt: at("disabled_at"),
   },
   (table) => [
+    check("coupons_applies_to_check", sql.raw(`"applies_to" in (${couponScopes.map((scope) => `'${scope}'`).join(", ")})`)),
     check(
       "coupons_value_check",
       sql`${table.value} > 0 and (${table.kind} <> 'percent' or ${table.value} <= 100) and ${table.perPersonLimit} >= 1 and (${table.maxUses} is null or ${table.maxUses} >= 1) and (${table.startsAt} is null or ${table.endsAt} is null or ${table.startsAt} < ${table.endsAt})`,

@@ -12,6 +12,7 @@ const couponCodePattern = /^[A-Z0-9][A-Z0-9-]{2,31}$/;
 export interface CouponInput {
   code: string;
   kind: Coupon["kind"];
+  appliesTo: Coupon["appliesTo"];
   /** A percentage for "percent", paise for "amount". */
   value: number;
   startsAt: Date | null;
@@ -43,7 +44,7 @@ export async function createCoupon(db: Db, actor: Actor, input: CouponInput): Pr
     await recordAudit(tx, actor, {
       action: "coupon.create",
       subject: { kind: "coupon", id: made.id },
-      after: { code: made.code, discount: couponLabel(made), startsAt: made.startsAt, endsAt: made.endsAt, maxUses: made.maxUses, perPersonLimit: made.perPersonLimit },
+      after: { code: made.code, discount: couponLabel(made), appliesTo: made.appliesTo, startsAt: made.startsAt, endsAt: made.endsAt, maxUses: made.maxUses, perPersonLimit: made.perPersonLimit },
     });
     return made;
   });

@@ -255,7 +255,7 @@ describe.each(databaseKinds)("the back office's authorization matrix on $name", 
   });
 
   it("lets finance and owners make a coupon, once, and a refused attempt writes nothing", async () => {
-    const form = { intent: "create", code: "MATRIX-10", kind: "percent", value: "10", perPersonLimit: "1" };
+    const form = { intent: "create", code: "MATRIX-10", kind: "percent", appliesTo: "both", value: "10", perPersonLimit: "1" };
     const nowhere = (await request("learner", "/no-such-page-anywhere", form)).status;
     const answers: Record<string, number> = {};
     for (const who of everyone) answers[who] = (await request(who, "/admin/coupons", form)).status;

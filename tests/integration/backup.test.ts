@@ -167,7 +167,7 @@ async function fill(db: Db, suite: ReturnType<typeof identitySuite>, catalog: Ca
   const other = await suite.signUp("Ravi Kumar");
   const payments = startTestPayments(db, catalog, suite.identity);
   const course = "react-fundamentals";
-  const { code } = await createCoupon(db, { id: null, name: "command line (backup test)", roles: ["finance"], address: null }, { code: "BACKUP10", kind: "percent", value: 10, startsAt: null, endsAt: null, maxUses: null, perPersonLimit: 1 });
+  const { code } = await createCoupon(db, { id: null, name: "command line (backup test)", roles: ["finance"], address: null }, { code: "BACKUP10", kind: "percent", value: 10, appliesTo: "courses", startsAt: null, endsAt: null, maxUses: null, perPersonLimit: 1 });
   const order = await createOrder(payments.shop, { userId: user.id, courseId: course, idempotencyKey: randomBytes(8).toString("hex"), couponCode: code });
   await payInTestSandbox(payments, order);
   const refunded = await createOrder(payments.shop, { userId: other.id, courseId: course, idempotencyKey: randomBytes(8).toString("hex") });

@@ -7,10 +7,11 @@ import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { receiptView } from "../../app/routes/account/receipt.server.ts";
 import type { Catalog } from "../../server/catalog/index.ts";
-import { createOrder, isEnrolled, type Order } from "../../server/commerce/index.ts";
+import { createHostingOrder, createOrder, isEnrolled, type Order } from "../../server/commerce/index.ts";
 import { coupons, orders } from "../../server/db/schema.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import { createCoupon, disableCoupon, listAudit, listCoupons, type Actor, type CouponInput } from "../../server/staff/index.ts";
+import { startWebsite } from "../../server/websites/index.ts";
 import { catalogWithFreeCourse, databaseKinds, identitySuite, payInTestSandbox, startTestPayments } from "./helpers.ts";
 
 let catalog: Catalog;
@@ -22,7 +23,7 @@ const key = () => randomBytes(12).toString("hex");
 const finance: Actor = { id: null, name: "Meena Finance <meena@example.com>", roles: ["finance"], address: "203.0.113.8" };
 const day = 86_400_000;
 const code = (prefix: string) => `${prefix}-${randomBytes(3).toString("hex").toUpperCase()}`;
-const coupon = (input: Partial<CouponInput> & { code: string }): CouponInput => ({ kind: "percent", value: 20, startsAt: null, endsAt: null, maxUses: null, perPersonLimit: 1, ...input });
+const coupon = (input: Partial<CouponInput> & { code: string }): CouponInput => ({ kind: "percent", value: 20, appliesTo: "courses", startsAt: null, endsAt: null, maxUses: null, perPersonLimit: 1, ...input });
 
 describe.each(databaseKinds)("coupons on $name", ({ open }) => {
   const suite = identitySuite(open, () => catalog);
@@ -105,5 +106,22 @@ describe.each(databaseKinds)("coupons on $name", ({ open }) => {
     expect((refused.reason as Error).message).toBe(`The coupon ${made.code} has been used up.`);
     expect(await suite.db.select({ id: orders.id }).from(orders).where(eq(orders.couponId, made.id))).toHaveLength(1);
     expect(await suite.db.select({ id: coupons.id }).from(coupons).where(eq(coupons.id, made.id))).toHaveLength(1);
+  });
+
+  it("takes a hosting coupon off a website's period, and keeps each coupon to what it is for", async () => {
+    const hosting = await createCoupon(suite.db, finance, coupon({ code: code("HOST"), kind: "amount", value: 20_000, appliesTo: "hosting" }));
+    const courses = await createCoupon(suite.db, finance, coupon({ code: code("LEARN") }));
+    const everything = await createCoupon(suite.db, finance, coupon({ code: code("ALL"), kind: "percent", value: 100, appliesTo: "both" }));
+    const owner = await suite.signUp("Tara Sen");
+    const site = await startWebsite(suite.db, catalog, { userId: owner.id, serviceId: "website-hosting", planId: "starter-monthly", domain: `tara-${randomBytes(3).toString("hex")}.example.in` });
+    const host = (couponCode: string) => createHostingOrder(payments$.shop, { userId: owner.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key(), couponCode });
+
+    await expect(host(courses.code)).rejects.toThrow(`The coupon ${courses.code} is for courses only.`);
+    await expect(buy(owner.id, "react-fundamentals", hosting.code)).rejects.toThrow(`The coupon ${hosting.code} is for website hosting only.`);
+    // A hosting period is always paid for: a coupon that takes the whole price is refused for it.
+    await expect(host(everything.code)).rejects.toThrow(`The coupon ${everything.code} takes the whole price, and a hosting period cannot be free: write to us and we will sort it out.`);
+    const order = await host(hosting.code);
+    // ₹1,499 less ₹200 is ₹1,299, GST at 18% inside it.
+    expect(order).toMatchObject({ amount: 129_900, taxableAmount: 110_085, taxAmount: 19_815, couponId: hosting.id, discountAmount: 127_034 - 110_085 });
   });
 });

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { Form, Link } from "react-router";
-import { createHostingOrder, findOrder, gstSplit, priceBreakdown, unappliedHostingReason } from "../../../server/commerce/index.ts";
+import { couponLabel, createHostingOrder, discountedPrice, findOrder, gstSplit, hostingCoupon, unappliedHostingReason } from "../../../server/commerce/index.ts";
 import { appServices } from "../../../server/context.ts";
 import { attempt } from "../../../server/errors.ts";
 import { hostingPlans, nextPeriod } from "../../../server/websites/index.ts";
@@ -8,6 +8,7 @@ import { BackLink } from "../../components/back-link.tsx";
 import { FormAlert, SubmitButton } from "../../components/form-controls.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
+import { CouponForm } from "../../components/coupon-form.tsx";
 import { GstinField } from "../../components/gstin-field.tsx";
 import { CancelOrderForm, OrderAlerts, useCheckout } from "../../components/order-progress.tsx";
 import { PlanPicker } from "../../components/plan-picker.tsx";
@@ -30,8 +31,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const orderId = query.get("order");
   const found = orderId ? await attempt(() => findOrder(shop, viewer.id, orderId)) : null;
   const order = found?.ok && found.value.websiteId === site.id ? found.value : null;
+  // A coupon typed in the page's own form (a GET, so it works without scripts): each plan's price with it, or why it does not apply.
+  const typedCoupon = (query.get("coupon") ?? "").trim().slice(0, 64);
+  const withCoupon = typedCoupon ? await attempt(() => hostingCoupon(db, { userId: viewer.id, websiteId: site.id }, typedCoupon, now)) : null;
+  const coupon = withCoupon?.ok ? withCoupon.value : null;
   const plans = hostingPlans(catalog, site.serviceId).map((plan) => {
-    const price = priceBreakdown(plan.price, catalog.site.tax);
+    const { price, discount } = discountedPrice(plan.price, catalog.site.tax, coupon);
     const period = nextPeriod(site.expiresAt, now, plan.interval);
     return {
       id: plan.id,
@@ -39,6 +44,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       interval: plan.interval,
       price: plan.price,
       breakdown: price,
+      discount,
       gst: gstSplit(price.tax),
       period,
       note: `Hosted until ${formatDay(period.endsAt)}`,
@@ -49,6 +55,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     site: websiteView(site, catalog, now),
     plans,
     selected: plans.some((p) => p.id === wanted) ? wanted : (plans[0]?.id ?? null),
+    coupon: coupon && { code: coupon.code, label: couponLabel(coupon) },
+    couponProblem: withCoupon && !withCoupon.ok ? withCoupon.message : null,
+    typedCoupon,
     order: order && {
       id: order.id,
       number: formatOrderNumber(order.number),
@@ -79,12 +88,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     here: `/account/services/websites/${site.id}/renew`,
     description: `Website hosting for ${site.domain}`,
     create: (pay) =>
-      createHostingOrder(services.shop, { userId: viewer.id, websiteId: site.id, planId: pay.planId, idempotencyKey: pay.idempotencyKey, buyerGstin: pay.gstin }),
+      createHostingOrder(services.shop, { userId: viewer.id, websiteId: site.id, planId: pay.planId, idempotencyKey: pay.idempotencyKey, buyerGstin: pay.gstin, couponCode: pay.coupon }),
   });
 }
 
 export default function RenewWebsite({ loaderData, actionData }: Route.ComponentProps) {
-  const { site, plans, selected, order, idempotencyKey } = loaderData;
+  const { site, plans, selected, coupon, couponProblem, typedCoupon, order, idempotencyKey } = loaderData;
   const checkout = actionData?.checkout ?? null;
   const { busy, dismiss, waiting } = useCheckout(checkout, order);
   const details = `/account/services/websites/${site.id}`;
@@ -164,6 +173,7 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
         <Form method="post" className="mt-6 grid gap-8 lg:grid-cols-[1fr_22rem]">
           <input type="hidden" name="intent" value="pay" />
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
+          {coupon && <input type="hidden" name="coupon" value={coupon.code} />}
           <div className="space-y-6">
             <PlanPicker
               plans={plans}
@@ -175,13 +185,18 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
           </div>
           <div className={cardClass({ raised: true, className: "p-6 lg:self-start" })}>
             <h3 className="text-lg font-semibold text-slate-950 dark:text-white">What you are buying</h3>
-            {chosen && <PlanSummary plan={chosen} />}
+            {chosen && <PlanSummary plan={chosen} coupon={coupon} />}
             <div className="mt-4">
               <SubmitButton pending={busy}>{busy ? "Please wait…" : "Continue to payment"}</SubmitButton>
             </div>
             <p className="mt-3 text-center text-xs text-slate-600 dark:text-slate-400">Payments are processed securely by Razorpay. UPI, cards, net banking and wallets accepted.</p>
           </div>
         </Form>
+      )}
+      {!cancelled && !checkout && !waiting && (
+        <div className="max-w-md">
+          <CouponForm removeTo={`/account/services/websites/${site.id}/renew`} coupon={coupon} typed={typedCoupon} problem={couponProblem} keep={choice ? { plan: choice } : {}} />
+        </div>
       )}
       {waiting && order && <CancelOrderForm orderId={order.id} />}
     </section>
@@ -191,15 +206,16 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
 type PlanChoice = Route.ComponentProps["loaderData"]["plans"][number];
 
 /** The chosen plan's price with its GST and the period it buys. */
-function PlanSummary({ plan }: { plan: PlanChoice }) {
-  const { breakdown, gst, period } = plan;
+function PlanSummary({ plan, coupon }: { plan: PlanChoice; coupon: { code: string; label: string } | null }) {
+  const { breakdown, discount, gst, period } = plan;
   return (
     <>
       <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
         {plan.name}: {formatDay(period.startsAt)} to <strong className="font-semibold text-slate-950 dark:text-white">{formatDay(period.endsAt)}</strong>
       </p>
       <dl className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
-        <SummaryRow label="Hosting fee" value={formatPaise(breakdown.taxable)} />
+        <SummaryRow label="Hosting fee" value={formatPaise(breakdown.taxable + discount)} />
+        {coupon && discount > 0 && <SummaryRow label={`Coupon ${coupon.code} (${coupon.label})`} value={`−${formatPaise(discount)}`} />}
         <SummaryRow label={`CGST (${breakdown.ratePercent / 2}%)`} value={formatPaise(gst.cgst)} />
         <SummaryRow label={`SGST (${breakdown.ratePercent / 2}%)`} value={formatPaise(gst.sgst)} />
         <SummaryRow label="Total" value={formatPaise(breakdown.total)} strong />

@@ -16,6 +16,8 @@ import { backOfficeMeta } from "./meta.ts";
 import { actorFor, staffWith } from "./access.server.ts";
 import { PageHeading, Section } from "./page-heading.tsx";
 
+const scopeWords = { courses: "courses", hosting: "website hosting", both: "courses and website hosting" } as const;
+
 /** Where a coupon stands now, for its badge. */
 function couponState(coupon: StaffCoupon, now: Date): { label: string; tone: BadgeTone } {
   if (coupon.disabledAt) return { label: "Off", tone: "neutral" };
@@ -34,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     coupons: coupons.map((coupon) => ({
       id: coupon.id,
       code: coupon.code,
-      label: coupon.label,
+      label: `${coupon.label} ${scopeWords[coupon.appliesTo]}`,
       state: couponState(coupon, now),
       window: [coupon.startsAt && `from ${formatDay(coupon.startsAt)}`, coupon.endsAt && `until ${formatDay(new Date(coupon.endsAt.getTime() - 1))}`].filter(Boolean).join(" ") || "No end date",
       uses: `${coupon.paidUses}${coupon.maxUses === null ? "" : ` of ${coupon.maxUses}`} paid ${coupon.paidUses === 1 && coupon.maxUses === null ? "use" : "uses"}, ${coupon.perPersonLimit} per person`,
@@ -64,6 +66,7 @@ const couponForm = z.discriminatedUnion(
       intent: z.literal("create"),
       code: z.string().trim().min(1, "Type the code people will enter, such as DIWALI20."),
       kind: z.enum(["percent", "amount"], "Choose a percentage or an amount off."),
+      appliesTo: z.enum(["courses", "hosting", "both"], "Choose what the coupon is for."),
       value: z.string().trim().min(1, "Say how much it takes off."),
       startsOn: indiaDay(false),
       endsOn: indiaDay(true),
@@ -90,6 +93,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const made = await createCoupon(db, actor, {
       code: value.code,
       kind: value.kind,
+      appliesTo: value.appliesTo,
       value: amount,
       startsAt: value.startsOn,
       endsAt: value.endsOn,
@@ -110,7 +114,10 @@ export default function CouponsPage({ loaderData: { coupons }, actionData }: Rou
   const made = replyFor(actionData, "create");
   return (
     <div className="space-y-8">
-      <PageHeading title="Coupons" lead="Codes that take money off a course's price at checkout. The invoice shows the discount before GST; a coupon used up, expired or turned off is refused." />
+      <PageHeading
+        title="Coupons"
+        lead="Codes that take money off a course's or a hosting plan's price at checkout. The invoice shows the discount before GST; a coupon used up, expired or turned off is refused."
+      />
       <Section id="coupons" title="Coupons" className="space-y-3">
         <ReplyAlert reply={replyFor(actionData, "disable")} />
         {coupons.length === 0 ? (
@@ -160,6 +167,11 @@ export default function CouponsPage({ loaderData: { coupons }, actionData }: Rou
           <Select label="Kind" name="kind" defaultValue={made?.values.kind ?? "percent"}>
             <option value="percent">Percentage off</option>
             <option value="amount">Amount off, in rupees</option>
+          </Select>
+          <Select label="For" name="appliesTo" defaultValue={made?.values.appliesTo ?? "courses"}>
+            <option value="courses">Courses</option>
+            <option value="hosting">Website hosting</option>
+            <option value="both">Courses and website hosting</option>
           </Select>
           <TextField label="How much off" name="value" required inputMode="decimal" autoComplete="off" placeholder="20" hint="A percentage (1 to 100), or rupees." {...fieldState(made, "value")} />
           <TextField label="Uses per person" name="perPersonLimit" inputMode="numeric" defaultValue="1" {...fieldState(made, "perPersonLimit")} />

@@ -15,8 +15,8 @@ import { pageMeta } from "../../lib/seo.ts";
 import { replyProblem } from "../../../common/forms.ts";
 import type { Route } from "./+types/course-confirm";
 import { checkoutAction, checkoutHeaders } from "./checkout.server.ts";
-import { Button, ButtonLink } from "../../components/ui/button.tsx";
-import { TextField } from "../../components/ui/field.tsx";
+import { ButtonLink } from "../../components/ui/button.tsx";
+import { CouponForm } from "../../components/coupon-form.tsx";
 import { GstinField } from "../../components/gstin-field.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 
@@ -216,7 +216,7 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
                   </SubmitButton>
                 </Form>
               )}
-              {!checkout && !waiting && (coupon || !free) && <CouponForm courseId={course.id} coupon={coupon} typed={typedCoupon} problem={couponProblem} />}
+              {!checkout && !waiting && (coupon || !free) && <CouponForm removeTo={`/courses/${course.id}/confirm`} coupon={coupon} typed={typedCoupon} problem={couponProblem} />}
               {waiting && order && <CancelOrderForm orderId={order.id} className="w-full text-center" />}
               {!free && <p className="mt-4 text-center text-xs text-slate-600 dark:text-slate-400">Payments are processed securely by Razorpay. UPI, cards, net banking and wallets accepted.</p>}
             </>
@@ -227,26 +227,3 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
   );
 }
 
-/** A coupon for this page: typed and applied by reloading it with ?coupon= (no scripts needed), or the one applied, with a way to take it off. */
-function CouponForm({ courseId, coupon, typed, problem }: { courseId: string; coupon: { code: string; label: string } | null; typed: string; problem: string | null }) {
-  if (coupon) {
-    return (
-      <p className="mt-4 text-sm text-slate-700 dark:text-slate-300">
-        Coupon {coupon.code} applied: {coupon.label}.{" "}
-        <Link to={`/courses/${courseId}/confirm`} className="font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
-          Remove it
-        </Link>
-      </p>
-    );
-  }
-  return (
-    <Form method="get" className="mt-4 flex items-start gap-2">
-      <div className="min-w-0 flex-1">
-        <TextField label="Coupon code" name="coupon" defaultValue={typed} error={problem ?? undefined} autoComplete="off" autoCapitalize="characters" maxLength={64} compact />
-      </div>
-      <Button type="submit" variant="secondary" className="mt-6 shrink-0">
-        Apply
-      </Button>
-    </Form>
-  );
-}

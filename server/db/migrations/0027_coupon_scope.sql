@@ -1,0 +1,2 @@
+ALTER TABLE "coupons" ADD COLUMN "applies_to" text DEFAULT 'courses' NOT NULL;--> statement-breakpoint
+ALTER TABLE "coupons" ADD CONSTRAINT "coupons_applies_to_check" CHECK ("applies_to" in ('courses', 'hosting', 'both'));
