@@ -109,9 +109,9 @@ async function seed(db: Db) {
       case when number % 20 = 0 then amount else 0 end, paid_at, paid_at
     from orders`);
   await db.execute(sql`update orders set status = 'refunded', refunded_at = paid_at + interval '1 day' where number % 20 = 0`);
-  await db.execute(sql`insert into refunds (order_id, payment_id, user_id, amount, currency, status, created_at, processed_at, credit_note_number)
-    select id, payment_id, user_id, amount, 'INR', 'processed', refunded_at, refunded_at, nextval('credit_note_numbers')
-    from (select o.id, p.id as payment_id, o.user_id, o.amount, o.refunded_at from orders o join payments p on p.order_id = o.id
+  await db.execute(sql`insert into refunds (order_id, payment_id, user_id, amount, taxable_amount, tax_amount, currency, status, created_at, processed_at, credit_note_number)
+    select id, payment_id, user_id, amount, taxable_amount, tax_amount, 'INR', 'processed', refunded_at, refunded_at, nextval('credit_note_numbers')
+    from (select o.id, p.id as payment_id, o.user_id, o.amount, o.taxable_amount, o.tax_amount, o.refunded_at from orders o join payments p on p.order_id = o.id
       where o.status = 'refunded' order by o.refunded_at) refunded`);
   await db.execute(sql`analyze`);
 }
