@@ -84,6 +84,12 @@ test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yea
 
   await page.getByRole("link", { name: "See your website" }).click();
   await expect(page.getByText("Active", { exact: true })).toBeVisible();
+  // Renewed early, the month paid first is still the current period; the year starts after it, paid ahead.
+  const fact = (label: string) => page.locator("dl > div").filter({ has: page.getByText(label, { exact: true }) }).locator("dd");
+  const currentPeriod = (await fact("Current period").textContent()) ?? "";
+  expect(currentPeriod).toMatch(/^\d{1,2} \w+ \d{4} to \d{1,2} \w+ \d{4}$/);
+  expect(currentPeriod.endsWith(until)).toBe(false);
+  await expect(fact("Paid ahead")).toHaveText(`${currentPeriod.split(" to ")[1]} to ${until}`);
   const history = page.getByRole("region", { name: "Renewal history" });
   await expect(history.getByRole("listitem")).toHaveCount(2);
   await history.getByRole("link", { name: /^Receipt ACD-/ }).first().click();

@@ -21,8 +21,17 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { site } = await ownWebsite(context, params.webId);
   const { catalog, db, shop } = context.get(appServices);
   const history = await websiteHistory(db, site.id);
+  const now = shop.now();
+  // The period running now, and those paid for after it (an early renewal starts when the current one ends).
+  const kept = history.filter((entry) => entry.order.status !== "refunded");
+  const current = kept.find((entry) => entry.startsAt <= now && now < entry.endsAt) ?? null;
+  const ahead = kept.filter((entry) => entry.startsAt > now).toSorted((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
+  const [firstAhead] = ahead;
+  const lastAhead = ahead.at(-1);
   return {
-    site: websiteView(site, catalog, shop.now()),
+    site: websiteView(site, catalog, now),
+    current: current && { startsAt: current.startsAt, endsAt: current.endsAt },
+    ahead: firstAhead && lastAhead ? { startsAt: firstAhead.startsAt, endsAt: lastAhead.endsAt } : null,
     history: history.map((entry) => ({
       id: entry.id,
       planName: hostingPlan(catalog, site.serviceId, entry.planId)?.name ?? entry.planId,
@@ -59,10 +68,9 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 export default function WebsiteDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { site, history } = loaderData;
+  const { site, history, current, ahead } = loaderData;
   const navigation = useNavigation();
   const cancelling = navigation.state !== "idle" && navigation.formData?.get("intent") === "cancel-website";
-  const current = history[0];
   const renewPath = `/account/services/websites/${site.id}/renew`;
   return (
     <section aria-labelledby="website-heading">
@@ -109,6 +117,11 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
         {current && (
           <Fact label="Current period">
             {formatDay(current.startsAt)} to {formatDay(current.endsAt)}
+          </Fact>
+        )}
+        {ahead && (
+          <Fact label="Paid ahead">
+            {formatDay(ahead.startsAt)} to {formatDay(ahead.endsAt)}
           </Fact>
         )}
       </dl>
