@@ -48,8 +48,8 @@ function everyMail(name: string): Record<string, MailMessage> {
     }),
     "renewal reminder": renewalReminderMail(site, to, {
       domain: "shop.example.in",
-      headline: "7 days left",
-      detail: "Hosting ends on 2 December 2026.",
+      headline: "expires in 7 days, on 2 December 2026",
+      opening: "The hosting of shop.example.in expires in 7 days, on 2 December 2026. Renew before then to keep the website online without a break.",
       renewUrl: `${url}/account/services/websites/9a2b/renew`,
     }),
     "refund requested": refundRequestedMail(site, to, {

@@ -221,17 +221,17 @@ export function hostingNotStartedMail(
   });
 }
 
-/** A renewal reminder: how long is left (or that the site stopped), and the one click that renews it. */
+/** A renewal reminder: when the hosting expires (or that the site stopped), and the one click that renews it. */
 export function renewalReminderMail(
   site: Site,
   to: { email: string; name: string },
-  facts: { domain: string; headline: string; detail: string; renewUrl: string },
+  facts: { domain: string; headline: string; opening: string; renewUrl: string },
 ): MailMessage {
   return compose(site, {
     to: to.email,
     subject: `${facts.domain}: ${facts.headline}`,
     greeting: greet(to.name),
-    paragraphs: [`${facts.headline} for ${facts.domain}. ${facts.detail}`, "Renewing takes a minute: choose monthly or yearly, see the new expiry date, and pay."],
+    paragraphs: [facts.opening, "Renewing takes a minute: choose monthly or yearly, see the new expiry date, and pay."],
     action: { label: `Renew ${facts.domain}`, url: facts.renewUrl },
     closing: "Letting this website go? Cancel it from its page in your account and these reminders stop.",
   });

@@ -52,22 +52,26 @@ function dueKindSql(now: Date) {
   return sql`(case when ${websites.billingInterval} = 'month' then (case ${latestDue(schedules.month)} end) else (case ${latestDue(schedules.year)} end) end)`;
 }
 
-function reminderText(kind: ReminderKind, expiresAt: Date): { headline: string; detail: string } {
+/**
+ * A reminder's subject (after the domain) and its opening sentence. Nothing renews by itself, so each
+ * says when the hosting expires (or did) and what renewing keeps.
+ */
+function reminderText(kind: ReminderKind, domain: string, expiresAt: Date): { headline: string; opening: string } {
   const on = formatDay(expiresAt);
   switch (kind) {
     case "30-days":
-      return { headline: "hosting renews in 30 days", detail: `The paid period ends on ${on}.` };
+      return { headline: `expires on ${on} — renew to keep it online`, opening: `The hosting of ${domain} expires on ${on}. Nothing renews by itself: renew it to keep the website online.` };
     case "7-days":
-      return { headline: "hosting ends in 7 days", detail: `The paid period ends on ${on}; renew before then to keep the site running without a break.` };
+      return { headline: `expires in 7 days, on ${on}`, opening: `The hosting of ${domain} expires in 7 days, on ${on}. Renew before then to keep the website online without a break.` };
     case "1-day":
-      return { headline: "hosting ends tomorrow", detail: `The paid period ends on ${on}.` };
+      return { headline: `expires tomorrow, on ${on}`, opening: `The hosting of ${domain} expires tomorrow, on ${on}. Renew today to keep the website online.` };
     case "expiry-day":
       return {
         headline: "hosting has expired",
-        detail: `The paid period ended on ${on}. The site stays online for ${graceDays} more days; it is suspended on ${formatDay(suspensionDate(expiresAt))} unless you renew.`,
+        opening: `The hosting of ${domain} expired on ${on}. The website stays online for ${graceDays} more days; it is suspended on ${formatDay(suspensionDate(expiresAt))} unless you renew.`,
       };
     case "suspended":
-      return { headline: "website suspended", detail: `The hosting was not renewed after it expired on ${on}, so the site is now offline. Renew it to bring it back.` };
+      return { headline: "website suspended", opening: `${domain} is offline: its hosting was not renewed after it expired on ${on}. Renew it to bring it back.` };
   }
 }
 
@@ -141,7 +145,7 @@ export async function queueDueReminders(
           tx,
           renewalReminderMail(options.site, site, {
             domain: site.domain,
-            ...reminderText(due.kind, site.expiresAt),
+            ...reminderText(due.kind, site.domain, site.expiresAt),
             renewUrl: `${options.publicUrl}/account/services/websites/${site.id}/renew`,
           }),
         );

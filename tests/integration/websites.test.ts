@@ -448,13 +448,19 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
         expect(await sentFor(paid.id), `${days} days from expiry`).toEqual(expected);
       }
       const mails = (await mailsTo(paid.userId)).filter((m) => m.subject.startsWith(paid.domain));
+      // Nothing renews by itself: each says when it expires (or did), in sentences that start as sentences do.
+      const on = formatDay(paid.expiresAt);
       expect(mails.map((m) => m.subject.slice(paid.domain.length + 2)).toSorted()).toEqual([
-        "hosting ends in 7 days",
-        "hosting ends tomorrow",
+        `expires in 7 days, on ${on}`,
+        `expires on ${on} — renew to keep it online`,
+        `expires tomorrow, on ${on}`,
         "hosting has expired",
-        "hosting renews in 30 days",
         "website suspended",
       ]);
+      const opening = (subject: string) => mails.find((m) => m.subject.slice(paid.domain.length + 2).startsWith(subject))?.text ?? "";
+      expect(opening("expires on")).toContain(`The hosting of ${paid.domain} expires on ${on}. Nothing renews by itself: renew it to keep the website online.`);
+      expect(opening("website suspended")).toContain(`${paid.domain} is offline: its hosting was not renewed after it expired on ${on}. Renew it to bring it back.`);
+      for (const mail of mails) expect(mail.text).not.toMatch(/renews in|hosting (renews|ends|has expired) for/);
       for (const mail of mails) expect(mail.links).toContain(`http://academy.test/account/services/websites/${paid.id}/renew`);
     });
 
@@ -501,7 +507,7 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
       const now = shift(sites[0]?.expiresAt ?? paidAt, -7);
       await Promise.all([remind(now), remind(now), remind(now)]);
       for (const site of sites) expect(await sentFor(site.id)).toEqual(["7-days"]);
-      expect((await mailsTo(owner)).filter((m) => m.subject.endsWith("hosting ends in 7 days"))).toHaveLength(30);
+      expect((await mailsTo(owner)).filter((m) => m.subject.includes(": expires in 7 days, on "))).toHaveLength(30);
     });
   });
 });
