@@ -34,6 +34,9 @@ test("a visitor signs in from Enrol now, pays in the sandbox and lands enrolled 
   await expect(summary).toContainText("SGST (9%)");
   await expect(page.getByRole("link", { name: "cancellation & refund policy" })).toHaveAttribute("href", "/cancellation-refund");
   await expect(page.getByText(/within 7 days of buying, as long as you have completed less than 25%/)).toBeVisible();
+  // The sandbox stands in for Razorpay here: the page does not claim a real payment processor.
+  await expect(summary.getByText("A test shop: payments go to a sandbox, and no money moves.")).toBeVisible();
+  await expect(page.getByText(/processed securely by Razorpay/)).toHaveCount(0);
 
   await page.getByRole("button", { name: "Pay ₹6,999" }).click();
   await expect(page.getByText("Sandbox — no money moves")).toBeVisible();

@@ -41,6 +41,8 @@ async function postToCallback(page: Page, url: string, fields: Record<string, st
 test("opens Razorpay Checkout with the server's order and completes it from Razorpay's signed redirect", async ({ page, request }) => {
   const email = uniqueEmail("razorpay");
   await signUpVerified(page, request, { name: "Deepa Menon", email, password });
+  await page.goto(`${razorpayAppUrl}/courses/react-fundamentals/confirm`);
+  await expect(page.getByText("Payments are processed securely by Razorpay. UPI, cards, net banking and wallets accepted.")).toBeVisible();
   const options = await openCheckout(page);
   expect(options).toMatchObject({
     key: razorpayKeys.RAZORPAY_KEY_ID,

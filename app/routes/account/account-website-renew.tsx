@@ -9,6 +9,7 @@ import { FormAlert, SubmitButton } from "../../components/form-controls.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { CouponForm } from "../../components/coupon-form.tsx";
+import { PaymentNote } from "../../components/payment-note.tsx";
 import { GstinField } from "../../components/gstin-field.tsx";
 import { CancelOrderForm, OrderAlerts, useCheckout } from "../../components/order-progress.tsx";
 import { PlanPicker } from "../../components/plan-picker.tsx";
@@ -70,6 +71,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     },
     // A fresh key per rendering: resubmitting this form finds the order it already made.
     idempotencyKey: crypto.randomUUID(),
+    paymentProvider: shop.provider.kind,
   };
 }
 
@@ -93,7 +95,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function RenewWebsite({ loaderData, actionData }: Route.ComponentProps) {
-  const { site, plans, selected, coupon, couponProblem, typedCoupon, order, idempotencyKey } = loaderData;
+  const { site, plans, selected, coupon, couponProblem, typedCoupon, order, idempotencyKey, paymentProvider } = loaderData;
   const checkout = actionData?.checkout ?? null;
   const { busy, dismiss, waiting } = useCheckout(checkout, order);
   const details = `/account/services/websites/${site.id}`;
@@ -189,7 +191,7 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
             <div className="mt-4">
               <SubmitButton pending={busy}>{busy ? "Please wait…" : "Continue to payment"}</SubmitButton>
             </div>
-            <p className="mt-3 text-center text-xs text-slate-600 dark:text-slate-400">Payments are processed securely by Razorpay. UPI, cards, net banking and wallets accepted.</p>
+            <PaymentNote provider={paymentProvider} className="mt-3" />
           </div>
         </Form>
       )}

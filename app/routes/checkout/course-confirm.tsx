@@ -17,6 +17,7 @@ import type { Route } from "./+types/course-confirm";
 import { checkoutAction, checkoutHeaders } from "./checkout.server.ts";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { CouponForm } from "../../components/coupon-form.tsx";
+import { PaymentNote } from "../../components/payment-note.tsx";
 import { GstinField } from "../../components/gstin-field.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 
@@ -73,6 +74,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     // A fresh key per rendering: resubmitting this form finds the order it already made.
     idempotencyKey: crypto.randomUUID(),
     playerPath: coursePlayerPath(course.id),
+    paymentProvider: shop.provider.kind,
   };
 }
 
@@ -96,7 +98,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function ConfirmPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { course, price, gst, coupon, couponProblem, typedCoupon, owned, order, refund, idempotencyKey, playerPath } = loaderData;
+  const { course, price, gst, coupon, couponProblem, typedCoupon, owned, order, refund, idempotencyKey, playerPath, paymentProvider } = loaderData;
   const free = price.total === 0;
   const checkout = actionData?.checkout ?? null;
   const { busy, dismiss, waiting } = useCheckout(checkout, order);
@@ -218,7 +220,7 @@ export default function ConfirmPage({ loaderData, actionData }: Route.ComponentP
               )}
               {!checkout && !waiting && (coupon || !free) && <CouponForm removeTo={`/courses/${course.id}/confirm`} coupon={coupon} typed={typedCoupon} problem={couponProblem} />}
               {waiting && order && <CancelOrderForm orderId={order.id} className="w-full text-center" />}
-              {!free && <p className="mt-4 text-center text-xs text-slate-600 dark:text-slate-400">Payments are processed securely by Razorpay. UPI, cards, net banking and wallets accepted.</p>}
+              {!free && <PaymentNote provider={paymentProvider} className="mt-4" />}
             </>
           )}
         </section>
