@@ -26,6 +26,11 @@ export function ratingText(summary: { average: number; count: number }): string 
   return `Rated ${summary.average.toFixed(1)} out of 5 from ${reviewCount(summary.count)}`;
 }
 
+/** The course page's link to every review: "See all 12 reviews", but not "See all 1 review". */
+export function allReviewsLink(count: number): string {
+  return count === 1 ? "Go to the feedback page" : `See all ${reviewCount(count)}`;
+}
+
 export function reviewCount(count: number): string {
   return `${count.toLocaleString("en-IN")} ${count === 1 ? "review" : "reviews"}`;
 }

@@ -8,7 +8,7 @@ import { CheckList } from "../../components/check-list.tsx";
 import { ContentImage } from "../../components/content-image.tsx";
 import { CourseSyllabus, type EnrolOffer } from "../../components/course-syllabus.tsx";
 import { ReviewCard } from "../../components/feedback/review-card.tsx";
-import { ratingText, reviewCount, Stars } from "../../components/feedback/stars.tsx";
+import { allReviewsLink, ratingText, reviewCount, Stars } from "../../components/feedback/stars.tsx";
 import { BookIcon, ClockIcon, SignalIcon, StarIcon } from "../../components/icons.tsx";
 import { Container, Prose } from "../../components/page-intro.tsx";
 import { formatDuration, formatMoney, levelLabel } from "../../../common/format.ts";
@@ -233,7 +233,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
               </h2>
               {rating.count > 0 && (
                 <Link to={`/course/${course.id}/feedback`} className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300">
-                  See all {reviewCount(rating.count)}
+                  {allReviewsLink(rating.count)}
                 </Link>
               )}
             </div>
