@@ -67,6 +67,21 @@ export async function usableCoupon(db: Db | Tx, typed: string, buyer: CouponBuye
   return coupon;
 }
 
+/**
+ * The coupon a buyer typed, if any: checked now (a refusal in words before anything is written),
+ * and `reserve`, which checks it again with its row locked inside the transaction that writes the order.
+ */
+export async function couponTerms(
+  db: Db,
+  typed: string | null | undefined,
+  buyer: CouponBuyer,
+  now: Date,
+): Promise<{ coupon: Coupon | null; reserve: ((tx: Tx) => Promise<Coupon>) | undefined }> {
+  const code = typed?.trim() ? typed : null;
+  if (!code) return { coupon: null, reserve: undefined };
+  return { coupon: await usableCoupon(db, code, buyer, now, { lock: false }), reserve: (tx) => usableCoupon(tx, code, buyer, now, { lock: true }) };
+}
+
 /** How many paid orders used each coupon, for the back office's list. */
 export async function couponUses(db: Db, couponIds: string[]): Promise<Map<string, number>> {
   if (couponIds.length === 0) return new Map();

@@ -4,7 +4,7 @@ import { courseOffSale, coursesOnSale } from "../catalog/index.ts";
 import { Conflict, Gone, NotFound, ServiceUnavailable, ValidationError } from "../errors.ts";
 import { isEnrolled } from "./fulfilment.ts";
 import { addPaidPeriod, assertRenewable, findWebsite, hostingPlan, type PaidPeriod } from "../websites/index.ts";
-import { couponBuyer, discountedPrice, usableCoupon } from "./coupons.ts";
+import { couponBuyer, couponTerms, discountedPrice } from "./coupons.ts";
 import { priceBreakdown, type PriceBreakdown } from "./pricing.ts";
 import { coursePlayerPath, grantAccess, mailBuyer, type Shop, type Tx } from "./shop.ts";
 import { courseGivenMail } from "../mail/templates.ts";
@@ -66,9 +66,7 @@ export async function createOrder(shop: Shop, input: CreateOrderInput): Promise<
 
   const now = shop.now();
   const buyer = couponBuyer.course(input.userId, course.id);
-  const code = input.couponCode?.trim() ? input.couponCode : null;
-  const coupon = code ? await usableCoupon(db, code, buyer, now, { lock: false }) : null;
-  const reserve = code ? (tx: Tx) => usableCoupon(tx, code, buyer, now, { lock: true }) : undefined;
+  const { coupon, reserve } = await couponTerms(db, input.couponCode, buyer, now);
   const { price, discount } = discountedPrice(course.price, catalog.site.tax, coupon);
   const values = {
     userId: input.userId,
@@ -323,8 +321,7 @@ export async function createHostingOrder(shop: Shop, input: HostingOrderInput): 
 
   const now = shop.now();
   const buyer = couponBuyer.website(input.userId, site.id);
-  const code = input.couponCode?.trim() ? input.couponCode : null;
-  const coupon = code ? await usableCoupon(shop.db, code, buyer, now, { lock: false }) : null;
+  const { coupon, reserve } = await couponTerms(shop.db, input.couponCode, buyer, now);
   const { price, discount } = discountedPrice(plan.price, catalog.site.tax, coupon);
   if (price.total === 0) throw new ValidationError(`The coupon ${coupon?.code ?? ""} takes the whole price, and a hosting period cannot be free: write to us and we will sort it out.`);
   return placeOrder(
@@ -345,7 +342,7 @@ export async function createHostingOrder(shop: Shop, input: HostingOrderInput): 
     {
       notes: { website_id: site.id, plan_id: plan.id, ...(coupon && { coupon: coupon.code }) },
       sameItem: buyer.item,
-      reserve: code ? (tx: Tx) => usableCoupon(tx, code, buyer, now, { lock: true }) : undefined,
+      reserve,
     },
   );
 }

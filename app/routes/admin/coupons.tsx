@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "react-router";
+import { Form } from "react-router";
 import { z } from "zod";
 import { formatDay, parseRupees } from "../../../common/format.ts";
 import { fieldState, replyFor } from "../../../common/forms.ts";
@@ -12,6 +12,7 @@ import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/coupons";
+import { useSubmittingIntent } from "../../lib/use-submitting-intent.ts";
 import { backOfficeMeta } from "./meta.ts";
 import { actorFor, staffWith } from "./access.server.ts";
 import { PageHeading, Section } from "./page-heading.tsx";
@@ -109,8 +110,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => backOfficeMeta("Coupons");
 
 export default function CouponsPage({ loaderData: { coupons }, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const sending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const sending = useSubmittingIntent();
   const made = replyFor(actionData, "create");
   return (
     <div className="space-y-8">

@@ -1,4 +1,4 @@
-import { data, useNavigation } from "react-router";
+import { data } from "react-router";
 import { z } from "zod";
 import { formatDay } from "../../../common/format.ts";
 import { replyFor } from "../../../common/forms.ts";
@@ -14,6 +14,7 @@ import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { TextArea } from "../../components/ui/field.tsx";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/course";
+import { useSubmittingIntent } from "../../lib/use-submitting-intent.ts";
 import { backOfficeMeta } from "./meta.ts";
 import { actorFor, mayAlso, staffWith } from "./access.server.ts";
 import { percentOf, ratingText } from "./course-figures.ts";
@@ -62,10 +63,9 @@ export const meta: Route.MetaFunction = ({ loaderData }) => backOfficeMeta(loade
 const reasonInput = <TextArea label="Why (kept in the audit log)" name="reason" required minLength={staffReasonLength.min} maxLength={staffReasonLength.max} rows={3} />;
 
 export default function CoursePage({ loaderData: { figures, reach, withdrawal, mayPublish }, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
+  const sending = useSubmittingIntent();
   const answer = replyFor(actionData, "publish", "unpublish");
   if (!figures) return null;
-  const pending = navigation.state === "submitting" && navigation.formData?.get("intent") !== undefined;
   return (
     <div className="space-y-8">
       <PageHeading title={figures.title} back={{ to: "/admin/courses", label: "Courses" }}>
@@ -91,7 +91,7 @@ export default function CoursePage({ loaderData: { figures, reach, withdrawal, m
               inputs={reasonInput}
               confirmLabel="Unpublish"
               pendingLabel="Unpublishing…"
-              pending={pending}
+              pending={sending("unpublish")}
             >
               It leaves the catalogue, its search, the home page and the sitemap, and nobody new can buy it. The {figures.learners}{" "}
               {figures.learners === 1 ? "person who has it keeps" : "people who have it keep"} it.
@@ -105,7 +105,7 @@ export default function CoursePage({ loaderData: { figures, reach, withdrawal, m
               inputs={reasonInput}
               confirmLabel="Publish"
               pendingLabel="Publishing…"
-              pending={pending}
+              pending={sending("publish")}
             >
               It returns to the catalogue, its search, the home page and the sitemap, and anyone can buy it again.
             </ConfirmDialog>

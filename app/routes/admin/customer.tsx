@@ -1,4 +1,4 @@
-import { data, Form, useNavigation } from "react-router";
+import { data, Form } from "react-router";
 import { z } from "zod";
 import { formatDay, formatMoment, formatOrderNumber, formatPaise } from "../../../common/format.ts";
 import { customerActions, rolesAllow, staffReasonLength, staffRoleLabels } from "../../../common/staff.ts";
@@ -15,6 +15,7 @@ import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { Select, TextArea } from "../../components/ui/field.tsx";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/customer";
+import { useSubmittingIntent } from "../../lib/use-submitting-intent.ts";
 import { backOfficeMeta } from "./meta.ts";
 import { actorFor, mayAlso, staffWith } from "./access.server.ts";
 import { Fact } from "./fact.tsx";
@@ -100,8 +101,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = ({ loaderData: customer }) => backOfficeMeta(customer ? `${customer.name} · Customers` : "Customer");
 
 export default function CustomerPage({ loaderData: customer, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const sending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const sending = useSubmittingIntent();
   const answer = replyFor(actionData, ...customerActions, "revoke-session");
   const granted = replyFor(actionData, "grant-course");
   return (

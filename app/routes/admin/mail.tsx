@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import { z } from "zod";
 import { formatMoment } from "../../../common/format.ts";
 import { replyFor } from "../../../common/forms.ts";
@@ -10,6 +10,7 @@ import { Button } from "../../components/ui/button.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/mail";
+import { useSubmittingIntent } from "../../lib/use-submitting-intent.ts";
 import { backOfficeMeta } from "./meta.ts";
 import { OlderLink } from "./older-link.tsx";
 import { actorFor, staffWith } from "./access.server.ts";
@@ -62,8 +63,7 @@ export const meta: Route.MetaFunction = () => backOfficeMeta("Mail");
 
 export default function MailPage({ loaderData, actionData }: Route.ComponentProps) {
   const { mails, filter, next } = loaderData;
-  const navigation = useNavigation();
-  const retrying = navigation.state === "submitting" && navigation.formData?.get("intent") === "retry";
+  const retrying = useSubmittingIntent()("retry");
   const answer = replyFor(actionData, "retry");
   return (
     <div className="space-y-6">

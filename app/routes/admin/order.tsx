@@ -1,4 +1,4 @@
-import { data, Form, Link, useNavigation } from "react-router";
+import { data, Form, Link } from "react-router";
 import { z } from "zod";
 import { formatCreditNoteNumber, formatMoment, formatOrderNumber, formatPaise, parseRupees } from "../../../common/format.ts";
 import { staffReasonLength, rolesAllow } from "../../../common/staff.ts";
@@ -13,6 +13,7 @@ import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { TextArea, TextField } from "../../components/ui/field.tsx";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/order";
+import { useSubmittingIntent } from "../../lib/use-submitting-intent.ts";
 import { backOfficeMeta } from "./meta.ts";
 import { actorFor, mayAlso, staffWith } from "./access.server.ts";
 import { PageHeading, Section } from "./page-heading.tsx";
@@ -101,8 +102,7 @@ const reasonInput = <TextArea label="Why (kept in the audit log)" name="reason" 
 export const meta: Route.MetaFunction = ({ loaderData: order }) => backOfficeMeta(order ? `${order.number} · Orders` : "Order");
 
 export default function OrderPage({ loaderData: order, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const sending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const sending = useSubmittingIntent();
   const answer = replyFor(actionData, "check-provider");
   const refunded = replyFor(actionData, "refund");
   return (

@@ -1,4 +1,4 @@
-import { data, Link, useNavigation } from "react-router";
+import { data, Link } from "react-router";
 import { z } from "zod";
 import { formatDay, formatOrderNumber, formatPaise } from "../../../common/format.ts";
 import { replyFor } from "../../../common/forms.ts";
@@ -13,6 +13,7 @@ import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { TextArea, TextField } from "../../components/ui/field.tsx";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import type { Route } from "./+types/website";
+import { useSubmittingIntent } from "../../lib/use-submitting-intent.ts";
 import { backOfficeMeta } from "./meta.ts";
 import { actorFor, mayAlso, staffWith } from "./access.server.ts";
 import { Fact } from "./fact.tsx";
@@ -103,8 +104,7 @@ export const meta: Route.MetaFunction = ({ loaderData: site }) => backOfficeMeta
 const reasonInput = (label: string) => <TextArea label={label} name="reason" required minLength={staffReasonLength.min} maxLength={staffReasonLength.max} rows={3} />;
 
 export default function WebsitePage({ loaderData: site, actionData }: Route.ComponentProps) {
-  const navigation = useNavigation();
-  const sending = (intent: string) => navigation.state === "submitting" && navigation.formData?.get("intent") === intent;
+  const sending = useSubmittingIntent();
   const answer = replyFor(actionData, "change-domain", "extend", "suspend", "resume", "cancel");
   const manages = site.mayChangeDomain || site.mayExtend || site.maySuspend || site.mayCancel;
   return (
