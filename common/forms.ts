@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ProofChallenge } from "./proof-of-work.ts";
 
 /**
  * What a page's action answers when it does not redirect, for every form: which form (`intent`),
@@ -11,6 +12,8 @@ export interface FormReply {
   message: string | null;
   fieldErrors: Record<string, string>;
   values: Record<string, string>;
+  /** A proof-of-work challenge: solved and sent back with the form, it lets the form past a busy network's limit. */
+  challenge?: ProofChallenge | undefined;
 }
 
 /** A form as it arrived: which form it was and what it held, for the reply. */

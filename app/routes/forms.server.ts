@@ -2,6 +2,7 @@ import { data } from "react-router";
 import type { z } from "zod";
 import { parseForm, refused, succeeded, type FormReply, type SentForm } from "../../common/forms.ts";
 import { UserError } from "../../server/errors.ts";
+import type { ProofChallenge } from "../../common/proof-of-work.ts";
 
 /** An action's answer to a form, with its status: 200 when it worked, 400 for invalid input, a domain error's own otherwise. */
 export function reply(answer: FormReply, status = answer.ok ? 200 : 400) {
@@ -20,8 +21,8 @@ export function succeed(sent: SentForm, message: string | null = null) {
 }
 
 /** The reply to a form refused with a status and a sentence, such as an `attempt`'s failure. */
-export function refuse(sent: SentForm, failure: { status: number; message: string | null }, fieldErrors: Record<string, string> = {}) {
-  return reply(refused(sent, failure.message, fieldErrors), failure.status);
+export function refuse(sent: SentForm, failure: { status: number; message: string | null; challenge?: ProofChallenge | undefined }, fieldErrors: Record<string, string> = {}) {
+  return reply({ ...refused(sent, failure.message, fieldErrors), ...(failure.challenge && { challenge: failure.challenge }) }, failure.status);
 }
 
 type Explained = { message: string | null; fieldErrors?: Record<string, string> };

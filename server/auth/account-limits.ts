@@ -4,16 +4,17 @@ import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { throttles } from "../db/schema.ts";
 
-/** Per-account limits, on top of Better Auth's per-address ones. */
+/** Per-account limits, on top of the per-address ones. Sign-ins count only the attempts that fail. */
 export const accountLimits = {
   "/sign-in/email": { windowSeconds: 15 * 60, max: 10 },
   "/request-password-reset": { windowSeconds: 60 * 60, max: 3 },
   "/send-verification-email": { windowSeconds: 15 * 60, max: 5 },
 } as const;
 
-const signInKey = (email: string) => `/sign-in/email:${email.trim().toLowerCase()}`;
+/** What counts an account's failed sign-ins: from anywhere, or from one of its own devices (server/auth/known-device.ts). */
+export const signInKey = (email: string, device: string | null = null) => `/sign-in/email:${email.trim().toLowerCase()}${device ? `:device:${device}` : ""}`;
 
-/** When the account's sign-ins are refused until, after too many in a quarter of an hour; null when they are not. */
+/** When the account's sign-ins are refused until, after too many failed in a quarter of an hour; null when they are not. */
 export async function signInLockedUntil(db: Db | Tx, email: string, now: Date): Promise<Date | null> {
   const { windowSeconds, max } = accountLimits["/sign-in/email"];
   const [row] = await db.select().from(throttles).where(eq(throttles.key, signInKey(email)));
@@ -22,9 +23,9 @@ export async function signInLockedUntil(db: Db | Tx, email: string, now: Date): 
   return until > now ? until : null;
 }
 
-/** Lets the account sign in again at once: its count of sign-in attempts starts over. */
-export async function unlockSignIn(db: Db | Tx, email: string): Promise<void> {
-  await db.delete(throttles).where(eq(throttles.key, signInKey(email)));
+/** Lets the account (or one of its known devices) sign in again at once: its count of failed sign-ins starts over. */
+export async function unlockSignIn(db: Db | Tx, email: string, device: string | null = null): Promise<void> {
+  await db.delete(throttles).where(eq(throttles.key, signInKey(email, device)));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { APIError } from "better-auth/api";
+import { proofChallenge, proofHeader, type ProofChallenge } from "../../common/proof-of-work.ts";
 import { clientIpHeader } from "./options.ts";
 
 /** What forms need of the Better Auth instance (server/auth/index.ts makes it). */
@@ -7,7 +8,14 @@ type Auth = { handler: (request: Request) => Promise<Response> };
 /** The outcome of calling a Better Auth endpoint from a route action. */
 export type AuthResult =
   | { ok: true; headers: Headers; body: unknown }
-  | { ok: false; status: number; code: string; message: string };
+  | { ok: false; status: number; code: string; message: string; challenge?: ProofChallenge | undefined };
+
+/** A refusal's body: Better Auth's code and message, and a challenge when solving one lets the request through. */
+function failure(status: number, body: unknown, fallback: string): Extract<AuthResult, { ok: false }> {
+  const { code, message, challenge } = (body ?? {}) as { code?: string; message?: string; challenge?: unknown };
+  const parsed = proofChallenge.safeParse(challenge);
+  return { ok: false, status, code: code ?? "", message: message ?? fallback, ...(parsed.success && { challenge: parsed.data }) };
+}
 
 /**
  * Runs a Better Auth call made with `asResponse: true`, keeping its Set-Cookie headers for our own
@@ -19,13 +27,10 @@ export async function callAuth(call: Promise<Response>): Promise<AuthResult> {
     response = await call;
   } catch (error) {
     if (!(error instanceof APIError)) throw error;
-    const body = error.body as { code?: string; message?: string } | undefined;
-    return { ok: false, status: error.statusCode, code: body?.code ?? "", message: body?.message ?? error.message };
+    return failure(error.statusCode, error.body, error.message);
   }
-  const body = (await response.json().catch(() => null)) as { code?: string; message?: string } | null;
-  if (!response.ok) {
-    return { ok: false, status: response.status, code: body?.code ?? "", message: body?.message ?? response.statusText };
-  }
+  const body: unknown = await response.json().catch(() => null);
+  if (!response.ok) return failure(response.status, body, response.statusText);
   const headers = new Headers();
   for (const cookie of response.headers.getSetCookie()) headers.append("Set-Cookie", cookie);
   return { ok: true, headers, body };
@@ -40,13 +45,15 @@ const forwardedHeaders = ["cookie", "user-agent", "accept-language", clientIpHea
  * `auth.api.*` in process skips both). `request` is the form's request as the HTTP layer handed
  * it on: on our own origin, with the client's address.
  */
-export function postToAuth(auth: Auth, request: Request, endpoint: `/${string}`, body: object): Promise<AuthResult> {
+export function postToAuth(auth: Auth, request: Request, endpoint: `/${string}`, body: object, proof?: string | undefined): Promise<AuthResult> {
   const url = new URL(request.url);
   const headers = new Headers({ "content-type": "application/json", origin: url.origin });
   for (const name of forwardedHeaders) {
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
+  // A solved challenge, sent with the form when the address was past its limit.
+  if (proof) headers.set(proofHeader, proof);
   const call = auth.handler(new Request(new URL(`/api/auth${endpoint}`, url), { method: "POST", headers, body: JSON.stringify(body) }));
   return callAuth(call);
 }
@@ -56,6 +63,8 @@ export type AuthAction = "sign-in" | "sign-up" | "google" | "reset-request" | "r
 /** Spec §8 texts where the spec fixes them; plain, specific words elsewhere. */
 export function authErrorMessage(action: AuthAction, error: { status: number; code: string; message: string }): string {
   if (error.status === 429) {
+    // The per-address limits word their own refusal, with the real wait.
+    if (error.code === "NETWORK_LIMIT") return error.message;
     switch (action) {
       case "sign-in":
         return "Too many failed attempts. Please wait a few minutes or reset your password.";

@@ -20,8 +20,12 @@ import type { GoogleStandIn } from "./google-stand-in.ts";
 import { confirmSecondFactor, rolesOf } from "../staff/index.ts";
 import { authLogging, authOptions, clientIpHeader, cliTokenPrefix, requestUserPlugin, secondFactorEndpoints, withLoggedFailures } from "./options.ts";
 import { cliAuthMessages, devicePollRefusal, recordCliLoginRequest } from "./cli-login.ts";
-import { accountLimits, maxSessionsPerPerson } from "./account-limits.ts";
+import { accountLimits, maxSessionsPerPerson, signInKey, unlockSignIn } from "./account-limits.ts";
+import { deviceOf, knownDevice, knownDeviceCookie, knownDeviceMaxAgeSeconds, knownDeviceValue } from "./known-device.ts";
+import { isNetworkLimited, networkLimits, networkRefusal } from "./network-limits.ts";
+import { proofOfWork } from "./proof-of-work.ts";
 import { consumeThrottle } from "./throttle.ts";
+import { proofHeader } from "../../common/proof-of-work.ts";
 
 export { clientIpHeader };
 export { accessRedirect, emailVerifiedPath, safeRedirectTarget, verifyEmailPath, type Viewer } from "./access.ts";
@@ -45,14 +49,13 @@ async function keepNewestSessions(db: Db, userId: string, newSessionId: string):
 }
 
 /**
- * Per-address limits on Better Auth's endpoints, in fixed windows of a quarter of an hour: enough
- * for a classroom of forty behind one address to sign up and in, typing mistakes included, while
- * the per-account limits above keep any one password from being guessed.
+ * Per-address limits on Better Auth's endpoints, in fixed windows of a quarter of an hour: those of
+ * the forms anyone can send are ours (networkLimits, answered with a proof-of-work challenge past them);
+ * the rest are Better Auth's rules, counted in our windows.
  */
 export const addressLimits = {
-  "/sign-in/email": { window: 15 * 60, max: 150 },
-  "/sign-up/email": { window: 15 * 60, max: 60 },
-  "/request-password-reset": { window: 15 * 60, max: 30 },
+  ...networkLimits,
+  // Asked for by someone signed in already, whom the per-account limit also holds.
   "/send-verification-email": { window: 15 * 60, max: 30 },
   "/sign-in/social": { window: 15 * 60, max: 150 },
   "/sign-in/oauth2": { window: 15 * 60, max: 150 },
@@ -117,6 +120,8 @@ function googlePlugin(google: NonNullable<AuthDeps["google"]>) {
 
 export function createAuth(deps: AuthDeps) {
   const { db, cipher, logger } = deps;
+  const proofs = proofOfWork(deps.secret);
+  const deviceCookieOptions = { httpOnly: true, sameSite: "lax", path: "/", secure: deps.publicUrl.startsWith("https://"), maxAge: knownDeviceMaxAgeSeconds } as const;
   const auth = betterAuth({
     ...authOptions,
     ...authLogging(logger),
@@ -161,6 +166,8 @@ export function createAuth(deps: AuthDeps) {
       max: 120,
       customRules: {
         ...addressLimits,
+        // Counted in the hook below instead, where a solved challenge can let a request past them.
+        ...Object.fromEntries(Object.keys(networkLimits).map((path) => [path, false])),
         // Limited per code instead (devicePollRefusal): everyone behind an address polls at once.
         "/device/token": false,
       },
@@ -203,6 +210,14 @@ export function createAuth(deps: AuthDeps) {
     },
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
+        const address = ctx.headers?.get(clientIpHeader);
+        if (isNetworkLimited(ctx.path) && address) {
+          const refusal = await networkRefusal({ db, proofOfWork: proofs }, { path: ctx.path, address, proof: ctx.headers?.get(proofHeader) }, new Date());
+          if (refusal) {
+            const { message, challenge, retryAfterSeconds } = refusal;
+            throw new APIError("TOO_MANY_REQUESTS", { message, code: "NETWORK_LIMIT", challenge }, { "Retry-After": String(retryAfterSeconds) });
+          }
+        }
         if (ctx.path === "/device/token") {
           const refusal = await devicePollRefusal(db, (ctx.body as { device_code?: unknown } | undefined)?.device_code);
           if (refusal) throw new APIError("BAD_REQUEST", refusal);
@@ -241,13 +256,21 @@ export function createAuth(deps: AuthDeps) {
         const limit = accountLimits[ctx.path as keyof typeof accountLimits];
         const email = (ctx.body as { email?: unknown } | undefined)?.email;
         if (!limit || typeof email !== "string") return;
-        const { allowed, retryAfterSeconds } = await consumeThrottle(db, `${ctx.path}:${email.trim().toLowerCase()}`, limit);
+        // A sign-in is counted before the password is checked, so attempts sent at once cannot all slip under the limit; one that succeeds clears the count (after).
+        const key = ctx.path === "/sign-in/email" ? signInKey(email, knownDevice(await ctx.getSignedCookie(knownDeviceCookie, ctx.context.secret), email)) : `${ctx.path}:${email.trim().toLowerCase()}`;
+        const { allowed, retryAfterSeconds } = await consumeThrottle(db, key, limit);
         if (!allowed) {
-          ctx.setHeader("Retry-After", String(retryAfterSeconds));
-          throw new APIError("TOO_MANY_REQUESTS", { message: "Too many requests", code: "RATE_LIMITED" });
+          throw new APIError("TOO_MANY_REQUESTS", { message: "Too many requests", code: "RATE_LIMITED" }, { "Retry-After": String(retryAfterSeconds) });
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/sign-in/email" && !isAPIError(ctx.context.returned)) {
+          const email = (ctx.body as { email: string }).email;
+          const cookie = await ctx.getSignedCookie(knownDeviceCookie, ctx.context.secret);
+          await unlockSignIn(db, email, knownDevice(cookie, email));
+          await ctx.setSignedCookie(knownDeviceCookie, knownDeviceValue(email, deviceOf(cookie)), ctx.context.secret, deviceCookieOptions);
+          return;
+        }
         if (ctx.path === "/device/code") {
           const userCode = (ctx.context.returned as { user_code?: unknown } | undefined)?.user_code;
           if (typeof userCode === "string") await recordCliLoginRequest(db, { userCode, userAgent: ctx.headers?.get("user-agent") ?? null, ipAddress: ctx.headers?.get(clientIpHeader) ?? null });

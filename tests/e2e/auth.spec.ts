@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { gotoHydrated } from "./hydration.ts";
 import { latestMail, signIn, signUp, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 test.beforeEach(async ({ context }) => {
@@ -98,6 +99,39 @@ test("too many sign-in attempts for one account show the spec's message", async 
   }
   await signIn(page, email, "one more guess");
   await expect(page.getByRole("alert")).toHaveText("Too many failed attempts. Please wait a few minutes or reset your password.");
+});
+
+test("a network past its limit for reset links gets one through after a short check in the browser, on a phone", async ({ page, context, request }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  const address = await giveOwnAddress(context);
+  // A classroom asked for thirty links a moment ago.
+  const ask = (email: string) => request.post("/api/auth/request-password-reset", { data: { email, redirectTo: "/reset-password" }, headers: { "x-forwarded-for": address } });
+  for (let i = 0; i < 30; i++) expect((await ask(uniqueEmail("class"))).status()).toBe(200);
+  expect((await ask(uniqueEmail("class"))).status()).toBe(429);
+
+  const refused: number[] = [];
+  page.on("response", (response) => {
+    if (response.request().method() === "POST" && response.status() === 429) refused.push(response.status());
+  });
+  await gotoHydrated(page, "/forgot-password");
+  await page.getByLabel("E-mail").fill(uniqueEmail("late"));
+  await page.getByRole("button", { name: "Send the link" }).click();
+  // Refused for the network, the browser solves the challenge that came with the refusal and sends the form again.
+  await expect(page.getByText("If an account uses that address, a link to reset its password is on its way.")).toBeVisible({ timeout: 30_000 });
+  expect(refused).toEqual([429]);
+});
+
+test("without JavaScript, a network past its limit is told how long to wait", async ({ browser, request }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } });
+  const address = await giveOwnAddress(context);
+  const ask = (email: string) => request.post("/api/auth/request-password-reset", { data: { email, redirectTo: "/reset-password" }, headers: { "x-forwarded-for": address } });
+  for (let i = 0; i < 30; i++) expect((await ask(uniqueEmail("class"))).status()).toBe(200);
+  const page = await context.newPage();
+  await page.goto("/forgot-password");
+  await page.getByLabel("E-mail").fill(uniqueEmail("late"));
+  await page.getByRole("button", { name: "Send the link" }).click();
+  await expect(page.getByRole("alert")).toHaveText(/^Too many password reset links were asked for from this network\. Try again in 1[45] minutes\.$/);
+  await context.close();
 });
 
 test("signing up with a registered e-mail says so and suggests signing in", async ({ page, request }) => {

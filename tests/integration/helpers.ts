@@ -98,6 +98,9 @@ async function freshPostgres(serverUrl: string, template?: string): Promise<Data
   };
 }
 
+/** The auth secret of the tests' identity: what signs its cookies and proof-of-work challenges. */
+export const testAuthSecret = "test-secret-that-is-long-enough-to-use-0123456789";
+
 /** Identity (key, mail outbox, Better Auth) over a test database, mail kept in the outbox, uploads in a temporary folder. */
 async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://academy.test", storage?: FileStorage, logger = createLogger("silent")): Promise<Identity> {
   return startIdentity({
@@ -106,7 +109,7 @@ async function startTestIdentity(db: Db, catalog: Catalog, publicUrl = "http://a
     catalog: () => catalog,
     production: false,
     publicUrl,
-    authSecret: "test-secret-that-is-long-enough-to-use-0123456789",
+    authSecret: testAuthSecret,
     encryptionKey: undefined,
     smtpUrl: undefined,
     mailFrom: "Academy <no-reply@academy.test>",

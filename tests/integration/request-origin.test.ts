@@ -5,6 +5,8 @@ import { addressLimits } from "../../server/auth/index.ts";
 import { throttles, user } from "../../server/db/schema.ts";
 import { createHttpApp } from "../../server/http/app.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
+import type { ProofChallenge } from "../../common/proof-of-work.ts";
+import { solveProof } from "../support/proof-of-work.ts";
 
 /** The production configuration as deployed: nginx terminates TLS and forwards plain http to 127.0.0.1. */
 const publicOrigin = "https://academy.example";
@@ -130,7 +132,7 @@ async function useUpAllBut(left: number, path: string, address: string, max: num
 }
 
 describe("per-address limits reach the forms", () => {
-  it("shows the spec's sign-up message once the address used up its sign-ups through the JSON API", async () => {
+  it("says, with the real wait, that the network used up its sign-ups through the JSON API the address used up its sign-ups through the JSON API", async () => {
     const address = freshAddress();
     const { max } = addressLimits["/sign-up/email"];
     for (let i = 0; i < 2; i++) {
@@ -144,11 +146,11 @@ describe("per-address limits reach the forms", () => {
     const before = await userCount();
     const response = await postForm("/login", { intent: "signup", name: "Bulk", email: email(), password: "a good long password" }, { address });
     expect(response.status).toBe(429);
-    expect(await response.text()).toContain("Too many requests. Please wait a few minutes before trying again.");
+    expect(await response.text()).toMatch(/Too many accounts were created from this network. Try again in 1[45] minutes./);
     expect(await userCount()).toBe(before);
   });
 
-  it("shows the spec's sign-in message after as many failed sign-ins through the form as the API allows", async () => {
+  it("says, with the real wait, that the network used up its sign-ins, after as many through the form as the API allows", async () => {
     const address = freshAddress();
     const { max } = addressLimits["/sign-in/email"];
     const failThroughTheForm = async () => {
@@ -162,16 +164,30 @@ describe("per-address limits reach the forms", () => {
     await failThroughTheForm();
     const response = await postForm("/login", { intent: "signin", email: email(), password: "not the password" }, { address });
     expect(response.status).toBe(429);
-    expect(await response.text()).toContain("Too many failed attempts. Please wait a few minutes or reset your password.");
+    expect(await response.text()).toMatch(/Too many sign-ins from this network. Try again in 1[45] minutes./);
     expect((await postJson("/api/auth/sign-in/email", { email: email(), password: "not the password" }, address)).status).toBe(429);
   });
 
-  it("shows the spec's reset message once the address asked for too many reset links", async () => {
+  it("lets a sign-in through the form past the network's limit when it carries a solved challenge", async () => {
+    const address = freshAddress();
+    const person = { email: email(), password: "a good long password" };
+    expect((await postJson("/api/auth/sign-up/email", { name: "Late", ...person }, address)).status).toBe(200);
+    await postForm("/login", { intent: "signin", email: email(), password: "not the password" }, { address });
+    await useUpAllBut(0, "/sign-in/email", address, addressLimits["/sign-in/email"].max);
+    const refused = await postJson("/api/auth/sign-in/email", person, address);
+    expect(refused.status).toBe(429);
+    const { challenge } = (await refused.json()) as { challenge: ProofChallenge };
+    const response = await postForm("/login", { intent: "signin", ...person, proof: solveProof(challenge) }, { address });
+    expect(response.status).toBe(302);
+    expect(response.headers.getSetCookie().join()).toMatch(/session_token/);
+  });
+
+  it("says, with the real wait, that the network asked for too many reset links", async () => {
     const address = freshAddress();
     for (let i = 0; i < addressLimits["/request-password-reset"].max; i++) expect((await postForm("/forgot-password", { email: email() }, { address })).status).toBe(200);
     const response = await postForm("/forgot-password", { email: email() }, { address });
     expect(response.status).toBe(429);
-    expect(await response.text()).toContain("Too many password reset requests. Please wait before trying again.");
+    expect(await response.text()).toMatch(/Too many password reset links were asked for from this network. Try again in 1[45] minutes./);
   });
 
   it("counts the address the proxy appended, not the one the client wrote", async () => {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { authErrorMessage, postToAuth } from "../../../server/auth/index.ts";
 import { appServices } from "../../../server/context.ts";
 import { AuthCard, FormAlert, SubmitButton } from "../../components/form-controls.tsx";
+import { ProofOfWork } from "../../components/proof-of-work.tsx";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/forgot-password";
 import { TextField } from "../../components/ui/field.tsx";
@@ -12,7 +13,7 @@ import { readForm, refuse, succeed } from "../forms.server.ts";
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "Reset your password", description: "Get a link to choose a new password for your Academy account." });
 
-const resetRequest = z.object({ email: z.string().trim().toLowerCase().email("Enter a valid e-mail address, like name@example.com.") });
+const resetRequest = z.object({ email: z.string().trim().toLowerCase().email("Enter a valid e-mail address, like name@example.com."), proof: z.string().optional() });
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await readForm(request, resetRequest);
@@ -20,8 +21,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await postToAuth(context.get(appServices).auth, request, "/request-password-reset", {
     email: form.value.email,
     redirectTo: "/reset-password",
-  });
-  if (!result.ok && result.status === 429) return refuse(form, { status: 429, message: authErrorMessage("reset-request", result) });
+  }, form.value.proof);
+  if (!result.ok && result.status === 429) return refuse(form, { ...result, message: authErrorMessage("reset-request", result) });
   // The same answer whether or not the address has an account.
   return succeed(form);
 }
@@ -39,6 +40,7 @@ export default function ForgotPasswordPage({ actionData }: Route.ComponentProps)
         <Form method="post" className="space-y-4" noValidate>
           {actionData?.message && <FormAlert>{actionData.message}</FormAlert>}
           <TextField label="E-mail" name="email" type="email" autoComplete="email" required {...fieldState(actionData, "email")} />
+          <ProofOfWork challenge={actionData?.challenge} />
           <SubmitButton pending={pending}>{pending ? "Sending…" : "Send the link"}</SubmitButton>
         </Form>
       )}

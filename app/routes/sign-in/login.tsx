@@ -7,6 +7,7 @@ import { CliApproval } from "../../components/cli-approval.tsx";
 import { nameLength, passwordLength } from "../../../common/limits.ts";
 import { AuthCard, FormAlert, PasswordField, SubmitButton } from "../../components/form-controls.tsx";
 import { GoogleButton } from "../../components/google-button.tsx";
+import { ProofOfWork } from "../../components/proof-of-work.tsx";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/login";
 import { TextField } from "../../components/ui/field.tsx";
@@ -94,8 +95,8 @@ const password = z
   .min(passwordLength.min, `Your password needs at least ${passwordLength.min} characters.`)
   .max(passwordLength.max, `Your password can have at most ${passwordLength.max} characters.`);
 const loginForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("signin"), email, password: z.string().min(1, "Enter your password."), remember: flag("on"), redirectTo: z.string().optional() }),
-  z.object({ intent: z.literal("signup"), name: profileName, email, password, redirectTo: z.string().optional() }),
+  z.object({ intent: z.literal("signin"), email, password: z.string().min(1, "Enter your password."), remember: flag("on"), redirectTo: z.string().optional(), proof: z.string().optional() }),
+  z.object({ intent: z.literal("signup"), name: profileName, email, password, redirectTo: z.string().optional(), proof: z.string().optional() }),
   z.object({ intent: z.enum(["cli-approve", "cli-deny"]), cliToken: z.string(), email: z.string(), idToken: z.string() }),
 ]);
 
@@ -114,14 +115,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     case "signup": {
       const redirectTo = safeRedirectTarget(input.redirectTo ?? null);
-      const result = await postToAuth(auth, request, "/sign-up/email", { name: input.name, email: input.email, password: input.password, callbackURL: emailVerifiedPath(redirectTo) });
-      if (!result.ok) return refuse(form, { status: result.status, message: authErrorMessage("sign-up", result) });
+      const result = await postToAuth(auth, request, "/sign-up/email", { name: input.name, email: input.email, password: input.password, callbackURL: emailVerifiedPath(redirectTo) }, input.proof);
+      if (!result.ok) return refuse(form, { ...result, message: authErrorMessage("sign-up", result) });
       throw redirect(verifyEmailPath(redirectTo), { headers: result.headers });
     }
     case "signin": {
       const redirectTo = safeRedirectTarget(input.redirectTo ?? null);
-      const result = await postToAuth(auth, request, "/sign-in/email", { email: input.email, password: input.password, rememberMe: input.remember });
-      if (!result.ok) return refuse(form, { status: result.status, message: authErrorMessage("sign-in", result) });
+      const result = await postToAuth(auth, request, "/sign-in/email", { email: input.email, password: input.password, rememberMe: input.remember }, input.proof);
+      if (!result.ok) return refuse(form, { ...result, message: authErrorMessage("sign-in", result) });
       // Two-factor sign-in (staff): the password was right; the code comes next, and only then a session.
       if ((result.body as { twoFactorRedirect?: unknown } | null)?.twoFactorRedirect === true) {
         throw redirect(`/login/two-factor?redirectTo=${encodeURIComponent(redirectTo)}`, { headers: result.headers });
@@ -231,6 +232,7 @@ function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.Comp
             </Link>
           </div>
         )}
+        <ProofOfWork challenge={actionData?.challenge} />
         <SubmitButton pending={pending}>
           {pending ? "Please wait…" : mode === "signup" ? "Create account" : "Sign in"}
         </SubmitButton>
