@@ -48,3 +48,49 @@ test("a star and a comment chosen before the page's script arrives are kept thro
   const card = page.locator("article").filter({ hasText: "Chosen before the script arrived. Then more." });
   await expect(card.getByText("4 out of 5 stars")).toBeAttached();
 });
+
+test("a theme picked in settings before the page's script arrives is kept through hydration and applied", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Early Theme", email: uniqueEmail("theme-early"), password });
+  const release = await holdScripts(page);
+  await page.goto("/settings", { waitUntil: "commit" });
+  await page.getByRole("radio", { name: "Dark" }).check();
+  release();
+  await hydrated(page, "#theme-dark");
+  await expect(page.getByRole("radio", { name: "Dark" })).toBeChecked();
+  await expect(page.locator("html")).toHaveClass(/\bdark\b/);
+  await page.reload();
+  await expect(page.getByRole("radio", { name: "Dark" })).toBeChecked();
+});
+
+test("a note's title and text typed before the page's script arrives are kept through hydration and saved", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Early Notes", email: uniqueEmail("notes-early"), password });
+  await page.goto("/notes");
+  await page.getByRole("button", { name: "New note" }).click();
+  await expect(page).toHaveURL(/\/notes\?note=[0-9a-f-]{36}$/);
+  const noteUrl = page.url();
+
+  const release = await holdScripts(page);
+  await page.goto(noteUrl, { waitUntil: "commit" });
+  await page.getByRole("textbox", { name: "Title", exact: true }).fill("Written early");
+  await page.getByLabel("Note (Markdown)").fill("Before the script arrived.");
+  release();
+  await hydrated(page, "textarea[name=body]");
+  await page.getByLabel("Note (Markdown)").press("End");
+  await page.getByLabel("Note (Markdown)").pressSequentially(" And after.");
+  await expect(page.getByRole("textbox", { name: "Title", exact: true })).toHaveValue("Written early");
+  await expect(page.getByRole("status").filter({ hasText: /^Saved/ })).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole("textbox", { name: "Title", exact: true })).toHaveValue("Written early");
+  await expect(page.getByLabel("Note (Markdown)")).toHaveValue("Before the script arrived. And after.");
+});
+
+test("a hosting plan chosen before the page's script arrives is kept through hydration", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Early Plan", email: uniqueEmail("plan-early"), password });
+  const release = await holdScripts(page);
+  await page.goto("/account/services/websites/new?plan=starter-monthly", { waitUntil: "commit" });
+  await page.getByRole("radio", { name: /Starter \(Yearly\)/ }).check();
+  release();
+  await hydrated(page, "input[name=planId]");
+  await expect(page.getByRole("radio", { name: /Starter \(Yearly\)/ })).toBeChecked();
+  await expect(page.getByRole("radio", { name: /Starter \(Monthly\)/ })).not.toBeChecked();
+});

@@ -99,6 +99,12 @@ export function NoteEditor({
   const lesson = note.lesson && noteLessonLink(note.lesson);
   const nearLimit = body.length > limits.body * 0.9;
   const titleInput = useRef<HTMLInputElement>(null);
+  const bodyInput = useRef<HTMLTextAreaElement>(null);
+  // The fields are the browser's own until the script arrives: what was typed before then is the note (and gets saved).
+  useEffect(() => {
+    setTitle(titleInput.current?.value ?? note.title);
+    setBody(bodyInput.current?.value ?? note.body);
+  }, [note.title, note.body]);
   const blank = !note.title && !note.body;
   // A new, empty note: start typing its title straight away.
   useEffect(() => {
@@ -140,7 +146,7 @@ export function NoteEditor({
         <input
           id={`${id}-title`}
           name="title"
-          value={title}
+          defaultValue={note.title}
           maxLength={limits.title}
           placeholder="Untitled note"
           autoComplete="off"
@@ -165,7 +171,8 @@ export function NoteEditor({
         <textarea
           id={`${id}-body`}
           name="body"
-          value={body}
+          ref={bodyInput}
+          defaultValue={note.body}
           maxLength={limits.body}
           rows={16}
           hidden={preview}

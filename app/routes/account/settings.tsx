@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { Form, Link, redirect, useNavigation } from "react-router";
 import { callAuth } from "../../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
@@ -96,8 +97,20 @@ const themeOptions: { value: ThemePreference; label: string; hint: string }[] = 
 
 function ThemeSetting() {
   const [preference, setPreference] = useThemePreference();
+  const group = useRef<HTMLFieldSetElement>(null);
+  // A theme picked before the script arrived is the radio checked that the page was not sent checked.
+  useEffect(() => {
+    const early = group.current?.querySelector<HTMLInputElement>('input[name="theme"]:checked');
+    const picked = themeOptions.find((option) => option.value === early?.value);
+    if (picked && early && !early.defaultChecked) setPreference(picked.value);
+  }, [setPreference]);
+  // The radios are the browser's own (so hydration keeps an early choice); the header's switch moves them too.
+  useEffect(() => {
+    const current = group.current?.querySelector<HTMLInputElement>(`input[name="theme"][value="${preference}"]`);
+    if (current) current.checked = true;
+  }, [preference]);
   return (
-    <fieldset>
+    <fieldset ref={group}>
       <legend className="sr-only">Theme</legend>
       <div className="grid gap-3 sm:grid-cols-3">
         {themeOptions.map((option) => (
@@ -110,7 +123,7 @@ function ThemeSetting() {
               type="radio"
               name="theme"
               value={option.value}
-              checked={preference === option.value}
+              defaultChecked={preference === option.value}
               onChange={() => setPreference(option.value)}
               aria-describedby={`theme-${option.value}-hint`}
               className="mt-1"
