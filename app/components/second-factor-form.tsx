@@ -12,7 +12,7 @@ export function SecondFactorForm({ redirectTo, actionData }: { redirectTo: strin
   const recovery = replyFor(actionData, "recovery");
   return (
     <>
-      <Form method="post" className={cardClass({ className: "mt-6 space-y-4 p-6" })}>
+      <Form method="post" className={cardClass({ className: "mt-6 space-y-4 p-6" })} noValidate>
         <input type="hidden" name="intent" value="totp" />
         <input type="hidden" name="redirectTo" value={redirectTo} />
         {totp?.message && <FormAlert>{totp.message}</FormAlert>}
@@ -23,7 +23,7 @@ export function SecondFactorForm({ redirectTo, actionData }: { redirectTo: strin
       </Form>
       <details className="mt-6 text-sm" open={recovery !== undefined}>
         <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-300">Lost your phone? Use a recovery code</summary>
-        <Form method="post" className="mt-4 space-y-4">
+        <Form method="post" className="mt-4 space-y-4" noValidate>
           <input type="hidden" name="intent" value="recovery" />
           <input type="hidden" name="redirectTo" value={redirectTo} />
           {recovery?.message && <FormAlert>{recovery.message}</FormAlert>}

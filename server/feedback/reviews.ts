@@ -10,6 +10,10 @@ export const maxCommentLength = 2000;
 const ratingMessage = "Choose a rating: a whole number of stars from 1 to 5.";
 const commentMessage = "Write a few words about the course: the comment cannot be empty.";
 
+/** A review says something: "ok" or "good" alone tells the next learner nothing. */
+export const minCommentWords = 3;
+const wordCount = (text: string) => text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+
 const reviewSchema = z.object({
   rating: z.coerce
     .number({ error: ratingMessage })
@@ -23,6 +27,9 @@ const reviewSchema = z.object({
     .max(maxCommentLength, {
       error: (issue) =>
         `Keep your comment to ${maxCommentLength.toLocaleString("en-IN")} characters or fewer; it has ${(issue.input as string).length.toLocaleString("en-IN")}.`,
+    })
+    .refine((comment) => comment === "" || wordCount(comment) >= minCommentWords, {
+      error: `Tell other learners a little more: a review needs at least ${minCommentWords} words. What did you learn, and who would you recommend it to?`,
     }),
 });
 

@@ -94,6 +94,33 @@ test("a learner who bought the course reviews it, edits the review and deletes i
   await expect(yours.getByRole("button", { name: "Post review" })).toBeVisible();
 });
 
+test("an empty review or note is answered in the page's own words, and a review needs a few words, on a phone", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 375, height: 740 });
+  await signUpVerified(page, request, { name: "Terse Learner", email: uniqueEmail("terse"), password });
+  await buyCourse(page, course);
+
+  await page.goto(feedbackPath);
+  const yours = page.locator("#your-review");
+  await yours.getByRole("button", { name: "Post review" }).click();
+  // No browser bubble stops the form: the server's messages show beside each field.
+  await expect(yours.getByText("Choose a rating: a whole number of stars from 1 to 5.")).toBeVisible();
+  await expect(yours.getByText("Write a few words about the course: the comment cannot be empty.")).toBeVisible();
+  await expect(yours.getByLabel("Your comment")).toHaveAttribute("aria-invalid", "true");
+
+  await yours.getByRole("radio", { name: /^5 stars/ }).check({ force: true });
+  await yours.getByLabel("Your comment").fill("ok");
+  await yours.getByRole("button", { name: "Post review" }).click();
+  await expect(yours.getByText(/^Tell other learners a little more: a review needs at least 3 words\./)).toBeVisible();
+  await expect(page.locator("article").filter({ hasText: "Terse L." })).toHaveCount(0);
+
+  await page.goto(`/courses/${course}/submodule/1-2`);
+  const panel = page.getByRole("region", { name: "Your notes on this lesson" });
+  await panel.getByRole("button", { name: "Add note" }).click();
+  await expect(panel.getByRole("alert")).toHaveText("Write your note first: it is empty.");
+  await expect(panel.getByText("No notes yet.")).toBeVisible();
+});
+
 test("only enrolled learners may review: visitors are asked to sign in and the server refuses the rest", async ({ page, request, browser }) => {
   const email = uniqueEmail("feedback-visitor");
   await signUpVerified(page, request, { name: "Nina Visitor", email, password });

@@ -47,7 +47,7 @@ export function ReviewForm({
   const length = comment.trim().length;
   const over = length - maxLength;
   return (
-    <Form ref={form} method="post" preventScrollReset className="space-y-5">
+    <Form ref={form} method="post" preventScrollReset className="space-y-5" noValidate>
       <input type="hidden" name="intent" value="save" />
       <fieldset aria-describedby={errors.rating ? `${id}-rating-error` : undefined}>
         <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">Your rating</legend>

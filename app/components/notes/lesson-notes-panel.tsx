@@ -87,7 +87,7 @@ export function LessonNotesPanel({
         </p>
       )}
 
-      <fetcher.Form ref={form} method="post" className="mt-6 space-y-3" aria-labelledby={`${id}-add`}>
+      <fetcher.Form ref={form} method="post" className="mt-6 space-y-3" aria-labelledby={`${id}-add`} noValidate>
         <h3 id={`${id}-add`} className="text-sm font-semibold text-slate-950 dark:text-white">
           Add a note
         </h3>

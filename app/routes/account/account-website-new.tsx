@@ -58,7 +58,7 @@ export default function NewWebsite({ loaderData, actionData }: Route.ComponentPr
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         {service.title}. Choose a plan and tell us the domain; you see the price and dates before you pay.
       </p>
-      <Form method="post" className="mt-6 space-y-6">
+      <Form method="post" className="mt-6 space-y-6" noValidate>
         <input type="hidden" name="serviceId" value={service.id} />
         {replyProblem(actionData) && <FormAlert>{replyProblem(actionData)}</FormAlert>}
         <PlanPicker plans={plans} selected={actionData?.values.planId ?? selected} legend="Plan" />

@@ -165,7 +165,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
         </SettingsSection>
 
         <SettingsSection id="details" title="Name and e-mail">
-          <Form method="post" className="space-y-4">
+          <Form method="post" className="space-y-4" noValidate>
             {result("name")}
             <TextField label="Name" name="name" defaultValue={loaderData.name} autoComplete="name" required maxLength={nameLength.max} />
             <div>
@@ -186,7 +186,7 @@ export default function ProfilePage({ loaderData, actionData }: Route.ComponentP
 
         <SettingsSection id="password" title="Password">
           {loaderData.hasPassword ? (
-            <Form method="post" className="space-y-4">
+            <Form method="post" className="space-y-4" noValidate>
               {result("password") ??
                 (loaderData.passwordChanged && <FormAlert tone="success">Your password was changed. Other devices were signed out.</FormAlert>)}
               <PasswordField label="Current password" name="currentPassword" autoComplete="current-password" minLength={1} />

@@ -159,7 +159,7 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
                 </div>
               )}
               {/* A new form once a key is made, so the fields start empty for the next one. */}
-              <Form method="post" key={secret ?? "new-key"} className="space-y-4">
+              <Form method="post" key={secret ?? "new-key"} className="space-y-4" noValidate>
                 <TextField label="Name" name="name" required maxLength={keyLimits.name} placeholder="Reading-list script" />
                 <fieldset>
                   <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">It may</legend>

@@ -67,7 +67,7 @@ export const meta: Route.MetaFunction = (args) =>
   });
 
 const lessonForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("add-note"), ...noteContent.shape }),
+  z.object({ intent: z.literal("add-note"), title: noteContent.shape.title, body: noteContent.shape.body.refine((body) => body.trim() !== "", "Write your note first: it is empty.") }),
   z.object({ intent: z.enum(["complete", "incomplete"]), acceptRefundLimit: flag("yes"), continue: flag("yes") }),
 ]);
 
