@@ -1,4 +1,5 @@
 import { escapeHtml } from "../escape-html.ts";
+import { formatMoment } from "../../common/format.ts";
 import type { Site } from "../catalog/index.ts";
 import type { MailMessage } from "./outbox.ts";
 
@@ -141,6 +142,31 @@ export function passwordResetMail(site: Site, to: { email: string; name: string 
     ],
     action: { label: "Choose a new password", url },
     closing: "If you did not ask for this, ignore this mail: your password stays as it is.",
+  });
+}
+
+/** How a password was changed, in the words of the mail that tells of it. */
+export const passwordChangeWays = {
+  settings: "from your account settings",
+  reset: "with a password reset link",
+} as const;
+
+/** Tells the owner that the password changed, so someone else changing it does not go unnoticed. */
+export function passwordChangedMail(
+  site: Site,
+  to: { email: string; name: string },
+  facts: { changedAt: Date; way: keyof typeof passwordChangeWays; forgotPasswordUrl: string },
+): MailMessage {
+  return compose(site, {
+    to: to.email,
+    subject: `Your ${site.name} password was changed`,
+    greeting: greet(to.name),
+    paragraphs: [
+      `The password of your ${site.name} account (${to.email}) was changed on ${formatMoment(facts.changedAt)} India time, ${passwordChangeWays[facts.way]}. If this was you, there is nothing more to do.`,
+      "If this was not you, reset your password now: someone else may know your password or be able to read your mail. Resetting it signs out every device signed in to your account.",
+    ],
+    action: { label: "Reset my password", url: facts.forgotPasswordUrl },
+    closing: `Need help? Reply to this mail, write to ${site.email} or call ${site.phone}.`,
   });
 }
 
