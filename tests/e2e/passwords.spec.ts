@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { scanBudget, seriousViolations, seriousViolationsInBothThemes } from "./axe.ts";
+import { scanBudget, seriousMailViolations, seriousViolationsInBothThemes } from "./axe.ts";
 import { latestMail, signIn, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "velvet quarry lantern biscuit";
@@ -142,7 +142,7 @@ test("a changed password is mailed to the owner, and the mail's button leads to 
   await page.setContent(mail.html);
   await expect(page.getByText("If this was not you, reset your password now")).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  expect(await seriousViolations(page, "the password-changed mail")).toEqual([]);
+  expect(await seriousMailViolations(page, "the password-changed mail")).toEqual([]);
   await page.getByRole("link", { name: "Reset my password" }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
   await expect(page.getByRole("button", { name: "Send the link" })).toBeVisible();
