@@ -44,6 +44,7 @@ export default [
   ]),
   route("course/:courseId/feedback", "routes/learning/course-feedback.tsx"),
   route("certificates/:certificateId", "routes/learning/certificate.tsx"),
+  route("certificates/:certificateId/pdf", "routes/learning/certificate-pdf.ts"),
 
   // The signed-in person's own things.
   layout("routes/account/account-layout.tsx", [

@@ -14,6 +14,11 @@ export function formatPaise(amount: number): string {
   return formatMoney({ amount, currency: "INR" });
 }
 
+/** An amount on an invoice: always with paise, so the columns line up (₹4,999.00). */
+export function formatInvoiceAmount(amount: number): string {
+  return inrPaise.format(amount / 100);
+}
+
 /** Paise from rupees as a person types them ("2000", "₹1,499.50"), or null when it is not an amount. */
 export function parseRupees(typed: string): number | null {
   const plain = typed.replace(/[₹,\s]/g, "");

@@ -153,3 +153,14 @@ export interface ReceiptView {
   /** The refund's own figures: the invoice's for a whole refund, a share of them for part of the order. */
   creditNote: { number: string; issuedAt: Date; providerRefundId: string | null; whole: boolean; amount: number; taxableAmount: number; cgst: number; sgst: number; igst: number } | null;
 }
+
+/** What a certificate shows, on its page and in its PDF alike. */
+export interface CertificateFace {
+  id: string;
+  learnerName: string;
+  courseTitle: string;
+  issuedAt: Date | string;
+  instructor: { name: string; role: string } | null;
+  issuer: { name: string; legalName: string };
+  verifyUrl: string;
+}

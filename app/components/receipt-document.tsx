@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { ReceiptView } from "../../common/view-types.ts";
-import { formatDay, formatMoment, formatPaise } from "../../common/format.ts";
+import { formatDay, formatInvoiceAmount as exact, formatMoment, formatPaise } from "../../common/format.ts";
+import { invoiceAmounts } from "../../common/invoice-amounts.ts";
 import { cardClass } from "./ui/card.tsx";
 
 /** Services accounting code for commercial training and coaching services. */
@@ -48,9 +49,6 @@ function amountInWords(paise: number): string {
   return `Rupees ${rupeesInWords(rupees)}${rest ? ` and ${belowHundred(rest)} Paise` : ""} Only`;
 }
 
-/** Invoices show paise even on whole amounts, so the columns line up. */
-const exact = (amount: number) => new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR", minimumFractionDigits: 2 }).format(amount / 100);
-
 const term = "text-slate-600 dark:text-slate-400 print:text-slate-700";
 const value = "font-medium text-slate-950 dark:text-white print:text-black";
 const label = "text-xs font-semibold uppercase tracking-wide text-slate-500 print:text-slate-600 dark:text-slate-400";
@@ -70,23 +68,11 @@ function Block({ title, children }: { title: string; children: ReactNode }) {
  * GST credit note that corrects it after a refund.
  */
 export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; asCreditNote?: boolean }) {
-  const halfRate = r.taxRatePercent / 2;
   const credit = asCreditNote ? r.creditNote : null;
-  // A credit note states what was refunded: the whole invoice, or part of it.
-  const figures = credit ?? r;
-  // To a business registered in another state GST is IGST; otherwise half CGST, half SGST.
-  const gstRows: [string, number][] =
-    figures.igst > 0
-      ? [[`IGST @ ${r.taxRatePercent}%`, figures.igst]]
-      : [
-          [`CGST @ ${halfRate}%`, figures.cgst],
-          [`SGST @ ${halfRate}%`, figures.sgst],
-        ];
-  // An invoice shows a coupon as a discount before GST; a credit note states only what was refunded.
-  const discount = credit ? null : r.discount;
-  const listedTaxable = figures.taxableAmount + (discount?.amount ?? 0);
-  const discountRows: [string, number][] = discount ? [["Listed price", listedTaxable], [`Discount (coupon ${discount.code})`, -discount.amount]] : [];
-  const taxRows: [string, number][] = [...discountRows, ["Taxable value", figures.taxableAmount], ...gstRows];
+  // A credit note states what was refunded (the whole invoice, or part of it), and only that: no coupon.
+  const amounts = invoiceAmounts(credit ?? r, r.taxRatePercent, credit ? null : r.discount);
+  const listedTaxable = amounts.listed;
+  const taxRows: [string, number][] = [...(amounts.discount ? [["Listed price", listedTaxable] as [string, number], amounts.discount] : []), ...amounts.taxed];
   const documentName = credit ? "credit note" : "invoice";
   const cell = "px-2 py-3 first:pl-0 last:pr-0 sm:px-4 sm:first:pl-4 sm:last:pr-4";
   return (
@@ -205,7 +191,7 @@ export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; a
       <div className="mt-6 flex flex-col gap-6 sm:flex-row sm:justify-between">
         <div className="text-sm sm:max-w-xs">
           <h2 className={label}>Amount in words</h2>
-          <p className="mt-2 font-medium text-slate-950 dark:text-white print:text-black">{amountInWords(figures.amount)}</p>
+          <p className="mt-2 font-medium text-slate-950 dark:text-white print:text-black">{amountInWords(amounts.total)}</p>
           {r.taxMode === "inclusive" && <p className="mt-2 text-slate-600 dark:text-slate-400 print:text-slate-700">The price includes GST.</p>}
         </div>
         <table className="w-full text-sm sm:w-80">
@@ -223,7 +209,7 @@ export function ReceiptDocument({ r, asCreditNote = false }: { r: ReceiptView; a
               <th scope="row" className="pt-3 text-left">
                 Total
               </th>
-              <td className="pt-3 text-right">{exact(figures.amount)}</td>
+              <td className="pt-3 text-right">{exact(amounts.total)}</td>
             </tr>
           </tbody>
         </table>

@@ -10,7 +10,7 @@ export interface Viewer {
 }
 
 // Lessons (/courses/:id/submodule/:lessonId) are not here: free previews are open to visitors, and the page locks the rest.
-const signedInOnly = [/^\/account(\/|$)/, /^\/courses\/[^/]+\/(confirm|MainPage|modules|complete|certificate|module\/[^/]+)$/, /^\/profile$/, /^\/settings$/, /^\/notes$/, /^\/verify-email$/];
+const signedInOnly = [/^\/account(\/|$)/, /^\/courses\/[^/]+\/(confirm|MainPage|modules|complete|certificate|module\/[^/]+)$/, /^\/profile$/, /^\/settings$/, /^\/notes$/, /^\/verify-email$/, /^\/certificates\/[^/]+\/pdf$/];
 
 export type AccessRedirect = { to: string; replace: boolean };
 

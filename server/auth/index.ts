@@ -11,7 +11,7 @@ import type { Db } from "../db/client.ts";
 import * as schema from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { MailMessage } from "../mail/outbox.ts";
-import { passwordResetMail, verificationMail } from "../mail/templates.ts";
+import { passwordChangedMail, passwordResetMail, verificationMail, type passwordChangeWays } from "../mail/templates.ts";
 import type { FileStorage } from "../storage/index.ts";
 import { eraseAccountData } from "../users/delete-account.ts";
 import { parseAccountUpdate, photoOnlyByUpload, profileName } from "../users/profile.ts";
@@ -122,6 +122,8 @@ export function createAuth(deps: AuthDeps) {
   const { db, cipher, logger } = deps;
   const proofs = proofOfWork(deps.secret);
   const deviceCookieOptions = { httpOnly: true, sameSite: "lax", path: "/", secure: deps.publicUrl.startsWith("https://"), maxAge: knownDeviceMaxAgeSeconds } as const;
+  const tellPasswordChanged = (to: { email: string; name: string }, way: keyof typeof passwordChangeWays) =>
+    deps.sendMail(passwordChangedMail(deps.catalog().site, to, { changedAt: new Date(), way, forgotPasswordUrl: `${deps.publicUrl}/forgot-password` }));
   const auth = betterAuth({
     ...authOptions,
     ...authLogging(logger),
@@ -138,6 +140,7 @@ export function createAuth(deps: AuthDeps) {
       revokeSessionsOnPasswordReset: true,
       resetPasswordTokenExpiresIn: 60 * 60,
       sendResetPassword: ({ user, url }) => deps.sendMail(passwordResetMail(deps.catalog().site, user, url)),
+      onPasswordReset: ({ user }) => tellPasswordChanged(user, "reset"),
       ...(deps.passwordHashing && { password: deps.passwordHashing }),
     },
     emailVerification: {
@@ -279,6 +282,11 @@ export function createAuth(deps: AuthDeps) {
         if (secondFactorEndpoints.has(ctx.path)) {
           const confirmed = ctx.context.newSession?.session.id ?? (await getSessionFromCtx(ctx))?.session.id;
           if (confirmed && !isAPIError(ctx.context.returned)) await confirmSecondFactor(db, confirmed);
+          return;
+        }
+        if (ctx.path === "/change-password") {
+          const changed = ctx.context.session;
+          if (changed && !isAPIError(ctx.context.returned)) await tellPasswordChanged(changed.user, "settings");
           return;
         }
         // The certificate prints the user document's name, so a new name reaches it however it was changed.

@@ -1,14 +1,17 @@
 import { and, eq } from "drizzle-orm";
 // Formatting is shared with the pages; the module is plain functions with no browser dependency.
-import { formatDay, formatPaise, formatOrderNumber } from "../../common/format.ts";
+import { formatDay, formatInvoiceAmount, formatPaise, formatOrderNumber } from "../../common/format.ts";
+import { invoiceAmounts } from "../../common/invoice-amounts.ts";
 import { enrolments, orders, payments, type PaymentStatus, refunds, websites } from "../db/schema.ts";
 import type { Site } from "../catalog/index.ts";
 import { enqueueMail, type MailMessage } from "../mail/outbox.ts";
-import { hostingNotStartedMail, hostingReceiptMail, receiptMail } from "../mail/templates.ts";
+import { hostingNotStartedMail, hostingReceiptMail, receiptMail, type AmountsTable } from "../mail/templates.ts";
 import type { ProviderPayment } from "../payments/provider.ts";
 import { addPaidPeriod, hostingPlan, type PaidPeriod } from "../websites/index.ts";
 import { hostingNotStartedReasons, type HostingNotStarted } from "../mail/templates.ts";
 import type { Order } from "./orders.ts";
+import { taxSplit } from "./pricing.ts";
+import { invoiceDiscount, type InvoiceDiscount } from "./invoice-discount.ts";
 import { coursePlayerPath, grantAccess, type Shop, type Tx } from "./shop.ts";
 
 /** "not-provided": paid, but the hosting could not start; a full refund is recorded, for refundUnprovidedHosting to send. */
@@ -106,7 +109,7 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
   const receipt = {
     orderNumber: formatOrderNumber(order.number),
     amount: formatPaise(order.amount),
-    tax: `includes GST of ${formatPaise(order.taxAmount)} at ${order.taxRatePercent}%`,
+    amounts: receiptAmounts(shop.catalog().site, order, await invoiceDiscount(tx, order)),
     paymentId: payment.id,
     paidOn: formatDay(now),
     receiptUrl: `${shop.publicUrl}/account/orders/${order.id}/receipt`,
@@ -147,6 +150,17 @@ export async function applyPayment(tx: Tx, shop: Shop, payment: ProviderPayment)
     }),
   );
   return "fulfilled";
+}
+
+/** The invoice's amounts for the receipt mail, from the order as the invoice reads them: the item at its listed price, the coupon, the taxable value, GST, the total. */
+function receiptAmounts(site: Site, order: Order, discount: InvoiceDiscount | null): AmountsTable {
+  const amounts = invoiceAmounts({ amount: order.amount, taxableAmount: order.taxableAmount, ...taxSplit(order.taxAmount, site.gstin, order.buyerGstin) }, order.taxRatePercent, discount);
+  const rows: [string, number][] = [[order.title, amounts.listed], ...(amounts.discount ? [amounts.discount] : []), ...amounts.taxed];
+  return {
+    caption: `Amounts on invoice ${formatOrderNumber(order.number)}`,
+    rows: rows.map(([label, paise]) => [label, formatInvoiceAmount(paise)]),
+    total: ["Total paid", formatInvoiceAmount(amounts.total)],
+  };
 }
 
 /** Queues a receipt to the buyer as the invoice bills them, in the caller's transaction. */

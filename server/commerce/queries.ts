@@ -1,9 +1,10 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Catalog, Course } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
-import { coupons, enrolments, lessonProgress, orders, payments, refunds } from "../db/schema.ts";
+import { enrolments, lessonProgress, orders, payments, refunds } from "../db/schema.ts";
 import { allLessons } from "../learning/player.ts";
 import { progressPercent } from "../learning/progress.ts";
+import { invoiceDiscount, type InvoiceDiscount } from "./invoice-discount.ts";
 import { findOrder, type Order } from "./orders.ts";
 import { courseBuyer, courseUse, type HostingPeriodKind, hostingPeriodOf, hostingRefundEligibility, refundEligibility, refundWindow, renewalBlockingRefund, type Refund, type RefundEligibility } from "./refunds.ts";
 
@@ -197,8 +198,8 @@ export interface Receipt {
   order: Order;
   payment: Payment | null;
   refund: Refund | null;
-  /** The code of the coupon the order used, for the invoice's discount line. */
-  couponCode: string | null;
+  /** The coupon the order used, for the invoice's discount line. */
+  discount: InvoiceDiscount | null;
 }
 
 /** One of the user's orders with the payment that paid it, for the receipt page. */
@@ -206,11 +207,8 @@ export async function getReceipt(db: Db, userId: string, orderId: string): Promi
   const order = await findOrder({ db }, userId, orderId);
   const rows = await db.select().from(payments).where(eq(payments.orderId, order.id)).orderBy(desc(payments.createdAt));
   const payment = rows.find((p) => p.status === "captured" || p.status === "refunded" || p.status === "authorized") ?? rows[0] ?? null;
-  const [[refund], [coupon]] = await Promise.all([
-    db.select().from(refunds).where(eq(refunds.orderId, order.id)),
-    order.couponId ? db.select({ code: coupons.code }).from(coupons).where(eq(coupons.id, order.couponId)) : [],
-  ]);
-  return { order, payment, refund: refund ?? null, couponCode: coupon?.code ?? null };
+  const [[refund], discount] = await Promise.all([db.select().from(refunds).where(eq(refunds.orderId, order.id)), invoiceDiscount(db, order)]);
+  return { order, payment, refund: refund ?? null, discount };
 }
 
 /** Said of a paid hosting order that bought nothing when no reason was recorded for it (orders paid before fulfilment recorded one). */

@@ -1,10 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { and, asc, eq, inArray, isNull, max } from "drizzle-orm";
+import { formatDay } from "../../common/format.ts";
+import type { CertificateFace } from "../../common/view-types.ts";
 import type { Catalog, Course } from "../catalog/index.ts";
 import { decryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
 import { certificates, enrolments, lessonProgress, user } from "../db/schema.ts";
-import { Conflict, Forbidden, NotFound, ValidationError } from "../errors.ts";
+import { Conflict, Forbidden, Gone, NotFound, ValidationError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { profileName } from "../users/profile.ts";
 import { readUserDocument } from "../users/user-document.ts";
@@ -78,6 +80,36 @@ export async function findCertificate(db: Db, cipher: FieldCipher, certificateId
   const [row] = id ? await db.select().from(certificates).where(eq(certificates.id, id)) : [];
   if (!row) throw new NotFound("We could not find a certificate with that ID.");
   return readable(cipher, row);
+}
+
+/** What the certificate shows, on its page and in its PDF: the catalogue's instructor and issuer beside what it states. */
+export function certificateFace(catalog: Catalog, publicUrl: string, certificate: Certificate): CertificateFace {
+  const course = catalog.courses.find((c) => c.id === certificate.courseId);
+  const instructor = course && catalog.team.find((m) => m.id === course.instructor);
+  return {
+    id: certificate.id,
+    learnerName: certificate.learnerName,
+    courseTitle: certificate.courseTitle,
+    issuedAt: certificate.issuedAt,
+    instructor: instructor ? { name: instructor.name, role: instructor.role } : null,
+    issuer: { name: catalog.site.name, legalName: catalog.site.legalName },
+    verifyUrl: `${publicUrl}/certificates/${certificate.id}`,
+  };
+}
+
+/**
+ * The holder's own certificate, for its PDF. The page stays public (its ID is the secret that
+ * shows it); the file is the holder's alone, and a revoked certificate has none.
+ */
+export async function holderCertificate(db: Db, cipher: FieldCipher, userId: string, certificateId: string): Promise<Certificate> {
+  const certificate = await findCertificate(db, cipher, certificateId);
+  if (certificate.revokedAt) throw new Gone(`Certificate ${certificate.id} was revoked on ${formatDay(certificate.revokedAt)}, when the course was refunded, so there is no PDF of it.`);
+  const [own] = await db
+    .select({ id: certificates.id })
+    .from(certificates)
+    .where(and(eq(certificates.id, certificate.id), eq(certificates.userId, userId)));
+  if (!own) throw new Forbidden("Only the person this certificate was issued to can download it as a PDF. Anyone with its ID can see and check it on its page.");
+  return certificate;
 }
 
 /** The learner's standing certificate for a course, if one was issued and not revoked. */

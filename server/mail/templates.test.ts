@@ -19,7 +19,17 @@ const url = "https://academy.test";
 const receipt = {
   orderNumber: "ACD-000042",
   amount: "₹2,999",
-  tax: "includes GST of ₹457.47 at 18%",
+  amounts: {
+    caption: "Amounts on invoice ACD-000042",
+    rows: [
+      ["UI/UX Design for Developers", "₹2,795.76"],
+      ["Discount (coupon WELCOME10)", "-₹254.24"],
+      ["Taxable value", "₹2,541.52"],
+      ["CGST @ 9%", "₹228.74"],
+      ["SGST @ 9%", "₹228.74"],
+    ] as [string, string][],
+    total: ["Total paid", "₹2,999.00"] as [string, string],
+  },
   paymentId: "pay_Abc123Def456Gh",
   paidOn: "25 November 2026",
   receiptUrl: `${url}/account/orders/7f1c/receipt`,
@@ -139,6 +149,25 @@ describe("every mail", () => {
       expect(mail.html).toContain("Hi &#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62; &#38; &#60;b&#62;Asha&#60;/b&#62;,");
       expect(mail.text).toContain(`Hi ${name},`);
     }
+  });
+
+  it("puts the receipt's amounts in a table with a caption, each row headed by its label, and line by line in the text", () => {
+    const mail = receiptMail(site, { email: "asha@example.com", name: "Asha" }, { ...receipt, courseTitle: "UI/UX Design for Developers", courseUrl: `${url}/courses/ui-ux-design` });
+    const table = /<table width="100%"[^>]*><caption[^>]*>Amounts on invoice ACD-000042<\/caption>(.*?)<\/table>/.exec(mail.html)?.[1] ?? "";
+    const rows = [...table.matchAll(/<tr><th scope="row"[^>]*>(.*?)<\/th><td[^>]*>(.*?)<\/td><\/tr>/g)].map((m) => [m[1], m[2]]);
+    expect(rows).toEqual([...receipt.amounts.rows, receipt.amounts.total]);
+    expect(mail.text).toContain(
+      [
+        "Amounts on invoice ACD-000042:",
+        "UI/UX Design for Developers  ₹2,795.76",
+        "Discount (coupon WELCOME10)   -₹254.24",
+        "Taxable value                ₹2,541.52",
+        "CGST @ 9%                      ₹228.74",
+        "SGST @ 9%                      ₹228.74",
+        "--------------------------------------",
+        "Total paid                   ₹2,999.00",
+      ].join("\n"),
+    );
   });
 
   it("greets someone with no name without an empty name", () => {

@@ -1,4 +1,5 @@
 import { escapeHtml } from "../escape-html.ts";
+import { formatMoment } from "../../common/format.ts";
 import type { Site } from "../catalog/index.ts";
 import type { MailMessage } from "./outbox.ts";
 
@@ -7,11 +8,20 @@ interface Link {
   url: string;
 }
 
+/** Amounts a mail states, a label and a formatted amount a line, under a caption, the total last. */
+export interface AmountsTable {
+  caption: string;
+  rows: [string, string][];
+  total: [string, string];
+}
+
 interface Letter {
   to: string;
   subject: string;
   greeting: string;
   paragraphs: string[];
+  /** Shown after the paragraphs, before the button. */
+  amounts?: AmountsTable | undefined;
   /** The one thing the mail asks the reader to do: a large button (its link is the mail's first). */
   action: Link;
   /** Further places the mail points to, each named, after the button. */
@@ -58,6 +68,28 @@ ${rules.map((rule) => `[data-ogsc] ${rule}`).join("\n")}`;
 
 const paragraph = (p: string) => `<p class="mail-text" style="margin:0 0 16px;font-size:16px;line-height:26px;color:${colour.text}">${escapeHtml(p)}</p>`;
 
+const amountCell = (tag: "th" | "td", content: string, total: boolean) => {
+  const align = tag === "th" ? `text-align:left;padding:${total ? "12px" : "8px"} 12px 8px 0` : `text-align:right;white-space:nowrap;padding:${total ? "12px" : "8px"} 0 8px`;
+  const scope = tag === "th" ? ' scope="row"' : "";
+  return `<${tag}${scope} class="mail-text${total ? "" : " mail-rule"}" style="${align};font-size:15px;line-height:22px;font-weight:${total ? 700 : 400};color:${colour.text};${total ? "" : `border-bottom:1px solid ${colour.rule};`}font-family:${font}">${escapeHtml(content)}</${tag}>`;
+};
+
+/** A real table (not a layout one): read row by row, each row's label its header. */
+const amountsTable = (amounts: AmountsTable) =>
+  `<table width="100%" cellpadding="0" cellspacing="0" style="margin:0 0 24px;border-collapse:collapse">` +
+  `<caption class="mail-text" style="text-align:left;padding:0 0 4px;font-size:16px;line-height:26px;font-weight:600;color:${colour.text};font-family:${font}">${escapeHtml(amounts.caption)}</caption>` +
+  amounts.rows.map(([label, amount]) => `<tr>${amountCell("th", label, false)}${amountCell("td", amount, false)}</tr>`).join("") +
+  `<tr>${amountCell("th", amounts.total[0], true)}${amountCell("td", amounts.total[1], true)}</tr></table>`;
+
+/** The same table in plain text: labels padded, amounts right-aligned, for clients with a fixed-width font. */
+function amountsText(amounts: AmountsTable): string[] {
+  const lines = [...amounts.rows, amounts.total];
+  const labelWidth = Math.max(...lines.map(([label]) => label.length));
+  const amountWidth = Math.max(...lines.map(([, amount]) => amount.length));
+  const line = ([label, amount]: [string, string]) => `${label.padEnd(labelWidth)}  ${amount.padStart(amountWidth)}`;
+  return [`${amounts.caption}:`, ...amounts.rows.map(line), "-".repeat(labelWidth + 2 + amountWidth), line(amounts.total), ""];
+}
+
 const button = (action: Link) =>
   `<table role="presentation" cellpadding="0" cellspacing="0" style="margin:8px 0 24px"><tr><td style="border-radius:999px;background-color:${colour.brand}">` +
   `<a href="${escapeHtml(action.url)}" style="display:inline-block;padding:14px 28px;font-size:16px;line-height:20px;font-weight:600;color:#ffffff;text-decoration:none;border-radius:999px;font-family:${font}">${escapeHtml(action.label)}</a>` +
@@ -79,6 +111,7 @@ function compose(site: Site, letter: Letter): MailMessage {
     letter.greeting,
     "",
     ...letter.paragraphs.flatMap((p) => [p, ""]),
+    ...(letter.amounts ? amountsText(letter.amounts) : []),
     `${action.label}: ${action.url}`,
     ...links.map((link) => `${link.label}: ${link.url}`),
     "",
@@ -104,6 +137,7 @@ function compose(site: Site, letter: Letter): MailMessage {
 <tr><td class="mail-card" style="background-color:${colour.card};border:1px solid ${colour.rule};border-radius:16px;padding:32px 24px;font-family:${font}">
 ${paragraph(letter.greeting)}
 ${letter.paragraphs.map(paragraph).join("\n")}
+${letter.amounts ? amountsTable(letter.amounts) : ""}
 ${button(action)}
 ${links.map(namedLink).join("\n")}
 <p class="mail-muted" style="margin:0 0 16px;font-size:14px;line-height:22px;color:${colour.muted}">If the button does not work, copy this link into your browser:<br><a class="mail-link" href="${escapeHtml(action.url)}" style="color:${colour.brandText};word-break:break-all">${escapeHtml(action.url)}</a></p>
@@ -144,11 +178,37 @@ export function passwordResetMail(site: Site, to: { email: string; name: string 
   });
 }
 
+/** How a password was changed, in the words of the mail that tells of it. */
+export const passwordChangeWays = {
+  settings: "from your account settings",
+  reset: "with a password reset link",
+} as const;
+
+/** Tells the owner that the password changed, so someone else changing it does not go unnoticed. */
+export function passwordChangedMail(
+  site: Site,
+  to: { email: string; name: string },
+  facts: { changedAt: Date; way: keyof typeof passwordChangeWays; forgotPasswordUrl: string },
+): MailMessage {
+  return compose(site, {
+    to: to.email,
+    subject: `Your ${site.name} password was changed`,
+    greeting: greet(to.name),
+    paragraphs: [
+      `The password of your ${site.name} account (${to.email}) was changed on ${formatMoment(facts.changedAt)} India time, ${passwordChangeWays[facts.way]}. If this was you, there is nothing more to do.`,
+      "If this was not you, reset your password now: someone else may know your password or be able to read your mail. Resetting it signs out every device signed in to your account.",
+    ],
+    action: { label: "Reset my password", url: facts.forgotPasswordUrl },
+    closing: `Need help? Reply to this mail, write to ${site.email} or call ${site.phone}.`,
+  });
+}
+
 export interface ReceiptFacts {
   orderNumber: string;
   courseTitle: string;
   amount: string;
-  tax: string;
+  /** What the invoice states, line by line. */
+  amounts: AmountsTable;
   paymentId: string;
   paidOn: string;
   receiptUrl: string;
@@ -162,8 +222,9 @@ export function receiptMail(site: Site, to: { email: string; name: string }, fac
     greeting: greet(to.name),
     paragraphs: [
       `Thank you for your purchase. Your payment of ${facts.amount} for "${facts.courseTitle}" was received on ${facts.paidOn}, and the course is now in your account.`,
-      `Order ${facts.orderNumber} · payment ${facts.paymentId} · ${facts.tax}.`,
+      `Order ${facts.orderNumber} · payment ${facts.paymentId}.`,
     ],
+    amounts: facts.amounts,
     action: { label: "Start learning", url: facts.courseUrl },
     links: [{ label: "Your receipt and GST invoice", url: facts.receiptUrl }],
     closing: `Changed your mind? You can ask for a refund from your orders page within ${site.refund.windowDays} days, as long as you have completed less than ${site.refund.maxProgressPercent}% of the course.`,
@@ -182,8 +243,9 @@ export function hostingReceiptMail(
     greeting: greet(to.name),
     paragraphs: [
       `Thank you. Your payment of ${facts.amount} for "${facts.title}" was received on ${facts.paidOn}, and ${facts.domain} is now hosted until ${facts.until}.`,
-      `Order ${facts.orderNumber} · payment ${facts.paymentId} · ${facts.tax}.`,
+      `Order ${facts.orderNumber} · payment ${facts.paymentId}.`,
     ],
+    amounts: facts.amounts,
     action: { label: "See your website", url: facts.websiteUrl },
     links: [{ label: "Your receipt and GST invoice", url: facts.receiptUrl }],
     closing: "We will write before the next renewal is due. Questions about your site? Reply to this mail.",

@@ -33,6 +33,19 @@ export async function seriousViolationsInBothThemes(page: Page, label = page.url
 }
 
 /**
+ * `seriousViolations` of a mail's HTML set as the page's content, in a light client, then the colour
+ * rules in a dark one: the mail recolours itself by prefers-color-scheme, not by the app's class.
+ */
+export async function seriousMailViolations(page: Page, label: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    found.push(...(await seriousViolations(page, `${label} (${scheme})`, { colours: scheme === "dark" })));
+  }
+  return found;
+}
+
+/**
  * A test's time budget for `scans` axe scans on top of its other work: a scan of a long page takes
  * several seconds on one loaded core, so each gets 12 s beside the 60 s the rest of a test may use.
  */

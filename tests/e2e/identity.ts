@@ -17,6 +17,7 @@ interface Mail {
   to: string;
   subject: string;
   text: string;
+  html: string;
   links: string[];
 }
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
+import { scanBudget, seriousMailViolations, seriousViolationsInBothThemes } from "./axe.ts";
 import { latestMail, signIn, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "velvet quarry lantern biscuit";
@@ -123,4 +123,27 @@ test("changing the password refuses a weak one and keeps the old", async ({ page
   await page.goto("/login");
   await signIn(page, email, password);
   await expect(page).toHaveURL(/\/$/);
+});
+
+test("a changed password is mailed to the owner, and the mail's button leads to a reset, at 375 px", async ({ page, request }) => {
+  test.setTimeout(scanBudget(3));
+  await page.setViewportSize({ width: 375, height: 812 });
+  const email = uniqueEmail("changed-mail");
+  await signUpVerified(page, request, { name: "Rohan Iyer", email, password });
+  await page.goto("/profile");
+  await page.getByLabel("Current password").fill(password);
+  await page.getByLabel("New password").fill("marble otter cinnamon glacier");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("Your password was changed. Other devices were signed out.")).toBeVisible();
+  expect(await seriousViolationsInBothThemes(page)).toEqual([]);
+
+  const mail = await latestMail(request, email, /password was changed/);
+  expect(mail.text).toContain("from your account settings");
+  await page.setContent(mail.html);
+  await expect(page.getByText("If this was not you, reset your password now")).toBeVisible();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await seriousMailViolations(page, "the password-changed mail")).toEqual([]);
+  await page.getByRole("link", { name: "Reset my password" }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByRole("button", { name: "Send the link" })).toBeVisible();
 });

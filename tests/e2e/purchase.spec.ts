@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { seriousViolationsInBothThemes } from "./axe.ts";
+import { scanBudget, seriousMailViolations, seriousViolationsInBothThemes } from "./axe.ts";
 import { latestMail, signIn, signOut, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
@@ -16,6 +16,7 @@ async function startPayment(page: Page, courseId: string) {
 }
 
 test("a visitor signs in from Enrol now, pays in the sandbox and lands enrolled with a receipt", async ({ page, request }) => {
+  test.setTimeout(scanBudget(2));
   const email = uniqueEmail("buyer");
   await signUpVerified(page, request, { name: "Meera Pillai", email, password });
   await signOut(page);
@@ -52,6 +53,21 @@ test("a visitor signs in from Enrol now, pays in the sandbox and lands enrolled 
   const receipt = await latestMail(request, email, /Your receipt for React from Fundamentals to Production/);
   expect(receipt.text).toMatch(/payment pay_[A-Za-z0-9]{14}/);
   expect(receipt.links[0]).toMatch(/\/courses\/react-fundamentals\/MainPage$/);
+  // The mail as a phone shows it: the invoice's amounts in a table that fits 375 px.
+  const phone = await page.context().newPage();
+  await phone.setViewportSize({ width: 375, height: 812 });
+  await phone.setContent(receipt.html);
+  const amounts = phone.getByRole("table", { name: /^Amounts on invoice ACD-\d{6}$/ });
+  await expect(amounts.getByRole("row")).toHaveText([
+    /^React from Fundamentals to Production\s*₹5,931\.36$/,
+    /^Taxable value\s*₹5,931\.36$/,
+    /^CGST @ 9%\s*₹533\.82$/,
+    /^SGST @ 9%\s*₹533\.82$/,
+    /^Total paid\s*₹6,999\.00$/,
+  ]);
+  expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await seriousMailViolations(phone, "the receipt mail")).toEqual([]);
+  await phone.close();
 
   await page.goto("/course/react-fundamentals");
   await expect(page.getByRole("link", { name: "Go to course" })).toBeVisible();

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { existsSync } from "node:fs";
 import { cp, mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { loadCatalog, type Catalog, type Course } from "../../server/catalog/index.ts";
 import { fromPostgres, type Database, type Db } from "../../server/db/client.ts";
-import { enrolments, sandboxWebhooks } from "../../server/db/schema.ts";
+import { enrolments, sandboxWebhooks, user as users } from "../../server/db/schema.ts";
+import { listMailbox } from "../../server/mail/outbox.ts";
 import { completeCheckout, handleWebhook } from "../../server/commerce/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
 import { startIdentity, type Identity } from "../../server/identity.ts";
@@ -169,6 +170,24 @@ export function identitySuite(open: () => Promise<Database>, catalog: Catalog | 
       await ready(database).db.insert(enrolments).values({ userId, courseId, status });
     },
   };
+}
+
+/** Better Auth's HTTP endpoint as a browser on the test site calls it, from an address of its own: the status, the JSON answer and the cookies it set. */
+export async function postToAuthEndpoint(identity: Identity, endpoint: string, body: unknown, cookie?: string) {
+  const origin = "http://academy.test";
+  const headers = new Headers({ "content-type": "application/json", origin, [clientIpHeader]: `10.${randomBytes(3).join(".")}` });
+  if (cookie) headers.set("cookie", cookie);
+  const response = await identity.auth.handler(new Request(`${origin}/api/auth${endpoint}`, { method: "POST", headers, body: JSON.stringify(body) }));
+  return { status: response.status, body: (await response.json()) as Record<string, unknown>, cookie: response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") };
+}
+
+/** Verifies the address, asks for a password reset and returns the token from the mailed link. */
+export async function mailedResetToken(suite: IdentitySuite, email: string): Promise<string> {
+  await suite.db.update(users).set({ emailVerified: true }).where(eq(users.email, email));
+  const asked = await postToAuthEndpoint(suite.identity, "/request-password-reset", { email, redirectTo: "/reset-password" });
+  if (asked.status !== 200) throw new Error(`Asking for a password reset answered ${asked.status}.`);
+  const mail = (await listMailbox(suite.db, email)).find((m) => m.subject.includes("Reset"));
+  return new URL(mail?.links[0] ?? "").pathname.split("/").pop() ?? "";
 }
 
 export interface TestLesson {

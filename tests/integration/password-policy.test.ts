@@ -3,18 +3,15 @@
 import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { clientIpHeader } from "../../server/auth/index.ts";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { user } from "../../server/db/schema.ts";
-import { listMailbox } from "../../server/mail/outbox.ts";
-import { contentDir, databaseKinds, identitySuite } from "./helpers.ts";
+import { contentDir, databaseKinds, identitySuite, mailedResetToken, postToAuthEndpoint } from "./helpers.ts";
 
 let catalog: Catalog;
 beforeAll(async () => {
   catalog = await loadCatalog(contentDir);
 });
 
-const origin = "http://academy.test";
 const strong = "velvet quarry lantern biscuit";
 const weakAnswer = { code: "PASSWORD_TOO_WEAK", message: "Choose a stronger password. It is on the list of the most common passwords. Add more words that are less common." };
 
@@ -23,12 +20,7 @@ const address = (label: string) => `${label}-${randomBytes(4).toString("hex")}@e
 describe.each(databaseKinds)("the password policy over HTTP on $name", ({ open }) => {
   const suite = identitySuite(open, () => catalog);
 
-  async function post(path: string, body: unknown, cookie?: string) {
-    const headers = new Headers({ "content-type": "application/json", origin, [clientIpHeader]: `10.9.${randomBytes(2).join(".")}` });
-    if (cookie) headers.set("cookie", cookie);
-    const response = await suite.identity.auth.handler(new Request(`${origin}/api/auth${path}`, { method: "POST", headers, body: JSON.stringify(body) }));
-    return { status: response.status, body: (await response.json()) as Record<string, unknown>, cookie: response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ") };
-  }
+  const post = (path: string, body: unknown, cookie?: string) => postToAuthEndpoint(suite.identity, path, body, cookie);
 
   it("refuses sign-up with a common password and creates no account", async () => {
     const email = address("weak-signup");
@@ -57,10 +49,7 @@ describe.each(databaseKinds)("the password policy over HTTP on $name", ({ open }
   it("refuses a weak new password on reset, and the link still works for a strong one", async () => {
     const email = address("weak-reset");
     expect((await post("/sign-up/email", { name: "Tanvi Desai", email, password: strong })).status).toBe(200);
-    await suite.db.update(user).set({ emailVerified: true }).where(eq(user.email, email));
-    expect((await post("/request-password-reset", { email, redirectTo: "/reset-password" })).status).toBe(200);
-    const mail = (await listMailbox(suite.db, email)).find((m) => m.subject.includes("Reset"));
-    const token = new URL(mail?.links[0] ?? "").pathname.split("/").pop() ?? "";
+    const token = await mailedResetToken(suite, email);
     const refused = await post("/reset-password", { token, newPassword: "aaaaaaaa" });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toBe('Choose a stronger password. Repeated characters like "aaa" are easy to guess. Add more words that are less common.');

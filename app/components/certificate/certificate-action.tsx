@@ -4,6 +4,8 @@ import { buttonClass } from "../ui/button.tsx";
 
 const certificateIssuePath = (courseId: string) => `/courses/${courseId}/certificate`;
 export const certificatePath = (certificateId: string) => `/certificates/${certificateId}`;
+/** The holder's PDF of the certificate: a file, so links to it load the document rather than navigate in the app. */
+export const certificatePdfPath = (certificateId: string) => `/certificates/${certificateId}/pdf`;
 
 /**
  * The way to a completed course's certificate: a link once it is issued, else a form that issues

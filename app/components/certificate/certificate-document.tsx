@@ -1,16 +1,7 @@
 import { formatDay } from "../../../common/format.ts";
+import type { CertificateFace } from "../../../common/view-types.ts";
 import { AwardIcon } from "../icons.tsx";
 import { cardClass } from "../ui/card.tsx";
-
-export interface CertificateFace {
-  id: string;
-  learnerName: string;
-  courseTitle: string;
-  issuedAt: Date | string;
-  instructor: { name: string; role: string } | null;
-  issuer: { name: string; legalName: string };
-  verifyUrl: string;
-}
 
 const muted = "text-slate-600 dark:text-slate-400 print:text-slate-700";
 const strong = "text-slate-950 dark:text-white print:text-black";

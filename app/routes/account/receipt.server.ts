@@ -11,7 +11,7 @@ import { formatCreditNoteNumber, formatOrderNumber } from "../../../common/forma
  * buyer as recorded when the order was paid, never the profile as it is now.
  */
 export async function receiptView(db: AppServices["db"], catalog: Catalog, buyer: { id: string }, orderId: string): Promise<ReceiptView> {
-  const { order, payment, refund, couponCode } = await getReceipt(db, buyer.id, orderId);
+  const { order, payment, refund, discount } = await getReceipt(db, buyer.id, orderId);
   const { site } = catalog;
   return {
     id: order.id,
@@ -27,7 +27,7 @@ export async function receiptView(db: AppServices["db"], catalog: Catalog, buyer
     amount: order.amount,
     taxableAmount: order.taxableAmount,
     taxAmount: order.taxAmount,
-    discount: couponCode && order.discountAmount > 0 ? { code: couponCode, amount: order.discountAmount } : null,
+    discount,
     taxRatePercent: order.taxRatePercent,
     taxMode: order.taxMode,
     ...taxSplit(order.taxAmount, site.gstin, order.buyerGstin),

@@ -2,11 +2,12 @@ import { data, isRouteErrorResponse, Link, useParams } from "react-router";
 import { coursePlayerPath } from "../../../server/commerce/index.ts";
 import { appServices, requireViewer, viewerContext } from "../../../server/context.ts";
 import { attempt } from "../../../server/errors.ts";
-import { correctCertificateName, findCertificate, issuedCertificateIds } from "../../../server/learning/index.ts";
+import { certificateFace, correctCertificateName, findCertificate, issuedCertificateIds, unprintableCharacters } from "../../../server/learning/index.ts";
+import { certificatePdfPath } from "../../components/certificate/certificate-action.tsx";
 import { CertificateDocument } from "../../components/certificate/certificate-document.tsx";
 import { NameCorrection } from "../../components/certificate/name-correction.tsx";
 import printStylesheet from "../../components/certificate/print.css?url";
-import { ArrowLeftIcon } from "../../components/icons.tsx";
+import { ArrowLeftIcon, DownloadIcon } from "../../components/icons.tsx";
 import { Container } from "../../components/page-intro.tsx";
 import { StatusBadge } from "../../components/status-badge.tsx";
 import { formatDay } from "../../../common/format.ts";
@@ -25,35 +26,26 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const found = await attempt(() => findCertificate(db, cipher, params.certificateId));
   if (!found.ok) throw data(null, { status: found.status });
   const certificate = found.value;
-  const issuer = { name: catalog.site.name, legalName: catalog.site.legalName };
   // A revoked certificate certifies nothing, so its page names no one: only what was revoked, and when.
   if (certificate.revokedAt) {
     return {
-      revoked: { id: certificate.id, courseTitle: certificate.courseTitle, issuedAt: certificate.issuedAt, revokedAt: certificate.revokedAt, issuer },
+      revoked: { id: certificate.id, courseTitle: certificate.courseTitle, issuedAt: certificate.issuedAt, revokedAt: certificate.revokedAt, issuer: { name: catalog.site.name } },
       certificate: null,
       coursePath: null,
+      pdf: null,
       correction: null,
     };
   }
   const viewer = context.get(viewerContext);
   const own = viewer ? (await issuedCertificateIds(db, viewer.id, [certificate.courseId])).get(certificate.courseId) : undefined;
   const holder = own === certificate.id;
-  const course = catalog.courses.find((c) => c.id === certificate.courseId);
-  const instructor = course && catalog.team.find((m) => m.id === course.instructor);
+  const face = certificateFace(catalog, publicUrl, certificate);
   return {
     revoked: null,
-    certificate: {
-      id: certificate.id,
-      learnerName: certificate.learnerName,
-      courseTitle: certificate.courseTitle,
-      issuedAt: certificate.issuedAt,
-      nameCorrectedAt: certificate.nameCorrectedAt,
-      instructor: instructor ? { name: instructor.name, role: instructor.role } : null,
-      issuer,
-      verifyUrl: `${publicUrl}/certificates/${certificate.id}`,
-    },
-    // The holder gets a way back to the course and the name correction; everyone else sees only the certificate.
-    coursePath: holder && course ? coursePlayerPath(course.id) : null,
+    certificate: { ...face, nameCorrectedAt: certificate.nameCorrectedAt },
+    // The holder gets a way back to the course, the PDF and the name correction; everyone else sees only the certificate.
+    coursePath: holder && catalog.courses.some((c) => c.id === certificate.courseId) ? coursePlayerPath(certificate.courseId) : null,
+    pdf: holder ? { path: certificatePdfPath(certificate.id), unprintable: await unprintableCharacters(face) } : null,
     correction: holder ? { currentName: certificate.learnerName, correctedAt: certificate.nameCorrectedAt, supportEmail: catalog.site.email } : null,
   };
 }
@@ -82,7 +74,7 @@ export const meta: Route.MetaFunction = (args) => {
 };
 
 export default function CertificatePage({ loaderData, actionData }: Route.ComponentProps) {
-  const { certificate: c, revoked, coursePath, correction } = loaderData;
+  const { certificate: c, revoked, coursePath, pdf, correction } = loaderData;
   if (!c) {
     return revoked && <RevokedCertificate certificate={revoked} />;
   }
@@ -102,10 +94,23 @@ export default function CertificatePage({ loaderData, actionData }: Route.Compon
             {c.nameCorrectedAt && <> · name corrected on {formatDay(c.nameCorrectedAt)}</>}
           </p>
         </div>
-        <Button type="button" onClick={() => window.print()}>
-          Print or save as PDF
-        </Button>
+        <div className="flex flex-wrap gap-3">
+          {pdf && pdf.unprintable.length === 0 && (
+            <ButtonLink to={pdf.path} reloadDocument className="inline-flex items-center gap-1.5">
+              <DownloadIcon className="size-4" /> Download PDF
+            </ButtonLink>
+          )}
+          <Button type="button" variant={pdf && pdf.unprintable.length === 0 ? "secondary" : "primary"} onClick={() => window.print()}>
+            Print or save as PDF
+          </Button>
+        </div>
       </div>
+      {pdf && pdf.unprintable.length > 0 && (
+        <p className="mt-4 text-sm text-slate-600 print:hidden dark:text-slate-400">
+          We cannot make a PDF file of this certificate: our PDF font has no letters for {pdf.unprintable.join(" ")}. Use "Print or save as PDF" instead: your
+          browser draws it with your device's fonts.
+        </p>
+      )}
       <div className="mt-6 print:mt-0">
         <CertificateDocument certificate={c} />
       </div>

@@ -2,7 +2,7 @@ import { Link, redirect } from "react-router";
 import { courseStats, noStats } from "../../../server/catalog/index.ts";
 import { appServices } from "../../../server/context.ts";
 import { findCertificate, issuedCertificateIds, recommendedCourses } from "../../../server/learning/index.ts";
-import { CertificateAction, certificatePath } from "../../components/certificate/certificate-action.tsx";
+import { CertificateAction, certificatePath, certificatePdfPath } from "../../components/certificate/certificate-action.tsx";
 import { CourseCard, toCourseSummary } from "../../components/course-card.tsx";
 import { ArrowRightIcon, AwardIcon, CheckIcon, StarIcon } from "../../components/icons.tsx";
 import { lessonPath } from "../../components/player/course-outline.tsx";
@@ -115,10 +115,13 @@ export default function CourseComplete({ loaderData }: Route.ComponentProps) {
             </h2>
             <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
               Issued on {formatDay(certificate.issuedAt)}, ID <span className="whitespace-nowrap font-mono">{certificate.id}</span>. Anyone can check it at{" "}
-              <span className="break-all">{certificate.verifyUrl}</span>.
+              <Link to={certificatePath(certificate.id)} className="break-all font-medium text-brand-700 underline underline-offset-2 dark:text-brand-300">
+                {certificate.verifyUrl}
+              </Link>
+              .
             </p>
             <div className="mt-5 flex flex-col gap-3 sm:flex-row sm:flex-wrap">
-              <Link to={certificatePath(certificate.id)} className={primary}>
+              <Link to={certificatePdfPath(certificate.id)} reloadDocument className={primary}>
                 <AwardIcon className="size-4" /> View and download (PDF)
               </Link>
               <a href={certificate.linkedIn} target="_blank" rel="noopener noreferrer" className={secondary}>
