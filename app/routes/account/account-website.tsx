@@ -1,13 +1,14 @@
 import { Link, redirect, useNavigation } from "react-router";
 import { appServices } from "../../../server/context.ts";
 import { unpaidWebsiteDays } from "../../../common/website-states.ts";
-import { cancelWebsite, hostingPlan, websiteHistory } from "../../../server/websites/index.ts";
+import { cancelWebsite, hostingPlan, recordsToSet, websiteHistory } from "../../../server/websites/index.ts";
 import { BackLink } from "../../components/back-link.tsx";
 import { CheckList } from "../../components/check-list.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { FormAlert } from "../../components/form-controls.tsx";
 import { WebsiteStatusBadge } from "../../components/status-badge.tsx";
 import { ExpiryText } from "../../components/website-expiry.tsx";
+import { WebsiteDomain } from "../../components/website-domain.tsx";
 import { formatDay, formatOrderNumber, formatPaise } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";
 import { z } from "zod";
@@ -19,9 +20,12 @@ import { cardClass } from "../../components/ui/card.tsx";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { site } = await ownWebsite(context, params.webId);
-  const { catalog, db, shop } = context.get(appServices);
-  const history = await websiteHistory(db, site.id);
+  const { catalog, db, shop, hosting } = context.get(appServices);
   const now = shop.now();
+  const view = websiteView(site, catalog, now);
+  // Only a site that is paid for and online has a domain to point; the lookup is cached for minutes.
+  const online = view.state === "active" || view.state === "expiring" || view.state === "expired";
+  const [history, check] = await Promise.all([websiteHistory(db, site.id), online ? hosting.check(site.domain) : null]);
   // The period running now, and those paid for after it (an early renewal starts when the current one ends).
   const kept = history.filter((entry) => entry.order.status !== "refunded");
   const current = kept.find((entry) => entry.startsAt <= now && now < entry.endsAt) ?? null;
@@ -29,7 +33,9 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const [firstAhead] = ahead;
   const lastAhead = ahead.at(-1);
   return {
-    site: websiteView(site, catalog, now),
+    site: view,
+    supportEmail: catalog.site.email,
+    domain: online ? { domain: site.domain, records: hosting.target && recordsToSet(hosting.target, site.domain), check } : null,
     current: current && { startsAt: current.startsAt, endsAt: current.endsAt },
     ahead: firstAhead && lastAhead ? { startsAt: firstAhead.startsAt, endsAt: lastAhead.endsAt } : null,
     history: history.map((entry) => ({
@@ -68,7 +74,7 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 export default function WebsiteDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { site, history, current, ahead } = loaderData;
+  const { site, history, current, ahead, domain, supportEmail } = loaderData;
   const navigation = useNavigation();
   const cancelling = navigation.state !== "idle" && navigation.formData?.get("intent") === "cancel-website";
   const renewPath = `/account/services/websites/${site.id}/renew`;
@@ -108,6 +114,12 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
         </div>
       )}
 
+      {site.state === "pending" && (
+        <p className="mt-4 text-sm text-slate-700 dark:text-slate-300">
+          Next: complete the payment. Once it is confirmed, this page shows the DNS records that point {site.domain} at our servers.
+        </p>
+      )}
+
       <dl className="mt-6 divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-800 dark:border-slate-800">
         <Fact label="Plan">{site.planName}</Fact>
         <Fact label="Status">
@@ -125,6 +137,8 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
           </Fact>
         )}
       </dl>
+
+      {domain && <WebsiteDomain {...domain} />}
 
       {site.planFeatures.length > 0 && (
         <section aria-labelledby="features-heading" className="mt-8">
@@ -160,6 +174,18 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
           </ul>
         )}
       </section>
+
+      <p className="mt-8 text-sm text-slate-700 dark:text-slate-300">
+        Moving an existing website to us, or stuck on a step? Read{" "}
+        <Link to="/help#website-services" className="font-medium text-brand-700 underline dark:text-brand-300">
+          website services in the Help Centre
+        </Link>{" "}
+        or write to{" "}
+        <a href={`mailto:${supportEmail}?subject=${encodeURIComponent(`Hosting for ${site.domain}`)}`} className="font-medium text-brand-700 underline dark:text-brand-300">
+          {supportEmail}
+        </a>
+        , and we will plan it with you.
+      </p>
 
       {site.state === "pending" && (
         <CancelWebsite
