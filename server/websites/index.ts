@@ -11,6 +11,8 @@ export {
   expireUnpaidWebsites,
   findWebsite,
   firstPeriodRefund,
+  keepRefusal,
+  keepWebsite,
   listWebsites,
   liveWebsiteFor,
   paidRenewal,

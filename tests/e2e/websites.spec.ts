@@ -166,6 +166,44 @@ test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yea
   await expect(warning).toContainText(`${domain}, paid until ${until}`);
 });
 
+test("on a phone, a cancelled website is scheduled to stop, and Keep my website brings it back before the period ends", async ({ page, request }) => {
+  test.setTimeout(scanBudget(2));
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signUpVerified(page, request, { name: "Meera Nair", email: uniqueEmail("keep"), password });
+  const domain = `keep-${Date.now().toString(36)}.example.in`;
+  await buyHosting(page, domain);
+  const until = /^Expires (.+?) ·/.exec((await page.getByText(/^Expires /).textContent()) ?? "")?.[1] ?? "";
+  expect(until).not.toBe("");
+
+  // The dialog's buttons say what each does; the one that does nothing keeps the website.
+  await page.getByRole("button", { name: "Cancel this website" }).click();
+  const dialog = page.getByRole("dialog", { name: `Cancel ${domain}?` });
+  await expect(dialog).toContainText(`What you paid for stays online until ${until}; until then Keep my website on this page undoes the cancellation.`);
+  await dialog.getByRole("button", { name: "Keep my website" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText("Active", { exact: true })).toBeVisible();
+
+  await page.getByRole("button", { name: "Cancel this website" }).click();
+  await dialog.getByRole("button", { name: "Stop hosting at the end of the period" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `${domain} stops on ${until}.` })).toBeVisible();
+  await expect(page.getByText(`Cancelled: runs until ${until}, then stops`)).toBeVisible();
+  const scheduled = page.getByRole("region", { name: `Hosting stops on ${until}` });
+  await expect(scheduled).toContainText(`Changed your mind? Keep ${domain} and it is hosted as before`);
+  await expect(page.getByRole("link", { name: "Renew", exact: true })).toHaveCount(0);
+  expect(await seriousViolationsInBothThemes(page)).toEqual([]);
+  await page.goto(`${page.url()}/renew`);
+  await expect(page.getByRole("status")).toHaveText("You cancelled this website. To renew it, choose Keep my website on its page first: it is then hosted as before.");
+  await page.getByRole("link", { name: "Go to the website's page" }).click();
+
+  await scheduled.getByRole("button", { name: "Keep my website" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `You kept ${domain}: it is hosted as before` })).toBeVisible();
+  await expect(page.getByText("Active", { exact: true })).toBeVisible();
+  await expect(page.getByText(/^Expires .* · in \d+ days$/)).toBeVisible();
+  await expect(page.getByRole("region", { name: "Letting this website go?" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Renew", exact: true })).toBeVisible();
+  expect(await seriousViolationsInBothThemes(page)).toEqual([]);
+});
+
 test("another customer's website is not found, and a website cancelled before it is paid for is removed", async ({ page, request, browser }) => {
   await signUpVerified(page, request, { name: "Owner", email: uniqueEmail("owner"), password });
   await page.goto("/account/services/websites/new?plan=business-monthly");
@@ -187,7 +225,7 @@ test("another customer's website is not found, and a website cancelled before it
   await page.goto(details);
   await expect(page.getByRole("region", { name: "Not going ahead?" })).toContainText("Nothing has been charged.");
   await page.getByRole("button", { name: "Cancel this website" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Cancel the website" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove this website" }).click();
   await expect(page).toHaveURL(/\/account\/services\/websites\?removed=1$/);
   await expect(page.getByRole("status")).toHaveText("The website was removed from your account. Nothing was charged.");
   await expect(page.getByRole("link", { name: /^own-/ })).toHaveCount(0);
@@ -226,7 +264,7 @@ test("a renewal paid from a checkout opened before the website was cancelled is 
   const other = await context.newPage();
   await other.goto(details);
   await other.getByRole("button", { name: "Cancel this website" }).click();
-  await other.getByRole("dialog").getByRole("button", { name: "Cancel the website" }).click();
+  await other.getByRole("dialog").getByRole("button", { name: "Stop hosting at the end of the period" }).click();
   await expect(other.getByText("Cancelled", { exact: true })).toBeVisible();
 
   await payInSandbox(page);
