@@ -38,11 +38,12 @@ export async function remindersBench(databaseUrl: string): Promise<RemindersResu
     // each paid a year before its expiry; a tenth cancelled.
     await db.execute(sql`insert into "user" (id, name, email, email_verified, created_at, updated_at)
       select 'bench-' || g, 'Customer ' || g, 'customer-' || g || '@example.com', true, now(), now() from generate_series(1, 1000) g`);
-    await db.execute(sql`insert into websites (user_id, service_id, domain, plan_id, billing_interval, started_at, expires_at, cancelled_at)
+    await db.execute(sql`insert into websites (user_id, service_id, domain, plan_id, billing_interval, started_at, expires_at, cancelled_at, cancelled_by)
       select 'bench-' || (1 + g % 1000), 'website-hosting', 'site-' || g || '.example.in', 'starter-yearly', 'year',
         ${now}::timestamptz + ((g * 345.6) || ' seconds')::interval - interval '200 days' - interval '1 year',
         ${now}::timestamptz + ((g * 345.6) || ' seconds')::interval - interval '200 days',
-        case when g % 10 = 0 then ${now}::timestamptz - interval '300 days' end
+        case when g % 10 = 0 then ${now}::timestamptz - interval '300 days' end,
+        case when g % 10 = 0 then 'owner' end
       from generate_series(1, ${count}) g`);
     await db.execute(sql`insert into orders (user_id, kind, website_id, plan_id, title, currency, amount, taxable_amount, tax_amount, tax_rate_percent, tax_mode, provider, idempotency_key, status)
       select user_id, 'website', id, plan_id, 'Starter (Yearly) hosting for ' || domain, 'INR', 1499000, 1270339, 228661, 18, 'inclusive', 'sandbox', 'bench-' || id, 'paid' from websites`);

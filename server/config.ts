@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { isIP } from "node:net";
 import { z } from "zod";
 import { googleStandInPath } from "./auth/google-stand-in.ts";
+import type { HostingTarget } from "./websites/domain-check.ts";
 
 const flag = z
   .enum(["true", "false", "1", "0"])
@@ -50,6 +52,24 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: flag.default(false),
+  HOSTING_ADDRESSES: z
+    .string()
+    .transform((v) => v.split(",").map((address) => address.trim()).filter(Boolean))
+    .refine(
+      (list) => list.every((address) => isIP(address) !== 0) && list.some((address) => isIP(address) === 4),
+      "must be IP addresses separated by commas, at least one of them IPv4, such as 203.0.113.10,2001:db8::10",
+    )
+    .optional(),
+  HOSTING_WWW_TARGET: z
+    .string()
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i, "must be a host name such as sites.academy.example.in")
+    .transform((v) => v.toLowerCase())
+    .optional(),
+  HOSTING_DNS_SERVERS: z
+    .string()
+    .transform((v) => v.split(",").map((server) => server.trim()).filter(Boolean))
+    .refine((list) => list.length > 0 && list.every((server) => isIP(server.replace(/^\[(.*)\](:\d+)?$/, "$1").replace(/^([\d.]+):\d+$/, "$1")) !== 0), "must be resolver addresses separated by commas, such as 1.1.1.1,[2606:4700:4700::1111]:53")
+    .optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -99,7 +119,15 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** After SIGTERM, how long /readyz answers 503 before the server stops accepting, so a load balancer stops sending first. */
   shutdownDelayMs: number;
+  /**
+   * Where customers point their domains (A/AAAA records, and `www` by CNAME), or null in production
+   * without HOSTING_ADDRESSES; and the resolvers the website page's domain check asks (null: the system's).
+   */
+  hosting: { target: HostingTarget | null; dnsServers: string[] | null };
 }
+
+/** Documentation addresses (RFC 5737, RFC 3849): records to show outside production that reach nobody. */
+const developmentHostingAddresses = ["192.0.2.10", "2001:db8::10"];
 
 export interface S3Settings {
   bucket: string;
@@ -269,5 +297,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     apiRateLimit: env.API_RATE_LIMIT,
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     shutdownDelayMs: env.SHUTDOWN_DELAY_MS,
+    hosting: { target: hostingTarget(env, isProduction), dnsServers: env.HOSTING_DNS_SERVERS ?? null },
+  };
+}
+
+function hostingTarget(env: z.infer<typeof envSchema>, isProduction: boolean): HostingTarget | null {
+  const addresses = env.HOSTING_ADDRESSES ?? (isProduction ? null : developmentHostingAddresses);
+  if (!addresses) return null;
+  return {
+    ipv4: addresses.filter((address) => isIP(address) === 4),
+    // As resolvers write them (2001:db8::10, not 2001:0DB8:0:0::10), so the two compare.
+    ipv6: addresses.filter((address) => isIP(address) === 6).map((address) => new URL(`http://[${address}]`).hostname.slice(1, -1)),
+    wwwTarget: env.HOSTING_WWW_TARGET ?? null,
   };
 }

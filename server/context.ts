@@ -12,6 +12,7 @@ import type { Shop } from "./commerce/shop.ts";
 import type { Logger } from "./logger.ts";
 import type { SandboxGateway } from "./payments/sandbox.ts";
 import type { FileStorage } from "./storage/index.ts";
+import type { DomainChecker } from "./websites/index.ts";
 
 /** What every loader and action may use on the server. */
 export interface AppServices {
@@ -32,6 +33,8 @@ export interface AppServices {
   /** GA4 measurement id, or null when analytics is off. */
   analyticsId: string | null;
   storage: FileStorage;
+  /** Where customers' domains point (the website page only: each lookup is cached for minutes). */
+  hosting: DomainChecker;
   shop: Shop;
   /** The local payment gateway, when it is the provider. */
   sandbox: SandboxGateway | null;

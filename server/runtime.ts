@@ -18,6 +18,7 @@ import { version } from "./version.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createPayments, type Payments } from "./payments/index.ts";
 import { createStorage, type FileStorage } from "./storage/index.ts";
+import { createDomainChecker, systemLookup, type DomainChecker } from "./websites/index.ts";
 
 const idleCollectionMs = 5_000;
 
@@ -30,6 +31,8 @@ export interface Services {
   identity: Identity;
   payments: Payments;
   storage: FileStorage;
+  /** Where customers' domains point, for their website pages. */
+  hosting: DomainChecker;
   /** Set on SIGTERM: /readyz answers 503 from then on, so a load balancer stops sending before the server stops accepting. */
   health: { draining: boolean };
 }
@@ -113,7 +116,8 @@ export async function startServices(environment: Record<string, string | undefin
     mailQueued: identity.mailWorker.nudge,
   });
   logger.info({ provider: payments.shop.provider.kind }, "payments ready");
-  return { config, logger, catalog: catalogRef, database, identity, payments, storage, health: { draining: false } };
+  const hosting = createDomainChecker({ target: config.hosting.target, lookup: systemLookup(config.hosting.dnsServers) });
+  return { config, logger, catalog: catalogRef, database, identity, payments, storage, hosting, health: { draining: false } };
 }
 
 /** What the HTTP app takes from the running services, the same for `npm start` and `npm run dev`. */
@@ -130,6 +134,7 @@ export function httpDepsOf(services: Services) {
     identity: services.identity,
     payments: services.payments,
     storage: services.storage,
+    hosting: services.hosting,
     googleEnabled: config.google !== undefined,
     analyticsId: config.analyticsId,
     draining: () => services.health.draining,

@@ -1,6 +1,7 @@
-import { useEffect, useId, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { Form, Link } from "react-router";
 import type { RootData } from "../lib/seo.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { Avatar } from "./avatar.tsx";
 
 const accountLinks = [
@@ -50,8 +51,6 @@ function MenuPanel({ viewer, id, hidden }: { viewer: NonNullable<RootData["viewe
   );
 }
 
-const subscribeNever = () => () => {};
-
 const triggerClass = "flex cursor-pointer list-none items-center gap-2 rounded-full p-1 hover:bg-slate-100 dark:hover:bg-slate-800";
 
 function Trigger({ viewer }: { viewer: NonNullable<RootData["viewer"]> }) {
@@ -72,7 +71,7 @@ export function UserMenu({ viewer }: { viewer: NonNullable<RootData["viewer"]> }
   const container = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
   // False while the server's HTML is hydrated, true right after: the <details> serves until then.
-  const hydrated = useSyncExternalStore(subscribeNever, () => true, () => false);
+  const hydrated = useHydrated();
   const [open, setOpen] = useState(false);
   const panelId = useId();
 

@@ -317,9 +317,9 @@ export async function createHostingOrder(shop: Shop, input: HostingOrderInput): 
   const plan = hostingPlan(catalog, site.serviceId, input.planId);
   if (!plan) throw new NotFound("We could not find that plan. Choose one of the plans listed.");
   const buyerGstin = normaliseGstin(input.buyerGstin);
-  await assertRenewable(shop.db, site);
-
   const now = shop.now();
+  await assertRenewable(shop.db, site, now);
+
   const buyer = couponBuyer.website(input.userId, site.id);
   const { coupon, reserve } = await couponTerms(shop.db, input.couponCode, buyer, now);
   const { price, discount } = discountedPrice(plan.price, catalog.site.tax, coupon);

@@ -96,6 +96,8 @@ export const websites = pgTable(
     startedAt: at("started_at"),
     expiresAt: at("expires_at"),
     cancelledAt: at("cancelled_at"),
+    /** Who cancelled it: its owner may undo their own cancellation while the paid period runs, never staff's or a refund's. */
+    cancelledBy: text("cancelled_by", { enum: ["owner", "staff", "refund"] }),
     /** Set while staff keep the website offline (abuse, a dispute), with why: the customer is mailed both ways. */
     suspendedAt: at("suspended_at"),
     suspendedReason: text("suspended_reason"),
@@ -104,6 +106,7 @@ export const websites = pgTable(
   },
   (table) => [
     check("websites_suspended_has_reason", sql`(${table.suspendedAt} is null) = (${table.suspendedReason} is null)`),
+    check("websites_cancelled_by_whom", sql`(${table.cancelledAt} is null) = (${table.cancelledBy} is null) and ${table.cancelledBy} in ('owner', 'staff', 'refund')`),
     uniqueIndex("websites_live_domain_idx").on(table.domain).where(sql`${table.startedAt} is not null and ${table.cancelledAt} is null`),
     index("websites_user_idx").on(table.userId, table.createdAt),
     index("websites_expiry_idx").on(table.expiresAt).where(sql`${table.cancelledAt} is null`),

@@ -6,6 +6,7 @@ import type { Logger } from "../logger.ts";
 import type { Metrics } from "../metrics/registry.ts";
 import type { Payments } from "../payments/index.ts";
 import type { FileStorage } from "../storage/index.ts";
+import type { DomainChecker } from "../websites/index.ts";
 import type { StaticFile } from "./static-assets.ts";
 
 /** What the HTTP app is built over: the configuration and services its mounts use. */
@@ -28,6 +29,7 @@ export interface HttpDeps {
   identity: Identity;
   payments: Payments;
   storage: FileStorage;
+  hosting: DomainChecker;
   /** Google sign-in is offered only when its client credentials are configured. */
   googleEnabled: boolean;
   analyticsId: string | null;

@@ -53,6 +53,7 @@ export function createDocuments(deps: HttpDeps, site: Site, publicApi: PublicApi
       googleEnabled: deps.googleEnabled,
       analyticsId: deps.analyticsId,
       storage: deps.storage,
+      hosting: deps.hosting,
       shop: deps.payments.shop,
       sandbox: deps.payments.sandbox,
     });

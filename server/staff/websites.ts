@@ -4,6 +4,7 @@ import type { WebsiteState } from "../../common/website-states.ts";
 import { giveHostingPeriod, type Shop } from "../commerce/index.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { orders, refunds, user, websites } from "../db/schema.ts";
+import { isUniqueViolation } from "../db/unique-violation.ts";
 import { Conflict, NotFound, ValidationError } from "../errors.ts";
 import { enqueueMail, type MailMessage } from "../mail/outbox.ts";
 import { websiteCancelledMail, websiteResumedMail, websiteSuspendedMail } from "../mail/templates.ts";
@@ -113,9 +114,6 @@ async function lockedSite(tx: Tx, id: string) {
   return site;
 }
 
-const isUniqueViolation = (error: unknown): boolean =>
-  (error as { code?: unknown }).code === "23505" || (error as { cause?: { code?: unknown } }).cause?.code === "23505";
-
 /** Moves the website to another domain (validated as customers' domains are); returns what to tell the staff member. */
 export async function changeWebsiteDomain(db: Db, actor: Actor, id: string, typed: string): Promise<string> {
   const domain = normaliseDomain(typed);
@@ -188,7 +186,7 @@ export async function cancelWebsiteForOwner(shop: Shop, actor: Actor, id: string
     const { site, owner } = await lockedSite(tx, id);
     if (site.cancelledAt) return null;
     if (!site.startedAt) throw new ValidationError(`This website was never paid for: it is removed by itself a week after its last order.`);
-    await tx.update(websites).set({ cancelledAt: now, updatedAt: now }).where(eq(websites.id, site.id));
+    await tx.update(websites).set({ cancelledAt: now, cancelledBy: "staff", updatedAt: now }).where(eq(websites.id, site.id));
     await recordAudit(tx, actor, { action: "website.cancel", subject: { kind: "website", id: site.id }, before: { state: websiteState(site, now) }, after: { state: "cancelled" }, reason });
     const runsUntil = site.expiresAt && site.expiresAt > now ? formatDay(site.expiresAt) : null;
     await enqueueMail(tx, websiteCancelledMail(shop.catalog().site, owner, { domain: site.domain, runsUntil, url: `${shop.publicUrl}/account/services/websites/${site.id}` }));

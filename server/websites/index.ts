@@ -1,3 +1,4 @@
+export { createDomainChecker, recordsToSet, systemLookup, type DnsLookup, type DomainCheck, type DomainChecker, type HostingTarget } from "./domain-check.ts";
 export { normaliseDomain } from "./domain-name.ts";
 export { addPaidPeriod, type NoPeriod, type PaidPeriod } from "./periods.ts";
 export { hostingPlan, hostingPlans, type HostingPlan } from "./plans.ts";
@@ -10,6 +11,8 @@ export {
   expireUnpaidWebsites,
   findWebsite,
   firstPeriodRefund,
+  keepRefusal,
+  keepWebsite,
   listWebsites,
   liveWebsiteFor,
   paidRenewal,

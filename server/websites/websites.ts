@@ -5,6 +5,7 @@ import { unpaidWebsiteDays, type WebsiteState } from "../../common/website-state
 import type { Catalog } from "../catalog/index.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { orders, refunds, user, websitePeriods, websites } from "../db/schema.ts";
+import { isUniqueViolation } from "../db/unique-violation.ts";
 import { Conflict, NotFound, ValidationError } from "../errors.ts";
 import { normaliseDomain } from "./domain-name.ts";
 import { hostingPlan } from "./plans.ts";
@@ -84,12 +85,17 @@ export async function paidRenewal(db: Db | Tx, websiteId: string, firstOrderId: 
 }
 
 /** Throws with what to do when a period cannot be bought for this website. */
-export async function assertRenewable(db: Db | Tx, site: Website): Promise<void> {
+export async function assertRenewable(db: Db | Tx, site: Website, now: Date): Promise<void> {
   if (await firstPeriodRefund(db, site.id)) {
     throw new ValidationError(`You asked for a refund of ${site.domain}'s first period, which ends its hosting, so it cannot be renewed. To host it again, choose a plan on the website hosting page.`);
   }
   if (site.cancelledAt) {
-    throw new ValidationError(`You cancelled ${site.domain} on ${formatDay(site.cancelledAt)}, so it cannot be renewed. To host it again, choose a plan on the website hosting page.`);
+    const keepable = (await keepRefusal(db, site, now)) === null;
+    throw new ValidationError(
+      keepable
+        ? `You cancelled ${site.domain} on ${formatDay(site.cancelledAt)}. To renew it, choose Keep my website on its page first.`
+        : `${site.cancelledBy === "owner" ? "You" : "We"} cancelled ${site.domain} on ${formatDay(site.cancelledAt)}, so it cannot be renewed. To host it again, choose a plan on the website hosting page.`,
+    );
   }
   if (!site.startedAt && (await liveWebsiteFor(db, site.domain, site.id))) throw new Conflict(takenMessage(site.domain));
 }
@@ -196,8 +202,9 @@ export async function websiteHistory(db: Db, websiteId: string): Promise<Website
 
 /**
  * The customer lets a website go: no more reminders and no renewals. What is paid for still runs
- * to its expiry. Cancelling again changes nothing. A website never paid for is removed, with its
- * orders still waiting for payment (it holds nothing to keep), and null is returned.
+ * to its expiry, and until then keepWebsite undoes it. Cancelling again changes nothing. A website
+ * never paid for is removed, with its orders still waiting for payment (it holds nothing to keep),
+ * and null is returned.
  */
 export async function cancelWebsite(db: Db, userId: string, websiteId: string, now: Date): Promise<Website | null> {
   const site = await findWebsite(db, userId, websiteId);
@@ -207,10 +214,55 @@ export async function cancelWebsite(db: Db, userId: string, websiteId: string, n
   }
   const [cancelled] = await db
     .update(websites)
-    .set({ cancelledAt: now, updatedAt: now })
+    .set({ cancelledAt: now, cancelledBy: "owner", updatedAt: now })
     .where(and(eq(websites.id, site.id), isNull(websites.cancelledAt)))
     .returning();
   return cancelled ?? site;
+}
+
+/**
+ * Why the owner cannot take back the cancellation of `site` at `now`, or null when they can: only
+ * their own cancellation (not ours, nor the end a refund of its first period brings), and only while
+ * a paid period still runs, for a domain no other website has gone live on since.
+ */
+export async function keepRefusal(db: Db | Tx, site: Website, now: Date): Promise<string | null> {
+  if (!site.cancelledAt) return null;
+  if (site.cancelledBy === "staff") return `We cancelled ${site.domain} on ${formatDay(site.cancelledAt)}, so it cannot be kept from here. If you want to keep it, write to us.`;
+  if (site.cancelledBy === "refund" || (await firstPeriodRefund(db, site.id))) {
+    return `You asked for a refund of ${site.domain}'s first period, which ends its hosting, so it cannot be kept. To host it again, choose a plan on the website hosting page.`;
+  }
+  if (!site.expiresAt || site.expiresAt <= now) {
+    return `${site.domain}'s paid period ended on ${formatDay(site.expiresAt ?? site.cancelledAt)}, so there is nothing left to keep. To host it again, choose a plan on the website hosting page.`;
+  }
+  const live = await liveWebsiteFor(db, site.domain, site.id);
+  if (live?.userId === site.userId) return `You host ${site.domain} with us on another website since you cancelled this one. Renew that one from its page under Services in your account.`;
+  if (live) return takenMessage(site.domain);
+  return null;
+}
+
+/**
+ * The owner takes back their cancellation before the paid period ends: the website is live again,
+ * with its reminders and renewals, as if never cancelled. Keeping a website that is not cancelled
+ * changes nothing; one that cannot be kept is refused with keepRefusal's reason. The row is locked,
+ * so a refund or a second request at the same moment is ordered before or after, never between.
+ */
+export async function keepWebsite(db: Db, userId: string, websiteId: string, now: Date): Promise<Website> {
+  const { domain } = await findWebsite(db, userId, websiteId);
+  try {
+    return await db.transaction(async (tx) => {
+      const [site] = await tx.select().from(websites).where(and(eq(websites.id, websiteId), eq(websites.userId, userId))).for("update");
+      if (!site) throw new NotFound("We could not find that website.");
+      if (!site.cancelledAt) return site;
+      const refusal = await keepRefusal(tx, site, now);
+      if (refusal) throw new Conflict(refusal);
+      const [kept] = await tx.update(websites).set({ cancelledAt: null, cancelledBy: null, updatedAt: now }).where(eq(websites.id, site.id)).returning();
+      return kept ?? site;
+    });
+  } catch (error) {
+    // Another website went live on the domain between the check and the change.
+    if (isUniqueViolation(error)) throw new Conflict(`${domain} went live on another website a moment ago, so this one cannot be kept.`);
+    throw error;
+  }
 }
 
 /**
@@ -244,11 +296,11 @@ export async function expireUnpaidWebsites(db: Db, now: Date): Promise<number> {
   return removeUnpaid(db, stale as SQL, `The website was not paid for within ${unpaidWebsiteDays} days, so we removed it. Nothing was charged.`, now);
 }
 
-/** A refunded first period ends the website: it is cancelled and its hosting stops now. */
+/** A refunded first period ends the website: it is cancelled, by the refund (so its owner cannot undo that), and its hosting stops now. */
 export async function endRefundedHosting(tx: Tx, websiteId: string, now: Date): Promise<void> {
   const at = now.toISOString();
   await tx
     .update(websites)
-    .set({ cancelledAt: sql`coalesce(${websites.cancelledAt}, ${at}::timestamptz)`, expiresAt: sql`least(${websites.expiresAt}, ${at}::timestamptz)`, updatedAt: now })
+    .set({ cancelledAt: sql`coalesce(${websites.cancelledAt}, ${at}::timestamptz)`, cancelledBy: "refund", expiresAt: sql`least(${websites.expiresAt}, ${at}::timestamptz)`, updatedAt: now })
     .where(eq(websites.id, websiteId));
 }

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
+import { gotoHydrated } from "./hydration.ts";
 import { latestMail, signIn, signOut, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
@@ -14,6 +15,61 @@ async function payInSandbox(page: Page) {
   await page.getByLabel("UPI").check();
   await page.getByRole("button", { name: "Pay", exact: true }).click();
 }
+
+/** Buys a month of Starter hosting for `domain` in the sandbox and opens the website's page. */
+async function buyHosting(page: Page, domain: string) {
+  await page.goto("/account/services/websites/new?plan=starter-monthly");
+  await page.getByLabel("Your website's domain").fill(domain);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await payInSandbox(page);
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  await page.getByRole("link", { name: "See your website" }).click();
+  await expect(page.getByRole("heading", { name: domain })).toBeVisible();
+}
+
+test("on a phone, a paid website shows the DNS records to set, copies them, and says whether the domain points at us", async ({ page, request, context }) => {
+  test.setTimeout(scanBudget(2));
+  await page.setViewportSize({ width: 375, height: 812 });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await signUpVerified(page, request, { name: "Asha Pillai", email: uniqueEmail("dns"), password });
+  const stamp = Date.now().toString(36);
+
+  // The test DNS server (tests/support/dns-server.ts) answers for elsewhere-… with another host's address.
+  const elsewhere = `elsewhere-${stamp}.example.in`;
+  await buyHosting(page, elsewhere);
+  const section = page.getByRole("region", { name: "Point your domain at us" });
+  await expect(section.getByText("Not pointed at us yet")).toBeVisible();
+  await expect(section).toContainText(`Create the records below where ${elsewhere}'s DNS is managed`);
+  const records = section.getByRole("listitem");
+  await expect(records).toHaveCount(3);
+  await expect(records.nth(0)).toContainText("TypeAName@Value192.0.2.10");
+  await expect(records.nth(0)).toContainText("The domain points at 198.51.100.7 now: change or remove that record.");
+  await expect(records.nth(1)).toContainText("AAAA");
+  await expect(records.nth(1)).toContainText("2001:db8::10");
+  await expect(records.nth(1)).toContainText("Not set yet");
+  await expect(records.nth(2)).toContainText(`CNAME`);
+  await expect(records.nth(2)).toContainText(`NamewwwValue${elsewhere}`);
+  await expect(page.getByRole("link", { name: "website services in the Help Centre" })).toHaveAttribute("href", "/help#website-services");
+  await expect(page.getByRole("main").getByRole("link", { name: "support@academy.example" })).toHaveAttribute("href", /^mailto:support@academy\.example\?subject=/);
+
+  // By keyboard: the copy button takes the value to the clipboard and says so.
+  await gotoHydrated(page, page.url());
+  const copyA = section.getByRole("button", { name: "Copy the A record's value" });
+  await copyA.focus();
+  await page.keyboard.press("Enter");
+  await expect(records.nth(0).getByRole("status")).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("192.0.2.10");
+  expect(await seriousViolationsInBothThemes(page)).toEqual([]);
+
+  // … and for pointed-… with our own records.
+  const pointed = `pointed-${stamp}.example.in`;
+  await buyHosting(page, pointed);
+  await expect(section.getByText("Points at us")).toBeVisible();
+  await expect(section).toContainText(`${pointed} points at our servers: every record below is set.`);
+  await expect(records.filter({ hasText: "Set" })).toHaveCount(3);
+  expect(await seriousViolationsInBothThemes(page)).toEqual([]);
+});
 
 test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yearly and finds the receipt", async ({ page, request }) => {
   const email = uniqueEmail("host");
@@ -110,6 +166,44 @@ test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yea
   await expect(warning).toContainText(`${domain}, paid until ${until}`);
 });
 
+test("on a phone, a cancelled website is scheduled to stop, and Keep my website brings it back before the period ends", async ({ page, request }) => {
+  test.setTimeout(scanBudget(2));
+  await page.setViewportSize({ width: 375, height: 812 });
+  await signUpVerified(page, request, { name: "Meera Nair", email: uniqueEmail("keep"), password });
+  const domain = `keep-${Date.now().toString(36)}.example.in`;
+  await buyHosting(page, domain);
+  const until = /^Expires (.+?) ·/.exec((await page.getByText(/^Expires /).textContent()) ?? "")?.[1] ?? "";
+  expect(until).not.toBe("");
+
+  // The dialog's buttons say what each does; the one that does nothing keeps the website.
+  await page.getByRole("button", { name: "Cancel this website" }).click();
+  const dialog = page.getByRole("dialog", { name: `Cancel ${domain}?` });
+  await expect(dialog).toContainText(`What you paid for stays online until ${until}; until then Keep my website on this page undoes the cancellation.`);
+  await dialog.getByRole("button", { name: "Keep my website" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText("Active", { exact: true })).toBeVisible();
+
+  await page.getByRole("button", { name: "Cancel this website" }).click();
+  await dialog.getByRole("button", { name: "Stop hosting at the end of the period" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `${domain} stops on ${until}.` })).toBeVisible();
+  await expect(page.getByText(`Cancelled: runs until ${until}, then stops`)).toBeVisible();
+  const scheduled = page.getByRole("region", { name: `Hosting stops on ${until}` });
+  await expect(scheduled).toContainText(`Changed your mind? Keep ${domain} and it is hosted as before`);
+  await expect(page.getByRole("link", { name: "Renew", exact: true })).toHaveCount(0);
+  expect(await seriousViolationsInBothThemes(page)).toEqual([]);
+  await page.goto(`${page.url()}/renew`);
+  await expect(page.getByRole("status")).toHaveText("You cancelled this website. To renew it, choose Keep my website on its page first: it is then hosted as before.");
+  await page.getByRole("link", { name: "Go to the website's page" }).click();
+
+  await scheduled.getByRole("button", { name: "Keep my website" }).click();
+  await expect(page.getByRole("status").filter({ hasText: `You kept ${domain}: it is hosted as before` })).toBeVisible();
+  await expect(page.getByText("Active", { exact: true })).toBeVisible();
+  await expect(page.getByText(/^Expires .* · in \d+ days$/)).toBeVisible();
+  await expect(page.getByRole("region", { name: "Letting this website go?" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Renew", exact: true })).toBeVisible();
+  expect(await seriousViolationsInBothThemes(page)).toEqual([]);
+});
+
 test("another customer's website is not found, and a website cancelled before it is paid for is removed", async ({ page, request, browser }) => {
   await signUpVerified(page, request, { name: "Owner", email: uniqueEmail("owner"), password });
   await page.goto("/account/services/websites/new?plan=business-monthly");
@@ -131,7 +225,7 @@ test("another customer's website is not found, and a website cancelled before it
   await page.goto(details);
   await expect(page.getByRole("region", { name: "Not going ahead?" })).toContainText("Nothing has been charged.");
   await page.getByRole("button", { name: "Cancel this website" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Cancel the website" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove this website" }).click();
   await expect(page).toHaveURL(/\/account\/services\/websites\?removed=1$/);
   await expect(page.getByRole("status")).toHaveText("The website was removed from your account. Nothing was charged.");
   await expect(page.getByRole("link", { name: /^own-/ })).toHaveCount(0);
@@ -156,14 +250,7 @@ test("a renewal paid from a checkout opened before the website was cancelled is 
   const domain = `late-${Date.now().toString(36)}.example.in`;
   const email = uniqueEmail("cancelled");
   await signUpVerified(page, request, { name: "Kiran Rao", email, password });
-  await page.goto("/account/services/websites/new?plan=starter-monthly");
-  await page.getByLabel("Your website's domain").fill(domain);
-  await page.getByRole("button", { name: "Continue" }).click();
-  await page.getByRole("button", { name: "Continue to payment" }).click();
-  await payInSandbox(page);
-  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
-  await page.getByRole("link", { name: "See your website" }).click();
-  await expect(page.getByRole("heading", { name: domain })).toBeVisible();
+  await buyHosting(page, domain);
   const details = page.url();
   const until = /^Expires (.+?) ·/.exec((await page.getByText(/^Expires /).textContent()) ?? "")?.[1] ?? "";
   expect(until).not.toBe("");
@@ -177,7 +264,7 @@ test("a renewal paid from a checkout opened before the website was cancelled is 
   const other = await context.newPage();
   await other.goto(details);
   await other.getByRole("button", { name: "Cancel this website" }).click();
-  await other.getByRole("dialog").getByRole("button", { name: "Cancel the website" }).click();
+  await other.getByRole("dialog").getByRole("button", { name: "Stop hosting at the end of the period" }).click();
   await expect(other.getByText("Cancelled", { exact: true })).toBeVisible();
 
   await payInSandbox(page);

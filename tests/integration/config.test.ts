@@ -189,6 +189,18 @@ describe("configuration", () => {
     );
   });
 
+  it("shows customers documentation addresses to point at outside production, and production's own only when set", async () => {
+    const DATA_DIR = await tempDir();
+    expect(loadConfig({ DATA_DIR }).hosting).toEqual({ target: { ipv4: ["192.0.2.10"], ipv6: ["2001:db8::10"], wwwTarget: null }, dnsServers: null });
+    expect(loadConfig(productionEnv).hosting.target).toBeNull();
+    const set = loadConfig({ ...productionEnv, HOSTING_ADDRESSES: "203.0.113.7, 2001:0DB8:0:0::7", HOSTING_WWW_TARGET: "Sites.Academy.example.in", HOSTING_DNS_SERVERS: "1.1.1.1,127.0.0.1:5353,[::1]:53" });
+    expect(set.hosting).toEqual({ target: { ipv4: ["203.0.113.7"], ipv6: ["2001:db8::7"], wwwTarget: "sites.academy.example.in" }, dnsServers: ["1.1.1.1", "127.0.0.1:5353", "[::1]:53"] });
+    expect(() => loadConfig({ DATA_DIR, HOSTING_ADDRESSES: "2001:db8::7" })).toThrow(/HOSTING_ADDRESSES: must be IP addresses separated by commas, at least one of them IPv4/);
+    expect(() => loadConfig({ DATA_DIR, HOSTING_ADDRESSES: "sites.example.in" })).toThrow(/HOSTING_ADDRESSES: /);
+    expect(() => loadConfig({ DATA_DIR, HOSTING_WWW_TARGET: "http://sites.example.in" })).toThrow(/HOSTING_WWW_TARGET: must be a host name/);
+    expect(() => loadConfig({ DATA_DIR, HOSTING_DNS_SERVERS: "dns.google" })).toThrow(/HOSTING_DNS_SERVERS: must be resolver addresses/);
+  });
+
   it("rejects malformed values with the variable's name", () => {
     expect(() => loadConfig({ PORT: "eighty" })).toThrow(/PORT: /);
     expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);

@@ -21,6 +21,7 @@ import { createHttpApp, type HttpDeps } from "../../server/http/app.ts";
 import { loadStaticAssets } from "../../server/http/static-assets.ts";
 import { createLogger, type Logger } from "../../server/logger.ts";
 import { createPayments, type Payments } from "../../server/payments/index.ts";
+import { createDomainChecker, type DnsLookup } from "../../server/websites/index.ts";
 import { sourceHash, stampFile } from "../../scripts/source-hash.ts";
 import { migratedPostgresTemplate, pgliteCopy } from "../support/database-templates.ts";
 import { rememberedPasswordHashing } from "../support/remembered-passwords.ts";
@@ -309,6 +310,13 @@ export async function requireCurrentBuild(who: string): Promise<void> {
   if (problem) throw new Error(problem);
 }
 
+/** A resolver to which no domain exists, as to one asked about names nobody registered. */
+export const noDomains: DnsLookup = {
+  resolve4: (name) => Promise.reject(Object.assign(new Error(`queryA ENOTFOUND ${name}`), { code: "ENOTFOUND" })),
+  resolve6: (name) => Promise.reject(Object.assign(new Error(`queryAaaa ENOTFOUND ${name}`), { code: "ENOTFOUND" })),
+  resolveCname: (name) => Promise.reject(Object.assign(new Error(`queryCname ENOTFOUND ${name}`), { code: "ENOTFOUND" })),
+};
+
 export interface TestApp {
   deps: Omit<HttpDeps, "production">;
   database: Database;
@@ -344,6 +352,7 @@ export async function startTestApp({
     identity,
     payments,
     storage,
+    hosting: createDomainChecker({ target: { ipv4: ["192.0.2.10"], ipv6: [], wwwTarget: null }, lookup: noDomains }),
     googleEnabled: false,
     analyticsId: null,
     logger,

@@ -31,7 +31,7 @@ async function unappliedOrder(userId: string, failureReason: string | null) {
   const domain = `unapplied-${randomBytes(4).toString("hex")}.example.in`;
   const [site] = await t.database.db
     .insert(websites)
-    .values({ userId, serviceId: "website-hosting", domain, planId: "starter-monthly", billingInterval: "month", cancelledAt: new Date() })
+    .values({ userId, serviceId: "website-hosting", domain, planId: "starter-monthly", billingInterval: "month", cancelledAt: new Date(), cancelledBy: "owner" })
     .returning();
   const [order] = await t.database.db
     .insert(orders)

@@ -9,7 +9,9 @@ import type { WebsiteState } from "../../common/website-states.ts";
 import { loadCatalog, type Catalog } from "../../server/catalog/index.ts";
 import { auditLog, mailOutbox, orders, websitePeriods, websites } from "../../server/db/schema.ts";
 import { cancelWebsiteForOwner, changeWebsiteDomain, extendWebsite, listAudit, listStaffWebsites, setWebsiteSuspended, staffWebsite, staffWebsitePageSize, type Actor } from "../../server/staff/index.ts";
-import { websiteInState, websiteState } from "../../server/websites/index.ts";
+import { formatDay } from "../../common/format.ts";
+import { Conflict } from "../../server/errors.ts";
+import { keepWebsite, websiteInState, websiteState } from "../../server/websites/index.ts";
 import { contentDir, databaseKinds, identitySuite, startTestPayments } from "./helpers.ts";
 
 let catalog: Catalog;
@@ -41,6 +43,7 @@ describe.each(databaseKinds)("websites in the back office on $name", ({ open }) 
         startedAt: paid ? new Date(now - 40 * day) : null,
         expiresAt: paid ? new Date(now + (options.expiresInDays as number) * day) : null,
         cancelledAt: options.cancelled ? new Date(now - day) : null,
+        cancelledBy: options.cancelled ? "owner" : null,
         suspendedAt: options.suspended ? new Date(now - day) : null,
         suspendedReason: options.suspended ? "Phishing pages reported." : null,
       })
@@ -173,6 +176,10 @@ describe.each(databaseKinds)("websites in the back office on $name", ({ open }) 
     const [after] = await suite.db.select().from(websites).where(eq(websites.id, ending.id));
     expect(after?.expiresAt).toEqual(ending.expiresAt);
     expect(await suite.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.subjectId, ending.id))).toEqual([{ action: "website.cancel" }]);
+    // Ours to undo, not the owner's: they are told to write to us, and nothing changes.
+    expect(after?.cancelledBy).toBe("staff");
+    await expect(keepWebsite(suite.db, ending.owner.id, ending.id, new Date())).rejects.toThrow(new Conflict(`We cancelled ${ending.domain} on ${formatDay(after?.cancelledAt ?? "")}, so it cannot be kept from here. If you want to keep it, write to us.`));
+    expect((await suite.db.select().from(websites).where(eq(websites.id, ending.id)))[0]?.cancelledAt).toEqual(after?.cancelledAt);
     await expect(setWebsiteSuspended(shop(), support, ending.id, true, "Phishing pages reported by a bank.")).rejects.toMatchObject({ status: 409 });
   });
 

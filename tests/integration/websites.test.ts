@@ -8,7 +8,7 @@ import { mailOutbox, orders, refunds, user, websitePeriods, websiteReminders, we
 import { Conflict, NotFound, ValidationError } from "../../server/errors.ts";
 import type { Payments } from "../../server/payments/index.ts";
 import type { SandboxGateway } from "../../server/payments/sandbox.ts";
-import { addInterval, addPaidPeriod, cancelWebsite, pendingWebsiteLimit, queueDueReminders, startWebsite, websiteState } from "../../server/websites/index.ts";
+import { addInterval, addPaidPeriod, cancelWebsite, keepWebsite, pendingWebsiteLimit, queueDueReminders, startWebsite, websiteState } from "../../server/websites/index.ts";
 import { unpaidWebsiteDays } from "../../common/website-states.ts";
 import { formatDay, formatOrderNumber } from "../../common/format.ts";
 import { contentDir, databaseKinds, deliverTestWebhooks, identitySuite, payInTestSandbox, startTestPayments } from "./helpers.ts";
@@ -95,7 +95,7 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
     await pay(await hostingOrder(a.id, first.id, "starter-monthly"), "month", at("2026-04-01T00:00:00Z"));
     expect(await pay(await hostingOrder(b.id, second.id, "starter-monthly"), "month", at("2026-04-02T00:00:00Z"))).toEqual({ notStarted: "domain-taken" });
     expect((await db().select().from(websites).where(eq(websites.id, second.id)))[0]?.startedAt).toBeNull();
-    await db().update(websites).set({ cancelledAt: at("2026-04-03T00:00:00Z") }).where(eq(websites.id, first.id));
+    await db().update(websites).set({ cancelledAt: at("2026-04-03T00:00:00Z"), cancelledBy: "owner" }).where(eq(websites.id, first.id));
     expect(await pay(await hostingOrder(b.id, second.id, "starter-monthly"), "month", at("2026-04-04T00:00:00Z"))).toMatchObject({ websiteId: second.id });
   });
 
@@ -161,11 +161,60 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
       await expect(startWebsite(db(), catalog, { userId: other.id, ...starter, domain: "https://x.example.in/" })).rejects.toThrow(ValidationError);
       await expect(startWebsite(db(), catalog, { userId: other.id, serviceId: "website-hosting", planId: "starter-once", domain: "x.example.in" })).rejects.toThrow("We could not find that plan.");
 
-      await db().update(websites).set({ cancelledAt: at("2026-05-11T00:00:00Z") }).where(eq(websites.id, site.id));
+      await db().update(websites).set({ cancelledAt: at("2026-05-11T00:00:00Z"), cancelledBy: "owner" }).where(eq(websites.id, site.id));
       await expect(createHostingOrder(shop(), { userId: owner.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() })).rejects.toThrow(
-        `You cancelled ${domain} on 11 May 2026, so it cannot be renewed.`,
+        `You cancelled ${domain} on 11 May 2026. To renew it, choose Keep my website on its page first.`,
       );
       expect((await db().select().from(orders)).length).toBe(before);
+    });
+
+    it("lets the owner keep a website they cancelled while its period runs: once, only theirs, and not once its first period is being refunded", async () => {
+      const [owner, other] = [await suite.signUp(), await suite.signUp()];
+      const site = await startWebsite(db(), catalog, { userId: owner.id, ...starter, domain: `keep-${key()}.example.in` });
+      const first = await createHostingOrder(shop(), { userId: owner.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() });
+      await payInTestSandbox(payments$, first);
+      const cancelled = await cancelWebsite(db(), owner.id, site.id, clock);
+      expect(cancelled).toMatchObject({ cancelledAt: clock, cancelledBy: "owner" });
+
+      await expect(keepWebsite(db(), other.id, site.id, clock)).rejects.toThrow(new NotFound("We could not find that website."));
+      expect((await siteNow(site.id))?.cancelledAt).toEqual(clock);
+      const [a, b] = await Promise.all([keepWebsite(db(), owner.id, site.id, clock), keepWebsite(db(), owner.id, site.id, clock)]);
+      expect([a.cancelledAt, b.cancelledAt]).toEqual([null, null]);
+      const kept = await siteNow(site.id);
+      expect(kept).toMatchObject({ cancelledAt: null, cancelledBy: null, expiresAt: at("2026-06-10T09:00:00Z") });
+      expect(websiteState(kept as typeof websites.$inferSelect, clock)).toBe("active");
+      // Sent again, it changes nothing.
+      expect((await keepWebsite(db(), owner.id, site.id, at("2026-05-12T00:00:00Z"))).updatedAt).toEqual(kept?.updatedAt);
+      // Kept, it renews as before.
+      expect((await createHostingOrder(shop(), { userId: owner.id, websiteId: site.id, planId: "starter-yearly", idempotencyKey: key() })).websiteId).toBe(site.id);
+
+      // Cancelled again, then its first period refunded: that ends it, and keeping it is refused.
+      await cancelWebsite(db(), owner.id, site.id, clock);
+      await requestRefund(shop(), owner.id, first.id);
+      const refusal = `You asked for a refund of ${site.domain}'s first period, which ends its hosting, so it cannot be kept. To host it again, choose a plan on the website hosting page.`;
+      await expect(keepWebsite(db(), owner.id, site.id, clock)).rejects.toThrow(new Conflict(refusal));
+      await deliverTestWebhooks(db(), payments$);
+      expect(await siteNow(site.id)).toMatchObject({ cancelledBy: "refund", expiresAt: clock });
+      await expect(keepWebsite(db(), owner.id, site.id, clock)).rejects.toThrow(new Conflict(refusal));
+    });
+
+    it("refuses to keep a cancelled website after its period ends, or once its domain went live on another website", async () => {
+      const [owner, rival] = [await suite.signUp(), await suite.signUp()];
+      const domain = `gone-${key()}.example.in`;
+      const site = await startWebsite(db(), catalog, { userId: owner.id, ...starter, domain });
+      await payInTestSandbox(payments$, await createHostingOrder(shop(), { userId: owner.id, websiteId: site.id, planId: "starter-monthly", idempotencyKey: key() }));
+      await cancelWebsite(db(), owner.id, site.id, clock);
+      await expect(keepWebsite(db(), owner.id, site.id, at("2026-06-10T09:00:00Z"))).rejects.toThrow(
+        new Conflict(`${domain}'s paid period ended on 10 June 2026, so there is nothing left to keep. To host it again, choose a plan on the website hosting page.`),
+      );
+
+      // Someone else starts hosting the domain while it is cancelled: the unique live domain is theirs now.
+      const theirs = await startWebsite(db(), catalog, { userId: rival.id, ...starter, domain });
+      await payInTestSandbox(payments$, await createHostingOrder(shop(), { userId: rival.id, websiteId: theirs.id, planId: "starter-monthly", idempotencyKey: key() }));
+      await expect(keepWebsite(db(), owner.id, site.id, clock)).rejects.toThrow(
+        new Conflict(`${domain} is already hosted with us. If it is yours, write to us from the address on that account and we will sort it out.`),
+      );
+      expect((await siteNow(site.id))?.cancelledBy).toBe("owner");
     });
 
     it("refunds a website's first period inside the policy's window, which cancels the site", async () => {
@@ -490,7 +539,7 @@ describe.each(databaseKinds)("hosted websites on $name", ({ open }) => {
       expect(await sentFor(renewed.id)).toEqual(["7-days"]);
 
       const cancelled = await paidSite(at("2025-06-01T00:00:00Z"));
-      await db().update(websites).set({ cancelledAt: shift(cancelled.expiresAt, -40) }).where(eq(websites.id, cancelled.id));
+      await db().update(websites).set({ cancelledAt: shift(cancelled.expiresAt, -40), cancelledBy: "owner" }).where(eq(websites.id, cancelled.id));
       await remind(shift(cancelled.expiresAt, -1));
       expect(await sentFor(cancelled.id)).toEqual([]);
 

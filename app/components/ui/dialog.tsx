@@ -18,17 +18,19 @@ interface ConfirmDialogProps {
   /** Fields the person fills in before confirming (a reason), sent with `fields`. */
   inputs?: ReactNode;
   confirmLabel: string;
+  /** The button that closes the dialog and does nothing, named for what it keeps ("Keep my website"). */
+  dismissLabel?: string;
   pendingLabel: string;
   pending: boolean;
   preventScrollReset?: boolean;
 }
 
 /**
- * A destructive action behind a modal confirmation: Escape and Cancel close it and focus returns
+ * A destructive action behind a modal confirmation: Escape and the dismiss button close it and focus returns
  * to the button; confirming posts `fields` to the page's action, and the dialog closes once that
  * has been answered, so the page can show the outcome.
  */
-export function ConfirmDialog({ trigger, triggerClassName, title, children, fields, inputs, confirmLabel, pendingLabel, pending, preventScrollReset }: ConfirmDialogProps) {
+export function ConfirmDialog({ trigger, triggerClassName, title, children, fields, inputs, confirmLabel, dismissLabel = "Cancel", pendingLabel, pending, preventScrollReset }: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const wasPending = useRef(false);
@@ -76,7 +78,7 @@ export function ConfirmDialog({ trigger, triggerClassName, title, children, fiel
         <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <form method="dialog">
             <Button type="submit" variant="secondary" className="w-full sm:w-auto">
-              Cancel
+              {dismissLabel}
             </Button>
           </form>
           <Button type="submit" form={`${id}-form`} variant="danger" disabled={pending} className="w-full sm:w-auto">

@@ -3,7 +3,7 @@ import { Form, Link } from "react-router";
 import { couponLabel, createHostingOrder, discountedPrice, findOrder, gstSplit, hostingCoupon, unappliedHostingReason } from "../../../server/commerce/index.ts";
 import { appServices } from "../../../server/context.ts";
 import { attempt } from "../../../server/errors.ts";
-import { hostingPlans, nextPeriod } from "../../../server/websites/index.ts";
+import { hostingPlans, keepRefusal, nextPeriod } from "../../../server/websites/index.ts";
 import { BackLink } from "../../components/back-link.tsx";
 import { FormAlert, SubmitButton } from "../../components/form-controls.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
@@ -52,8 +52,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     };
   });
   const wanted = query.get("plan") ?? site.planId;
+  const view = websiteView(site, catalog, now);
   return {
-    site: websiteView(site, catalog, now),
+    site: view,
+    // Cancelled: why it cannot be renewed, or, while its owner may still keep it, that keeping it comes first.
+    cancelled: view.state === "cancelled" ? { refusal: await keepRefusal(db, site, now) } : null,
     plans,
     selected: plans.some((p) => p.id === wanted) ? wanted : (plans[0]?.id ?? null),
     coupon: coupon && { code: coupon.code, label: couponLabel(coupon) },
@@ -148,7 +151,7 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
     );
   }
 
-  const cancelled = site.state === "cancelled";
+  const { cancelled } = loaderData;
   return (
     <section aria-labelledby="renew-heading">
       <BackLink fallback={details} label="Back to the website" />
@@ -164,9 +167,9 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
       <OrderAlerts error={replyProblem(actionData)} order={order} waiting={waiting} />
       {cancelled ? (
         <div className="mt-6">
-          <FormAlert tone="info">You cancelled this website, so it cannot be renewed. To host it again, choose a plan on the hosting page.</FormAlert>
-          <Link to="/service/website-hosting" className="mt-4 inline-block font-semibold text-brand-700 hover:underline dark:text-brand-300">
-            See the hosting plans
+          <FormAlert tone="info">{cancelled.refusal ?? "You cancelled this website. To renew it, choose Keep my website on its page first: it is then hosted as before."}</FormAlert>
+          <Link to={cancelled.refusal ? "/service/website-hosting" : details} className="mt-4 inline-block font-semibold text-brand-700 hover:underline dark:text-brand-300">
+            {cancelled.refusal ? "See the hosting plans" : "Go to the website's page"}
           </Link>
         </div>
       ) : checkout ? (

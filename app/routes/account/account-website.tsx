@@ -1,27 +1,36 @@
-import { Link, redirect, useNavigation } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { appServices } from "../../../server/context.ts";
 import { unpaidWebsiteDays } from "../../../common/website-states.ts";
-import { cancelWebsite, hostingPlan, websiteHistory } from "../../../server/websites/index.ts";
+import { cancelWebsite, hostingPlan, keepRefusal, keepWebsite, recordsToSet, websiteHistory } from "../../../server/websites/index.ts";
 import { BackLink } from "../../components/back-link.tsx";
 import { CheckList } from "../../components/check-list.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { FormAlert, ReplyAlert } from "../../components/form-controls.tsx";
 import { WebsiteStatusBadge } from "../../components/status-badge.tsx";
 import { ExpiryText } from "../../components/website-expiry.tsx";
+import { WebsiteDomain } from "../../components/website-domain.tsx";
 import { formatDay, formatOrderNumber, formatPaise } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";
 import { z } from "zod";
 import type { Route } from "./+types/account-website";
-import { readForm } from "../forms.server.ts";
+import { attemptFor, readForm, succeed } from "../forms.server.ts";
+import { useSubmittingIntent } from "../../lib/use-submitting-intent.ts";
 import { ownWebsite, websiteView } from "./website-view.server.ts";
-import { buttonClass, ButtonLink } from "../../components/ui/button.tsx";
+import { Button, buttonClass, ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { site } = await ownWebsite(context, params.webId);
-  const { catalog, db, shop } = context.get(appServices);
-  const history = await websiteHistory(db, site.id);
+  const { catalog, db, shop, hosting } = context.get(appServices);
   const now = shop.now();
+  const view = websiteView(site, catalog, now);
+  // Only a site that is paid for and online has a domain to point; the lookup is cached for minutes.
+  const online = view.state === "active" || view.state === "expiring" || view.state === "expired";
+  const [history, check, refusal] = await Promise.all([
+    websiteHistory(db, site.id),
+    online ? hosting.check(site.domain) : null,
+    view.state === "cancelled" ? keepRefusal(db, site, now) : null,
+  ]);
   // The period running now, and those paid for after it (an early renewal starts when the current one ends).
   const kept = history.filter((entry) => entry.order.status !== "refunded");
   const current = kept.find((entry) => entry.startsAt <= now && now < entry.endsAt) ?? null;
@@ -29,7 +38,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const [firstAhead] = ahead;
   const lastAhead = ahead.at(-1);
   return {
-    site: websiteView(site, catalog, now),
+    site: view,
+    supportEmail: catalog.site.email,
+    // A cancelled website: whether its owner may still keep it, or why not.
+    keeping: view.state === "cancelled" ? { refusal } : null,
+    domain: online ? { domain: site.domain, records: hosting.target && recordsToSet(hosting.target, site.domain), check } : null,
     current: current && { startsAt: current.startsAt, endsAt: current.endsAt },
     ahead: firstAhead && lastAhead ? { startsAt: firstAhead.startsAt, endsAt: lastAhead.endsAt } : null,
     history: history.map((entry) => ({
@@ -48,14 +61,24 @@ export const meta: Route.MetaFunction = (args) =>
     description: "Your hosted website: plan, status, expiry and renewal history.",
   });
 
+const websiteForm = z.discriminatedUnion("intent", [z.object({ intent: z.literal("cancel-website") }), z.object({ intent: z.literal("keep-website") })], "Choose what to do with this website.");
+
 export async function action({ params, request, context }: Route.ActionArgs) {
   const { viewer, site } = await ownWebsite(context, params.webId);
   const { db, shop } = context.get(appServices);
-  const form = await readForm(request, z.object({ intent: z.literal("cancel-website") }));
+  const form = await readForm(request, websiteForm);
   if (!form.ok) return form.reply;
-  const kept = await cancelWebsite(db, viewer.id, site.id, shop.now());
+  const now = shop.now();
+  if (form.value.intent === "keep-website") {
+    const kept = await attemptFor(form, () => keepWebsite(db, viewer.id, site.id, now));
+    if (!kept.ok) return kept.reply;
+    return succeed(form, `You kept ${site.domain}: it is hosted as before, and we will remind you before it expires.`);
+  }
+  const cancelled = await cancelWebsite(db, viewer.id, site.id, now);
   // A website never paid for is removed rather than cancelled: back to the list, which no longer shows it.
-  throw redirect(kept ? `/account/services/websites/${site.id}` : "/account/services/websites?removed=1");
+  if (!cancelled) throw redirect("/account/services/websites?removed=1");
+  const runsUntil = cancelled.expiresAt && cancelled.expiresAt > now ? cancelled.expiresAt : null;
+  return succeed(form, runsUntil ? `${site.domain} stops on ${formatDay(runsUntil)}. Until then you can keep it with Keep my website below.` : `${site.domain} is cancelled.`);
 }
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
@@ -68,9 +91,8 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 export default function WebsiteDetails({ loaderData, actionData }: Route.ComponentProps) {
-  const { site, history, current, ahead } = loaderData;
-  const navigation = useNavigation();
-  const cancelling = navigation.state !== "idle" && navigation.formData?.get("intent") === "cancel-website";
+  const { site, history, current, ahead, domain, supportEmail, keeping } = loaderData;
+  const submitting = useSubmittingIntent();
   const renewPath = `/account/services/websites/${site.id}/renew`;
   return (
     <section aria-labelledby="website-heading">
@@ -88,9 +110,9 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
           </ButtonLink>
         )}
       </div>
-      {actionData?.message && (
+      {actionData && (
         <div className="mt-4">
-          <FormAlert>{actionData.message}</FormAlert>
+          <ReplyAlert reply={actionData} />
         </div>
       )}
       {site.state === "expired" && (
@@ -106,6 +128,12 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
               : "This website is suspended because its hosting was not renewed. Renew it to bring it back online."}
           </FormAlert>
         </div>
+      )}
+
+      {site.state === "pending" && (
+        <p className="mt-4 text-sm text-slate-700 dark:text-slate-300">
+          Next: complete the payment. Once it is confirmed, this page shows the DNS records that point {site.domain} at our servers.
+        </p>
       )}
 
       <dl className="mt-6 divide-y divide-slate-200 border-y border-slate-200 dark:divide-slate-800 dark:border-slate-800">
@@ -125,6 +153,9 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
           </Fact>
         )}
       </dl>
+
+      {keeping && <KeepWebsite domain={site.domain} expiresAt={site.expiresAt} refusal={keeping.refusal} pending={submitting("keep-website")} />}
+      {domain && <WebsiteDomain {...domain} />}
 
       {site.planFeatures.length > 0 && (
         <section aria-labelledby="features-heading" className="mt-8">
@@ -161,12 +192,25 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
         )}
       </section>
 
+      <p className="mt-8 text-sm text-slate-700 dark:text-slate-300">
+        Moving an existing website to us, or stuck on a step? Read{" "}
+        <Link to="/help#website-services" className="font-medium text-brand-700 underline dark:text-brand-300">
+          website services in the Help Centre
+        </Link>{" "}
+        or write to{" "}
+        <a href={`mailto:${supportEmail}?subject=${encodeURIComponent(`Hosting for ${site.domain}`)}`} className="font-medium text-brand-700 underline dark:text-brand-300">
+          {supportEmail}
+        </a>
+        , and we will plan it with you.
+      </p>
+
       {site.state === "pending" && (
         <CancelWebsite
           domain={site.domain}
           heading="Not going ahead?"
           summary={`Nothing has been charged. Cancelling removes this website from your account; a website nobody pays for is removed after ${unpaidWebsiteDays} days anyway.`}
-          pending={cancelling}
+          confirmLabel="Remove this website"
+          pending={submitting("cancel-website")}
         >
           The website is removed from your account and its unpaid order is cancelled. Nothing has been charged. You can start it again later from the hosting page.
         </CancelWebsite>
@@ -175,19 +219,67 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
         <CancelWebsite
           domain={site.domain}
           heading="Letting this website go?"
-          summary={`Cancel it to stop renewal reminders. ${site.expiresAt ? `It stays online until ${formatDay(site.expiresAt)}, and it` : "It"} cannot be renewed afterwards.`}
-          pending={cancelling}
+          summary={
+            site.expiresAt && (site.daysLeft ?? 0) > 0
+              ? `Cancel it to stop renewal reminders. It stays online until ${formatDay(site.expiresAt)}, and until then you can change your mind.`
+              : "Cancel it to stop renewal reminders. Its paid period has ended, so hosting stops now."
+          }
+          confirmLabel={(site.daysLeft ?? 0) > 0 ? "Stop hosting at the end of the period" : "Stop hosting now"}
+          pending={submitting("cancel-website")}
         >
-          We stop sending renewal reminders and the website cannot be renewed again.{" "}
-          {site.expiresAt ? `What you paid for stays online until ${formatDay(site.expiresAt)}.` : ""} Paid periods are not refunded by cancelling.
+          We stop sending renewal reminders.{" "}
+          {site.expiresAt && (site.daysLeft ?? 0) > 0
+            ? `What you paid for stays online until ${formatDay(site.expiresAt)}; until then Keep my website on this page undoes the cancellation.`
+            : "Its paid period has ended, so it cannot be kept afterwards."}{" "}
+          Paid periods are not refunded by cancelling.
         </CancelWebsite>
       )}
     </section>
   );
 }
 
-/** The section that cancels a website, behind a confirmation saying what cancelling does to it. */
-function CancelWebsite({ domain, heading, summary, pending, children }: { domain: string; heading: string; summary: string; pending: boolean; children: React.ReactNode }) {
+/** A cancelled website: until its paid period ends its owner may keep it after all; otherwise, why not. */
+function KeepWebsite({ domain, expiresAt, refusal, pending }: { domain: string; expiresAt: Date | null; refusal: string | null; pending: boolean }) {
+  return (
+    <section aria-labelledby="keep-heading" className={cardClass({ className: "mt-8 p-5" })}>
+      <h3 id="keep-heading" className="font-semibold text-slate-950 dark:text-white">
+        {refusal === null && expiresAt ? `Hosting stops on ${formatDay(expiresAt)}` : "This website is cancelled"}
+      </h3>
+      {refusal === null ? (
+        <>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            Changed your mind? Keep {domain} and it is hosted as before: we remind you before it expires, and you renew it from this page.
+          </p>
+          <Form method="post" className="mt-3">
+            <input type="hidden" name="intent" value="keep-website" />
+            <Button type="submit" size="sm" disabled={pending}>
+              {pending ? "Keeping…" : "Keep my website"}
+            </Button>
+          </Form>
+        </>
+      ) : (
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{refusal}</p>
+      )}
+    </section>
+  );
+}
+
+/** The section that cancels a website, behind a confirmation saying what cancelling does to it; its buttons say what each does. */
+function CancelWebsite({
+  domain,
+  heading,
+  summary,
+  confirmLabel,
+  pending,
+  children,
+}: {
+  domain: string;
+  heading: string;
+  summary: string;
+  confirmLabel: string;
+  pending: boolean;
+  children: React.ReactNode;
+}) {
   return (
     <section aria-labelledby="cancel-heading" className={cardClass({ className: "mt-10 p-5" })}>
       <h3 id="cancel-heading" className="font-semibold text-slate-950 dark:text-white">
@@ -200,7 +292,8 @@ function CancelWebsite({ domain, heading, summary, pending, children }: { domain
           triggerClassName={buttonClass({ variant: "danger-outline", size: "sm" })}
           title={`Cancel ${domain}?`}
           fields={{ intent: "cancel-website" }}
-          confirmLabel="Cancel the website"
+          dismissLabel="Keep my website"
+          confirmLabel={confirmLabel}
           pendingLabel="Cancelling…"
           pending={pending}
         >
