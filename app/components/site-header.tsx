@@ -6,6 +6,7 @@ import { ThemeToggle } from "./theme-toggle.tsx";
 import { UserMenu } from "./user-menu.tsx";
 import { SkipLink } from "./skip-link.tsx";
 import { ButtonLink } from "./ui/button.tsx";
+import { signInLinks } from "../../common/sign-in.ts";
 
 const links = [
   { to: "/courses", label: "Courses" },
@@ -23,7 +24,9 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   }`;
 
 export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: RootData["viewer"] }) {
-  const { pathname } = useLocation();
+  const location = useLocation();
+  const { pathname } = location;
+  const entry = viewer ? null : signInLinks(location);
   // The menu belongs to the page it was opened on, so any navigation closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
   const open = openOn === pathname;
@@ -75,15 +78,16 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
           <div className="hidden sm:block">
             <ThemeToggle />
           </div>
-          {viewer ? (
-            <UserMenu key={pathname} viewer={viewer} />
-          ) : (
-            <ButtonLink
-              to="/login"
-              size="sm"
-            >
-              Sign in
-            </ButtonLink>
+          {viewer && <UserMenu key={pathname} viewer={viewer} />}
+          {entry && (
+            <>
+              <ButtonLink to={entry.signIn} size="sm" variant="secondary" className="whitespace-nowrap">
+                Sign in
+              </ButtonLink>
+              <ButtonLink to={entry.signUp} size="sm" className="hidden whitespace-nowrap sm:inline-flex">
+                Create account
+              </ButtonLink>
+            </>
           )}
           <button
             ref={toggle}
@@ -110,6 +114,13 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
             ))}
           </ul>
         </nav>
+        {entry && (
+          <div className="border-t border-slate-200 py-3 sm:hidden dark:border-slate-800">
+            <ButtonLink to={entry.signUp} className="flex w-full justify-center">
+              Create account
+            </ButtonLink>
+          </div>
+        )}
         <div className="flex items-center justify-between border-t border-slate-200 pt-3 dark:border-slate-800">
           <span className="text-sm text-slate-600 dark:text-slate-400">Theme</span>
           <ThemeToggle />

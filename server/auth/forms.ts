@@ -1,5 +1,6 @@
 import { APIError } from "better-auth/api";
 import { proofChallenge, proofHeader, type ProofChallenge } from "../../common/proof-of-work.ts";
+import { accountExistsMessage } from "../../common/sign-in.ts";
 import { clientIpHeader } from "./options.ts";
 
 /** What forms need of the Better Auth instance (server/auth/index.ts makes it). */
@@ -81,7 +82,7 @@ export function authErrorMessage(action: AuthAction, error: { status: number; co
       return "That e-mail and password don't match an account. Check both and try again, or reset your password.";
     case "USER_ALREADY_EXISTS":
     case "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL":
-      return "An account with this e-mail already exists — sign in instead";
+      return accountExistsMessage;
     case "PASSWORD_TOO_SHORT":
       return "Your password needs at least 8 characters.";
     case "PASSWORD_TOO_LONG":

@@ -145,6 +145,40 @@ test("signing up with a registered e-mail says so and suggests signing in", asyn
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("alert")).toHaveText("An account with this e-mail already exists — sign in instead");
   await expect(page.getByLabel("E-mail")).toHaveValue(email);
+  // "sign in instead" is the way there.
+  await page.getByRole("alert").getByRole("link", { name: "sign in instead" }).click();
+  await expect(page).toHaveURL(/\/login\?mode=signin$/);
+  await expect(page.getByRole("heading", { name: "Sign in", exact: true }).or(page.getByRole("heading", { name: "Welcome back" }))).toBeVisible();
+});
+
+test("a visitor's header offers signing in and creating an account, and brings them back to where they were, on a phone too", async ({ page, request }) => {
+  const email = uniqueEmail("header");
+  await signUpVerified(page, request, { name: "Header Person", email, password });
+  await page.context().clearCookies();
+
+  await page.goto("/courses/webdevfrontendcourse");
+  const header = page.getByRole("banner");
+  await expect(header.getByRole("link", { name: "Create account" })).toHaveAttribute("href", "/login?mode=signup&redirectTo=%2Fcourses%2Fwebdevfrontendcourse");
+  await header.getByRole("link", { name: "Sign in" }).click();
+  await expect(page).toHaveURL("/login?redirectTo=%2Fcourses%2Fwebdevfrontendcourse");
+  // The sign-in page's header does not offer the page it is on.
+  await expect(header.getByRole("link", { name: "Sign in" })).toHaveCount(0);
+  await signIn(page, email, password);
+  await expect(page).toHaveURL("/courses/webdevfrontendcourse");
+
+  await page.context().clearCookies();
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto("/services");
+  await expect(header.getByRole("link", { name: "Sign in" })).toBeVisible();
+  await header.getByRole("button", { name: "Open menu" }).click();
+  await expect(header.getByRole("link", { name: "Create account" })).toHaveAttribute("href", "/login?mode=signup&redirectTo=%2Fservices");
+  await header.getByRole("link", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
+  // Both tabs on one line each at 375 px.
+  for (const tab of ["Sign in", "Create account"]) {
+    const box = await page.getByRole("navigation", { name: "Sign in or create an account" }).getByRole("link", { name: tab }).boundingBox();
+    expect(box?.height, tab).toBeLessThan(44);
+  }
 });
 
 test("passwords need 8 characters, can be shown, and get a strength hint", async ({ page }) => {

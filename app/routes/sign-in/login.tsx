@@ -13,6 +13,7 @@ import type { Route } from "./+types/login";
 import { TextField } from "../../components/ui/field.tsx";
 import { Checkbox } from "../../components/ui/choice.tsx";
 import { fieldState, flag, refused, replyFor, type FormReply } from "../../../common/forms.ts";
+import { accountExistsMessage } from "../../../common/sign-in.ts";
 import { readForm, refuse } from "../forms.server.ts";
 
 type Mode = "signin" | "signup";
@@ -147,7 +148,7 @@ function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.Comp
       to={modeLink(m)}
       replace
       aria-current={mode === m ? "page" : undefined}
-      className={`flex-1 rounded-full px-4 py-2 text-center text-sm font-semibold ${
+      className={`flex-1 whitespace-nowrap rounded-full px-3 py-2 text-center text-sm font-semibold ${
         mode === m
           ? "bg-white text-slate-950 shadow-sm dark:bg-slate-700 dark:text-white"
           : "text-slate-600 hover:text-slate-950 dark:text-slate-400 dark:hover:text-white"
@@ -184,7 +185,20 @@ function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.Comp
         {tab("signup", "Create account")}
       </nav>
       {notice && !actionData && <FormAlert tone="success">{notice}</FormAlert>}
-      {actionData?.message && <FormAlert>{actionData.message}</FormAlert>}
+      {actionData?.message && (
+        <FormAlert>
+          {actionData.message === accountExistsMessage ? (
+            <>
+              {accountExistsMessage.replace(/sign in instead$/, "")}
+              <Link to={modeLink("signin")} replace className="font-semibold underline">
+                sign in instead
+              </Link>
+            </>
+          ) : (
+            actionData.message
+          )}
+        </FormAlert>
+      )}
       {googleError && !actionData && <FormAlert>{googleError}</FormAlert>}
       {googleEnabled && (
         <div className="mt-4">
