@@ -1,3 +1,9 @@
+/** What a course's button says for how far the learner is: nothing to continue at 0 %, nothing left at 100 %. */
+export function courseActionLabel(percent: number): string {
+  if (percent <= 0) return "Start course";
+  return percent >= 100 ? "Open course" : "Continue";
+}
+
 /** How far through a course the learner is: a bar for the eye, a progressbar role and a sentence for everyone. */
 export function CourseProgress({ title, percent, completed, total }: { title: string; percent: number; completed: number; total: number }) {
   const clamped = Math.min(100, Math.max(0, percent));

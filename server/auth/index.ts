@@ -21,7 +21,7 @@ import { confirmSecondFactor, rolesOf } from "../staff/index.ts";
 import { authLogging, authOptions, clientIpHeader, cliTokenPrefix, requestUserPlugin, secondFactorEndpoints, withLoggedFailures } from "./options.ts";
 import { cliAuthMessages, devicePollRefusal, recordCliLoginRequest } from "./cli-login.ts";
 import { accountLimits, maxSessionsPerPerson, signInKey, unlockSignIn } from "./account-limits.ts";
-import { deviceOf, knownDevice, knownDeviceCookie, knownDeviceMaxAgeSeconds, knownDeviceValue } from "./known-device.ts";
+import { deviceOf, knownDevice, knownDeviceCookie, knownDeviceMaxAgeSeconds, knownDeviceValue, newDeviceId } from "./known-device.ts";
 import { isNetworkLimited, networkLimits, networkRefusal } from "./network-limits.ts";
 import { proofOfWork } from "./proof-of-work.ts";
 import { consumeThrottle } from "./throttle.ts";
@@ -36,6 +36,12 @@ export { maxSessionsPerPerson, signInLockedUntil, unlockSignIn } from "./account
 
 /** Why a staff member's two-factor sign-in cannot be turned off or replaced from a session. */
 export const staffTwoFactorLocked = "Two-factor sign-in of a staff member is reset only by an operator at the server (npm run staff -- reset-two-factor).";
+
+/** Signing in again on a browser replaces the sessions it had (a closed browser that forgot its cookie): one row a device. */
+async function replaceDeviceSessions(db: Db, userId: string, deviceId: string, newSessionId: string): Promise<void> {
+  await db.execute(sql`delete from ${schema.session}
+    where ${schema.session.userId} = ${userId} and ${schema.session.deviceId} = ${deviceId} and ${schema.session.id} <> ${newSessionId}`);
+}
 
 /** Signs out the person's least recently used devices beyond the limit, never the one just signed in. */
 async function keepNewestSessions(db: Db, userId: string, newSessionId: string): Promise<void> {
@@ -159,6 +165,7 @@ export function createAuth(deps: AuthDeps) {
       },
     },
     session: {
+      ...authOptions.session,
       expiresIn: 30 * 24 * 60 * 60,
       updateAge: 24 * 60 * 60,
     },
@@ -202,8 +209,15 @@ export function createAuth(deps: AuthDeps) {
       session: {
         create: {
           // The CLI's sessions are told apart by their token: only they are bearer credentials for the API.
-          before: async (session, context) => (context?.path === "/device/token" ? { data: { ...session, token: `${cliTokenPrefix}${session.token}` } } : undefined),
+          before: async (session, context) => {
+            if (context?.path === "/device/token") return { data: { ...session, token: `${cliTokenPrefix}${session.token}` } };
+            if (context?.path !== "/sign-in/email" && context?.path !== "/sign-up/email") return;
+            const known = deviceOf(await context.getSignedCookie(knownDeviceCookie, context.context.secret));
+            return { data: { ...session, deviceId: known ?? newDeviceId() } };
+          },
           after: async (session) => {
+            const { deviceId } = session as typeof session & { deviceId?: string | null };
+            if (deviceId) await replaceDeviceSessions(db, session.userId, deviceId, session.id);
             await keepNewestSessions(db, session.userId, session.id);
             const user = await db.query.user.findFirst({ where: (u, { eq }) => eq(u.id, session.userId) });
             if (user) await recordSignIn(db, cipher, logger, user);
@@ -267,11 +281,12 @@ export function createAuth(deps: AuthDeps) {
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
-        if (ctx.path === "/sign-in/email" && !isAPIError(ctx.context.returned)) {
+        if ((ctx.path === "/sign-in/email" || ctx.path === "/sign-up/email") && !isAPIError(ctx.context.returned)) {
           const email = (ctx.body as { email: string }).email;
           const cookie = await ctx.getSignedCookie(knownDeviceCookie, ctx.context.secret);
-          await unlockSignIn(db, email, knownDevice(cookie, email));
-          await ctx.setSignedCookie(knownDeviceCookie, knownDeviceValue(email, deviceOf(cookie)), ctx.context.secret, deviceCookieOptions);
+          if (ctx.path === "/sign-in/email") await unlockSignIn(db, email, knownDevice(cookie, email));
+          const device = (ctx.context.newSession?.session as { deviceId?: string | null } | undefined)?.deviceId ?? deviceOf(cookie);
+          if (device) await ctx.setSignedCookie(knownDeviceCookie, knownDeviceValue(email, device), ctx.context.secret, deviceCookieOptions);
           return;
         }
         if (ctx.path === "/device/code") {

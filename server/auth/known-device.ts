@@ -12,9 +12,12 @@ export const knownDeviceMaxAgeSeconds = 365 * 24 * 60 * 60;
 
 const accountDigest = (email: string) => createHash("sha256").update(email.trim().toLowerCase()).digest("base64url").slice(0, 22);
 
-/** The cookie's value for a device that just signed in to `email`: its own id (kept when it had one) and whose it is. */
-export function knownDeviceValue(email: string, device: string | null): string {
-  return `${device ?? randomBytes(12).toString("base64url")}.${accountDigest(email)}`;
+/** An id for a browser that has none yet. */
+export const newDeviceId = () => randomBytes(12).toString("base64url");
+
+/** The cookie's value for a device that just signed in to `email`: its id and whose it is. */
+export function knownDeviceValue(email: string, device: string): string {
+  return `${device}.${accountDigest(email)}`;
 }
 
 /** The device's id when the cookie's (verified) value says it signed in to `email` before; null otherwise. */

@@ -135,6 +135,9 @@ export const authOptions = {
   appName: "Academy",
   emailAndPassword: { enabled: true },
   rateLimit: { enabled: true, storage: "database" },
+  // Which browser made a session (server/auth/known-device.ts): signing in again there replaces its
+  // older session, so the devices list shows one row a device, not one a sign-in.
+  session: { additionalFields: { deviceId: { type: "string", required: false, input: false } } },
   plugins: [
     // RFC 8628 for the CLI: the browser approves through /api/cli-auth (server/cli-auth), not the plugin's own pages.
     deviceAuthorization({

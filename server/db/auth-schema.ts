@@ -42,6 +42,7 @@ export const session = pgTable(
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
+    deviceId: text("device_id"),
   },
   (table) => [index("session_userId_idx").on(table.userId)],
 );

@@ -94,6 +94,24 @@ test("settings: see signed-in devices and sign out the others", async ({ page, r
   await phone.close();
 });
 
+test("settings: signing in again on the same browser keeps one row for it, on a phone", async ({ page, request }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  const email = uniqueEmail("one-row");
+  await signUpVerified(page, request, { name: "Same Browser", email, password });
+  // The browser forgets its session (closed without "Keep me signed in") but is still the same browser.
+  for (let i = 0; i < 3; i++) {
+    await page.context().clearCookies({ name: /session_token|dont_remember/ });
+    await page.goto("/login");
+    await signIn(page, email, password);
+    await expect(page).toHaveURL(/\/$/);
+  }
+  await page.goto("/settings");
+  const devices = page.getByRole("region", { name: "Signed-in devices" }).getByRole("listitem");
+  await expect(devices).toHaveCount(1);
+  await expect(devices).toContainText("This device");
+  await expect(devices).toContainText(/Signed in \d{1,2} \w+ \d{4} · last active/);
+});
+
 test("settings: download my data and delete the account", async ({ page, request }) => {
   const email = uniqueEmail("delete");
   await signUpVerified(page, request, { name: "Leaving Soon", email, password });

@@ -2,13 +2,13 @@
 // sign-ins counted per account and per known device, and per-address limits a solved
 // proof-of-work challenge gets past (docs/decisions/027).
 import { randomBytes } from "node:crypto";
-import { and, like, sql } from "drizzle-orm";
+import { and, eq, like, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { decodeProof, encodeProof, proofChallenge, proofHeader } from "../../common/proof-of-work.ts";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { networkLimits } from "../../server/auth/network-limits.ts";
 import { proofOfWork } from "../../server/auth/proof-of-work.ts";
-import { throttles } from "../../server/db/schema.ts";
+import { session, throttles } from "../../server/db/schema.ts";
 import { solveProof } from "../support/proof-of-work.ts";
 import { identitySuite, testAuthSecret, testCatalog } from "./helpers.ts";
 import { pgliteCopy } from "../support/database-templates.ts";
@@ -95,6 +95,22 @@ describe("failed sign-ins, counted per account", () => {
       for (let i = 0; i < 6; i++) expect((await device.signIn(email, "a good long pasword")).status).toBe(401);
       expect((await device.signIn(email)).status).toBe(200);
     }
+  });
+});
+
+describe("signed-in devices", () => {
+  it("keeps one session a browser: signing in again there replaces the one it had, another browser adds its own", async () => {
+    const { id, email } = await suite.signUp();
+    const sessionsOf = async () => (await suite.db.select({ deviceId: session.deviceId }).from(session).where(eq(session.userId, id))).map((row) => row.deviceId);
+    // The sign-up's own session, on the device that made the account.
+    expect(await sessionsOf()).toHaveLength(1);
+    const laptop = browser();
+    for (let i = 0; i < 3; i++) expect((await laptop.signIn(email)).status).toBe(200);
+    expect(await sessionsOf()).toHaveLength(2);
+    expect((await browser().signIn(email)).status).toBe(200);
+    const devices = await sessionsOf();
+    expect(devices).toHaveLength(3);
+    expect(new Set(devices).size).toBe(3);
   });
 });
 

@@ -4,7 +4,7 @@ import { appServices, requireViewer } from "../../../server/context.ts";
 import { issuedCertificateIds, listCertificates } from "../../../server/learning/index.ts";
 import { AccountEmptyState } from "../../components/account-empty-state.tsx";
 import { CertificateAction, certificatePath } from "../../components/certificate/certificate-action.tsx";
-import { CourseProgress } from "../../components/account-progress.tsx";
+import { CourseProgress, courseActionLabel } from "../../components/account-progress.tsx";
 import { CourseFacts } from "../../components/course-card.tsx";
 import { ArrowRightIcon, AwardIcon } from "../../components/icons.tsx";
 import { StatusBadge } from "../../components/status-badge.tsx";
@@ -98,7 +98,7 @@ export default function AccountCourses({ loaderData }: Route.ComponentProps) {
                         to={course.playerPath}
                         className="inline-flex items-center gap-1.5"
                       >
-                        {course.percent === 100 ? "Open course" : "Continue"}
+                        {courseActionLabel(course.percent)}
                         <span className="sr-only"> {course.title}</span>
                         <ArrowRightIcon className="size-4" />
                       </ButtonLink>

@@ -3,7 +3,7 @@ import { coursePlayerPath, historyPageSize, listOrders, orderPagePath, listOwned
 import { appServices, requireViewer } from "../../../server/context.ts";
 import { listWebsites, stateLabels } from "../../../server/websites/index.ts";
 import { AccountEmptyState } from "../../components/account-empty-state.tsx";
-import { CourseProgress } from "../../components/account-progress.tsx";
+import { CourseProgress, courseActionLabel } from "../../components/account-progress.tsx";
 import { ArrowRightIcon } from "../../components/icons.tsx";
 import { OrderStatusBadge, StatusBadge, type BadgeTone, websiteTones } from "../../components/status-badge.tsx";
 import { formatDay, formatPaise, formatOrderNumber, levelLabel, relativeDays } from "../../../common/format.ts";
@@ -120,6 +120,8 @@ export async function loader({ context }: Route.LoaderArgs) {
   ]);
   return {
     name: viewer.name,
+    // Nothing bought or started yet: a first visit, however the account was made.
+    newcomer: owned.length === 0 && orders.length === 0 && websites.length === 0,
     courses: owned.map((o) => ({
       id: o.course.id,
       title: o.course.title,
@@ -170,56 +172,61 @@ function SectionHeading({ id, title, link }: { id: string; title: string; link?:
 const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? "";
 
 export default function AccountOverview({ loaderData }: Route.ComponentProps) {
-  const { name, courses, recentOrders, orderCount, attention } = loaderData;
+  const { name, courses, recentOrders, orderCount, attention, newcomer } = loaderData;
   const greetingName = firstName(name);
+  const greeting = newcomer ? "Welcome" : "Welcome back";
 
   return (
     <div className="space-y-12">
       <div>
         <p className="text-2xl font-semibold tracking-tight text-slate-950 dark:text-white">
-          {greetingName ? `Welcome back, ${greetingName}` : "Welcome back"}
+          {greetingName ? `${greeting}, ${greetingName}` : greeting}
         </p>
         <p className="mt-1 text-slate-600 dark:text-slate-400">
-          {courses.length === 0
-            ? "Everything about your learning and purchases on Academy lives here."
-            : `You are enrolled in ${courses.length} ${courses.length === 1 ? "course" : "courses"}.`}
+          {newcomer
+            ? "This is your account. The courses you take, your orders and receipts, and any website we host for you will appear here."
+            : courses.length === 0
+              ? "Everything about your learning and purchases on Academy lives here."
+              : `You are enrolled in ${courses.length} ${courses.length === 1 ? "course" : "courses"}.`}
         </p>
       </div>
 
-      <section aria-labelledby="attention-heading">
-        <SectionHeading id="attention-heading" title="Needs your attention" />
-        {attention.length === 0 ? (
-          <p className="mt-4 flex items-center gap-2 rounded-xl border border-slate-200 px-4 py-3 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
-            <span aria-hidden="true" className="size-2 rounded-full bg-emerald-500" />
-            Nothing needs your attention right now.
-          </p>
-        ) : (
-          <ul className="mt-4 space-y-3">
-            {attention.map((item) => (
-              <li
-                key={item.key}
-                className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800 dark:bg-slate-900"
-              >
-                <div className="min-w-0">
-                  <StatusBadge tone={item.tone}>{item.badge}</StatusBadge>
-                  <p className="mt-2 font-medium text-slate-950 dark:text-white">{item.title}</p>
-                  <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{item.text}</p>
-                </div>
-                {item.link && (
-                  <ButtonLink
-                    to={item.link.to}
-                    variant="secondary"
-                    size="sm"
-                    className="shrink-0 self-start sm:self-center"
-                  >
-                    {item.link.label}
-                  </ButtonLink>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      {!newcomer && (
+        <section aria-labelledby="attention-heading">
+          <SectionHeading id="attention-heading" title="Needs your attention" />
+          {attention.length === 0 ? (
+            <p className="mt-4 flex items-center gap-2 rounded-xl border border-slate-200 px-4 py-3 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-400">
+              <span aria-hidden="true" className="size-2 rounded-full bg-emerald-500" />
+              Nothing needs your attention right now.
+            </p>
+          ) : (
+            <ul className="mt-4 space-y-3">
+              {attention.map((item) => (
+                <li
+                  key={item.key}
+                  className="flex flex-col gap-3 rounded-xl border border-slate-200 bg-white p-4 sm:flex-row sm:items-center sm:justify-between dark:border-slate-800 dark:bg-slate-900"
+                >
+                  <div className="min-w-0">
+                    <StatusBadge tone={item.tone}>{item.badge}</StatusBadge>
+                    <p className="mt-2 font-medium text-slate-950 dark:text-white">{item.title}</p>
+                    <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{item.text}</p>
+                  </div>
+                  {item.link && (
+                    <ButtonLink
+                      to={item.link.to}
+                      variant="secondary"
+                      size="sm"
+                      className="shrink-0 self-start sm:self-center"
+                    >
+                      {item.link.label}
+                    </ButtonLink>
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
 
       <section aria-labelledby="learning-heading">
         <SectionHeading
@@ -252,7 +259,7 @@ export default function AccountOverview({ loaderData }: Route.ComponentProps) {
                   to={course.playerPath}
                   className="mt-5 inline-flex items-center justify-center gap-1.5 self-start"
                 >
-                  Continue<span className="sr-only"> {course.title}</span>
+                  {courseActionLabel(course.percent)}<span className="sr-only"> {course.title}</span>
                   <ArrowRightIcon className="size-4" />
                 </ButtonLink>
               </li>

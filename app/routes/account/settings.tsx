@@ -37,6 +37,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         id: s.id,
         device: describeDevice(s.userAgent),
         ipAddress: s.ipAddress ?? null,
+        signedIn: new Date(s.createdAt).toISOString(),
         lastSeen: new Date(s.updatedAt).toISOString(),
         current: s.id === viewer.sessionId,
       }))
@@ -179,7 +180,7 @@ export default function SettingsPage({ loaderData, actionData }: Route.Component
                       )}
                     </p>
                     <p className="text-sm text-slate-600 dark:text-slate-400">
-                      Last active {lastSeenFormat.format(new Date(s.lastSeen))} IST{s.ipAddress ? ` · ${s.ipAddress}` : ""}
+                      Signed in {formatDay(s.signedIn)} · last active {lastSeenFormat.format(new Date(s.lastSeen))} IST{s.ipAddress ? ` · ${s.ipAddress}` : ""}
                     </p>
                   </div>
                   {!s.current && (
