@@ -14,7 +14,7 @@ import { z } from "zod";
 import type { Route } from "./+types/account-website";
 import { readForm } from "../forms.server.ts";
 import { ownWebsite, websiteView } from "./website-view.server.ts";
-import { buttonClass, ButtonLink } from "../../components/ui/button.tsx";
+import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -197,7 +197,7 @@ function CancelWebsite({ domain, heading, summary, pending, children }: { domain
       <div className="mt-3">
         <ConfirmDialog
           trigger="Cancel this website"
-          triggerClassName={buttonClass({ variant: "danger-outline", size: "sm" })}
+          triggerStyle={{ variant: "danger-outline", size: "sm" }}
           title={`Cancel ${domain}?`}
           fields={{ intent: "cancel-website" }}
           confirmLabel="Cancel the website"
