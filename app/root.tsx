@@ -15,7 +15,7 @@ import { appServices, noticeContext, viewerContext } from "../server/context.ts"
 import { clearNoticeCookie, notices, readNotice } from "../server/notice.ts";
 import type { Route } from "./+types/root";
 import stylesheetHref from "./app.css?url";
-import { NavigationSpinner } from "./components/navigation-spinner.tsx";
+import { NavigationProgress } from "./components/navigation-progress.tsx";
 import { NoticeBanner } from "./components/notice-banner.tsx";
 import { RouteError } from "./components/not-found.tsx";
 import { AnalyticsConsent } from "./components/analytics-consent.tsx";
@@ -153,7 +153,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </>
         )}
         {data?.analyticsId && <AnalyticsConsent measurementId={data.analyticsId} />}
-        <NavigationSpinner />
+        <NavigationProgress />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>
