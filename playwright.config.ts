@@ -40,6 +40,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   use: {
     baseURL,
+    // The site's service worker would answer requests that page.route() then never sees; tests/e2e/offline.spec.ts allows it.
+    serviceWorkers: "block",
     trace: process.env.CI ? "on-first-retry" : "retain-on-failure",
     launchOptions: { executablePath: testBrowserPath, args: chromiumFlags },
   },

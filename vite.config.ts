@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -54,8 +55,32 @@ function recordInputs(): Plugin {
   };
 }
 
+/**
+ * The service worker and the offline page it keeps (app/offline/), written to the site's root:
+ * /sw.js, /offline.html, /offline.css. The worker is stamped with a version of this build (a hash
+ * of every file the browser gets), so a new deploy installs a new worker, which drops the old caches.
+ */
+function offlineSupport(): Plugin {
+  const folder = path.join(import.meta.dirname, "app", "offline");
+  return {
+    name: "academy:offline-support",
+    apply: "build",
+    applyToEnvironment: (environment) => environment.name === "client",
+    async generateBundle(_options, bundle) {
+      const files = await Promise.all(["offline.html", "offline.css", "service-worker.js"].map((name) => readFile(path.join(folder, name), "utf8")));
+      const [page, stylesheet, worker] = files as [string, string, string];
+      const version = createHash("sha256");
+      for (const name of Object.keys(bundle).toSorted()) version.update(name);
+      for (const text of files) version.update(text);
+      this.emitFile({ type: "asset", fileName: "offline.html", source: page });
+      this.emitFile({ type: "asset", fileName: "offline.css", source: stylesheet });
+      this.emitFile({ type: "asset", fileName: "sw.js", source: `const buildVersion = "${version.digest("hex").slice(0, 16)}";\n${worker}` });
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [serverModulesAtRunTime(), recordInputs(), tailwindcss(), reactRouter()],
+  plugins: [serverModulesAtRunTime(), recordInputs(), offlineSupport(), tailwindcss(), reactRouter()],
   build: {
     // Inline nothing into JS as data URLs: CSP and caching work on real files.
     assetsInlineLimit: 0,

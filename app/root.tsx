@@ -15,7 +15,7 @@ import { appServices, noticeContext, viewerContext } from "../server/context.ts"
 import { clearNoticeCookie, notices, readNotice } from "../server/notice.ts";
 import type { Route } from "./+types/root";
 import stylesheetHref from "./app.css?url";
-import { NavigationSpinner } from "./components/navigation-spinner.tsx";
+import { NavigationProgress } from "./components/navigation-progress.tsx";
 import { NoticeBanner } from "./components/notice-banner.tsx";
 import { RouteError } from "./components/not-found.tsx";
 import { AnalyticsConsent } from "./components/analytics-consent.tsx";
@@ -24,6 +24,7 @@ import { SiteHeader } from "./components/site-header.tsx";
 import { useDocumentValues } from "./lib/document-context.ts";
 import type { RootData } from "./lib/seo.ts";
 import { cacheStylesheet, hasStylesheetCached } from "./lib/stylesheet-cache.ts";
+import { forgetKeptLessons } from "./lib/offline.ts";
 import { themeBootstrapScript } from "./lib/theme.ts";
 
 /** Who is signed in, and the redirect rules of spec §4, before any page renders. */
@@ -46,10 +47,11 @@ export const middleware: Route.MiddlewareFunction[] = [
     if (target) throw target.replace ? replace(target.to) : redirect(target.to);
     // A notice is said once: this page shows it and clears its cookie.
     const notice = readNotice(request.headers.get("cookie"));
-    if (!notice) return next();
-    context.set(noticeContext, notice);
+    if (notice) context.set(noticeContext, notice);
     const response = await next();
-    response.headers.append("Set-Cookie", clearNoticeCookie(publicUrl));
+    if (notice) response.headers.append("Set-Cookie", clearNoticeCookie(publicUrl));
+    // What a signed-in person sees is theirs: no shared cache stores it, and the service worker keeps only such lessons.
+    if (viewer && !response.headers.has("cache-control")) response.headers.set("Cache-Control", "private, no-cache");
     return response;
   },
 ];
@@ -123,6 +125,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const [remembered] = useState(() => lastRootData);
   useEffect(() => {
     if (loaded) lastRootData = loaded;
+    if (loaded && !loaded.viewer) forgetKeptLessons();
   }, [loaded]);
   const data = loaded ?? remembered;
   // Only a page that loaded: an error shown in its place gets the whole site around it.
@@ -153,7 +156,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </>
         )}
         {data?.analyticsId && <AnalyticsConsent measurementId={data.analyticsId} />}
-        <NavigationSpinner />
+        <NavigationProgress />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

@@ -4,7 +4,7 @@ import path from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const clientDir = path.resolve(import.meta.dirname, "../build/client");
-const compressible = /\.(js|css|svg|json|txt|xml|webmanifest|map)$/;
+const compressible = /\.(js|css|html|svg|json|txt|xml|webmanifest|map)$/;
 
 let files = 0;
 for (const entry of await readdir(clientDir, { recursive: true, withFileTypes: true })) {

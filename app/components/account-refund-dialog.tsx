@@ -1,6 +1,5 @@
 import { useNavigation } from "react-router";
 import { ConfirmDialog } from "./ui/dialog.tsx";
-import { buttonClass } from "./ui/button.tsx";
 
 const strong = "font-semibold text-slate-950 dark:text-white";
 
@@ -29,7 +28,7 @@ export function RefundDialog({
           <span className="sr-only"> for {courseTitle}</span>
         </>
       }
-      triggerClassName={buttonClass({ variant: "secondary", size: "sm" })}
+      triggerStyle={{ variant: "secondary", size: "sm" }}
       title={`Refund ${courseTitle}?`}
       fields={{ intent: "refund", orderId, ...(retry ? { retry: "1" } : {}) }}
       confirmLabel="Yes, refund me"

@@ -20,22 +20,23 @@ const total = [1, 2, 3].reduce((sum, n) => sum + n, 0);
 `;
 
 describe("lesson Markdown", () => {
-  it("highlights code on the server for both themes, with no highlighter left for the browser", async () => {
+  it("highlights code on the server for both themes, with no highlighter left for the browser and no Tab stop on the block", async () => {
     const render = await createLessonRenderer(fenceLanguages([lesson]));
     const { html } = render(lesson);
     expect(html).toContain('<pre class="shiki shiki-themes github-light github-dark"');
+    expect(html).toMatch(/<pre class="shiki[^"]*" style="[^"]*"><code>/);
     expect(html).toMatch(/style="color:#[0-9A-F]{6};--shiki-dark:#[0-9A-F]{6}"/i);
     expect(html).not.toContain("<script");
   });
 
-  it("gives headings unique ids with anchor links, and lists them", async () => {
+  it("gives headings unique ids with anchor links outside the Tab order, and lists them", async () => {
     const render = await createLessonRenderer([]);
     const { html, headings } = render(lesson);
     expect(headings).toEqual([
       { id: "why-it-matters", text: "Why it matters", depth: 2 },
       { id: "why-it-matters-2", text: "Why it matters", depth: 2 },
     ]);
-    expect(html).toContain('<h2 id="why-it-matters-2">Why it matters <a class="heading-anchor" href="#why-it-matters-2" aria-label="Link to this section">#</a></h2>');
+    expect(html).toContain('<h2 id="why-it-matters-2">Why it matters <a class="heading-anchor" href="#why-it-matters-2" tabindex="-1" aria-label="Link to this section">#</a></h2>');
   });
 
   it("turns GitHub alert quotes into callouts and leaves other quotes alone", async () => {

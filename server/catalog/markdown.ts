@@ -96,13 +96,17 @@ export async function createLessonRenderer(languages: Iterable<string>): Promise
           used.set(base, count + 1);
           const id = count === 0 ? base : `${base}-${count + 1}`;
           headings.push({ id, text: html.replace(/<[^>]+>/g, ""), depth });
-          return `<h${depth} id="${id}">${html} <a class="heading-anchor" href="#${id}" aria-label="Link to this section">#</a></h${depth}>\n`;
+          // Out of the Tab order: the lesson's "On this page" list links its sections, and a keyboard
+          // reading a lesson should reach its end without a stop at every heading.
+          return `<h${depth} id="${id}">${html} <a class="heading-anchor" href="#${id}" tabindex="-1" aria-label="Link to this section">#</a></h${depth}>\n`;
         },
         code({ text, lang }) {
           const language = (lang ?? "").trim().split(/\s+/)[0]?.toLowerCase() || "text";
           return highlighter.codeToHtml(text, {
             lang: wanted.includes(language) ? language : "text",
             themes: { light: "github-light", dark: "github-dark" },
+            // Long lines wrap (app.css) rather than scroll, so a code block needs no Tab stop of its own.
+            tabindex: false,
           });
         },
         blockquote({ tokens }) {

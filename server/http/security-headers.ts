@@ -53,6 +53,8 @@ export function securityHeaderPolicy(options: PolicyOptions): (nonce: string | n
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: https:",
     "font-src 'self'",
+    // The service worker (/sw.js, app/offline/): 'strict-dynamic' in script-src would refuse it.
+    "worker-src 'self'",
     ["connect-src 'self'", ...(options.analytics ? analyticsConnectOrigins : [])].join(" "),
     ["frame-src https://www.youtube-nocookie.com https://player.vimeo.com", ...(options.paymentFrames ?? [])].join(" "),
     "object-src 'none'",

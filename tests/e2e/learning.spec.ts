@@ -212,3 +212,39 @@ test("a lesson's text reaches the browser once, and stays through hydration and 
   await expect(body).toContainText("HTML describes");
   expect(errors).toEqual([]);
 });
+
+test("the keyboard skips the course contents to the lesson, reaches 'Complete and continue' in a few Tabs, and the lesson ends with one primary button", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  await signUpVerified(page, request, { name: "Tara", email: uniqueEmail("keyboard"), password });
+  await buyCourse(page, course);
+  const end = page.locator("#lesson-end");
+  const primary = end.locator('[data-variant="primary"]:visible');
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: 800 });
+    await gotoHydrated(page, `/courses/${course}/submodule/2-1`);
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to lesson" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeVisible();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("article", { name: "Selectors, the cascade and specificity" })).toBeFocused();
+    // Real Tab presses from the lesson to its main action, past its own links but not the 24 lessons of the contents.
+    let tabs = 0;
+    while (!(await end.getByRole("button", { name: "Complete and continue" }).evaluate((button) => button === document.activeElement))) {
+      expect(tabs, `Tabs from the lesson to "Complete and continue" at ${width} px`).toBeLessThan(10);
+      await page.keyboard.press("Tab");
+      tabs++;
+    }
+    await expect(primary).toHaveCount(1);
+    await expect(primary).toHaveAccessibleName(/Complete and continue/);
+    await expect(end.getByRole("link", { name: /^Next: 2-2/ })).toHaveAttribute("data-variant", "secondary");
+  }
+
+  // Once the lesson is done, moving on is the one primary action.
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(`/courses/${course}/submodule/2-2`);
+  await page.keyboard.press("ArrowLeft");
+  await expect(end.getByRole("status")).toHaveText("Lesson complete");
+  await expect(primary).toHaveCount(1);
+  await expect(primary).toHaveAccessibleName(/^Next: 2-2/);
+});

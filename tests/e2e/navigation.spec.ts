@@ -1,21 +1,61 @@
-import { expect, test } from "@playwright/test";
-import { spinnerDelayMs } from "../../app/components/navigation-spinner.tsx";
+import { expect, test, type Page } from "@playwright/test";
+import { overlayDelayMs } from "../../app/components/navigation-progress.tsx";
 import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { gotoHydrated } from "./hydration.ts";
+import { seriousViolations } from "./axe.ts";
 
-test("a slow client navigation shows the full-screen Loading... spinner", async ({ page }) => {
-  await gotoHydrated(page, "/");
-  await page.route("**/courses.data*", async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1200));
+/**
+ * Holds the next request for `path`'s data until the returned function is called. The page's clock is
+ * the test's (installed, then paused), so the overlay's delay passes only when the test says, however
+ * long this machine takes.
+ */
+async function holdNavigation(page: Page, from: string, path: string): Promise<() => Promise<void>> {
+  await page.clock.install();
+  await gotoHydrated(page, from);
+  await page.clock.pauseAt(Date.now() + 60_000);
+  let release: (() => void) | undefined;
+  await page.route(`**${path}.data*`, async (route) => {
+    await new Promise<void>((resolve) => (release = resolve));
     await route.continue();
   });
+  return async () => {
+    await expect.poll(() => release !== undefined).toBe(true);
+    release?.();
+  };
+}
+
+test("a navigation shows a thin bar at once, and the full-screen Loading... only once it has taken 400 ms", async ({ page }) => {
+  const release = await holdNavigation(page, "/", "/courses");
+  const bar = page.getByRole("progressbar", { name: "Loading the next page" });
+  const overlay = page.getByRole("status").filter({ hasText: "Loading..." });
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Courses" }).click();
-  await expect(page.getByRole("status")).toHaveText("Loading...");
+  await expect(bar).toBeVisible();
+  // The page being left stays readable: no overlay while the delay has not passed.
+  await expect(overlay).toHaveCount(0);
+  await page.clock.runFor(overlayDelayMs);
+  await expect(overlay).toBeVisible();
+  await expect(bar).toBeVisible();
+  // axe waits on timers: the clock runs again (the page is still held).
+  await page.clock.resume();
+  expect(await seriousViolations(page, "a page loading")).toEqual([]);
+  await release();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/Learn by building/);
-  await expect(page.getByRole("status")).toHaveCount(0);
+  await expect(bar).toHaveCount(0);
+  await expect(overlay).toHaveCount(0);
 });
 
-test("a slow form shows its pending state on its own button, not the full-screen spinner", async ({ page, request, context }) => {
+test("the navigation bar stands still for people who ask for less motion", async ({ page }) => {
+  await page.emulateMedia({ reducedMotion: "reduce" });
+  const release = await holdNavigation(page, "/", "/team");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" }).click();
+  const bar = page.getByRole("progressbar", { name: "Loading the next page" });
+  await expect(bar).toBeVisible();
+  expect(await bar.locator("div").evaluate((fill) => getComputedStyle(fill).animationName)).toBe("none");
+  await release();
+  await expect(bar).toHaveCount(0);
+});
+
+test("a slow form shows its pending state on its own button, not the navigation bar or the full-screen Loading...", async ({ page, request, context }) => {
   await giveOwnAddress(context);
   await signUpVerified(page, request, { name: "Ishaan", email: uniqueEmail("pending"), password: "correct horse battery staple" });
   await gotoHydrated(page, "/profile");
@@ -27,33 +67,25 @@ test("a slow form shows its pending state on its own button, not the full-screen
   await page.getByRole("button", { name: "Save name" }).click();
   await expect(page.getByRole("button", { name: "Saving…" })).toBeVisible();
   await expect(page.getByText("Loading...")).toHaveCount(0);
+  await expect(page.getByRole("progressbar", { name: "Loading the next page" })).toHaveCount(0);
   await expect(page.getByText("Your name was saved.")).toBeVisible();
 });
 
-test("a navigation shorter than the spinner's delay does not flash it", async ({ page }) => {
-  // The page's clock is ours: the navigation's data is held while exactly 1 ms less than the delay
-  // passes, however long this machine takes.
-  await page.clock.install();
-  await gotoHydrated(page, "/");
-  await page.clock.pauseAt(Date.now() + 60_000);
-  let release: (() => void) | undefined;
-  await page.route("**/team.data*", async (route) => {
-    await new Promise<void>((resolve) => (release = resolve));
-    await route.continue();
-  });
+test("a navigation quicker than the overlay's delay shows only the bar, never the full-screen Loading...", async ({ page }) => {
+  const release = await holdNavigation(page, "/", "/team");
   await page.evaluate(() => {
-    const seen: string[] = [];
-    (window as unknown as { seen: string[] }).seen = seen;
+    const seen = new Set<string>();
+    (window as unknown as { seen: Set<string> }).seen = seen;
     new MutationObserver(() => {
-      if (document.querySelector('[role="status"]')) seen.push("spinner");
+      if (document.querySelector('[role="progressbar"]')) seen.add("bar");
+      if (document.querySelector('[role="status"]')) seen.add("overlay");
     }).observe(document.body, { childList: true, subtree: true });
   });
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Team" }).click();
-  await expect.poll(() => release !== undefined).toBe(true);
-  await page.clock.runFor(spinnerDelayMs - 1);
-  release?.();
+  await page.clock.runFor(overlayDelayMs - 1);
+  await release();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(/The people behind/);
-  expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual([]);
+  expect(await page.evaluate(() => [...(window as unknown as { seen: Set<string> }).seen])).toEqual(["bar"]);
 });
 
 test("the view scrolls to the top on a route change and back restores the position", async ({ page }) => {

@@ -1,12 +1,11 @@
 import { ConfirmDialog } from "../ui/dialog.tsx";
-import { buttonClass } from "../ui/button.tsx";
 
 /** "Delete review" and its confirmation; the page drops the dialog once the review is gone. */
 export function DeleteReviewDialog({ courseTitle, pending }: { courseTitle: string; pending: boolean }) {
   return (
     <ConfirmDialog
       trigger="Delete review"
-      triggerClassName={buttonClass({ variant: "danger-outline" })}
+      triggerStyle={{ variant: "danger-outline" }}
       title="Delete your review?"
       fields={{ intent: "delete" }}
       confirmLabel="Yes, delete it"

@@ -8,23 +8,26 @@ import { Button, ButtonLink } from "../ui/button.tsx";
 
 /**
  * The player's own slim header: the way back to the course, where the learner is, and their
- * account; none of the site's marketing navigation.
+ * account; none of the site's marketing navigation. Its skip link goes past the course contents
+ * too, straight to the lesson (the element `lessonElementId`).
  */
 export function PlayerHeader({
   course,
   homePath,
   progress,
   sidebar,
+  lessonElementId,
 }: {
   course: { title: string };
   homePath: string;
   progress: { percent: number; completed: number; total: number } | null;
   sidebar: { hidden: boolean; toggle: () => void };
+  lessonElementId: string;
 }) {
   const root = useRouteLoaderData("root") as RootData | undefined;
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200/80 bg-white/95 backdrop-blur print:hidden dark:border-slate-800 dark:bg-slate-950/95">
-      <SkipLink />
+      <SkipLink href={`#${lessonElementId}`} label="Skip to lesson" />
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-3 px-4 sm:px-6">
         <Link
           to="/"

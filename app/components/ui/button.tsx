@@ -32,12 +32,12 @@ export function buttonClass({ variant = "primary", size = "md", className }: But
   return ["rounded-full font-semibold disabled:opacity-60", variants[variant], sizes[size], className].filter(Boolean).join(" ");
 }
 
-/** A button; `type` defaults to "button" so only a button that says so submits its form. */
-export function Button({ variant, size, className, type = "button", ...props }: ComponentProps<"button"> & ButtonStyle) {
-  return <button type={type} className={buttonClass({ variant, size, className })} {...props} />;
+/** A button; `type` defaults to "button" so only a button that says so submits its form. Its variant is in `data-variant`. */
+export function Button({ variant = "primary", size, className, type = "button", ...props }: ComponentProps<"button"> & ButtonStyle) {
+  return <button type={type} data-variant={variant} className={buttonClass({ variant, size, className })} {...props} />;
 }
 
 /** A link that looks like a button: it goes somewhere, so it stays a link for assistive technology. */
-export function ButtonLink({ variant, size, className, ...props }: LinkProps & ButtonStyle) {
-  return <Link className={buttonClass({ variant, size, className })} {...props} />;
+export function ButtonLink({ variant = "primary", size, className, ...props }: LinkProps & ButtonStyle) {
+  return <Link data-variant={variant} className={buttonClass({ variant, size, className })} {...props} />;
 }

@@ -1,15 +1,15 @@
 import { type ReactNode, useEffect, useId, useRef } from "react";
 import { Form } from "react-router";
-import { Button } from "./button.tsx";
+import { Button, type ButtonStyle } from "./button.tsx";
 
 // Invoker commands open the dialog before (or without) JavaScript in current browsers; React
 // does not know the attributes yet, so they are passed as plain lowercase ones.
 const invoke = (target: string) => ({ commandfor: target, command: "show-modal" }) as Record<string, string>;
 
 interface ConfirmDialogProps {
-  /** The button that opens the dialog, and its look (`buttonClass(…)` for one of the button variants). */
+  /** The button that opens the dialog, and its look. */
   trigger: ReactNode;
-  triggerClassName: string;
+  triggerStyle: ButtonStyle;
   title: ReactNode;
   /** What will happen, read out as the dialog's description. */
   children: ReactNode;
@@ -30,7 +30,7 @@ interface ConfirmDialogProps {
  * to the button; confirming posts `fields` to the page's action, and the dialog closes once that
  * has been answered, so the page can show the outcome.
  */
-export function ConfirmDialog({ trigger, triggerClassName, title, children, fields, inputs, confirmLabel, dismissLabel = "Cancel", pendingLabel, pending, preventScrollReset }: ConfirmDialogProps) {
+export function ConfirmDialog({ trigger, triggerStyle, title, children, fields, inputs, confirmLabel, dismissLabel = "Cancel", pendingLabel, pending, preventScrollReset }: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const wasPending = useRef(false);
@@ -45,17 +45,16 @@ export function ConfirmDialog({ trigger, triggerClassName, title, children, fiel
 
   return (
     <>
-      <button
-        type="button"
+      <Button
+        {...triggerStyle}
         {...invoke(`${id}-dialog`)}
         onClick={(event) => {
           event.preventDefault();
           if (!dialog.current?.open) dialog.current?.showModal();
         }}
-        className={triggerClassName}
       >
         {trigger}
-      </button>
+      </Button>
       <dialog
         ref={dialog}
         id={`${id}-dialog`}

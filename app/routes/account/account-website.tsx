@@ -16,7 +16,7 @@ import type { Route } from "./+types/account-website";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import { useSubmittingIntent } from "../../lib/use-submitting-intent.ts";
 import { ownWebsite, websiteView } from "./website-view.server.ts";
-import { Button, buttonClass, ButtonLink } from "../../components/ui/button.tsx";
+import { Button, ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -289,7 +289,7 @@ function CancelWebsite({
       <div className="mt-3">
         <ConfirmDialog
           trigger="Cancel this website"
-          triggerClassName={buttonClass({ variant: "danger-outline", size: "sm" })}
+          triggerStyle={{ variant: "danger-outline", size: "sm" }}
           title={`Cancel ${domain}?`}
           fields={{ intent: "cancel-website" }}
           dismissLabel="Keep my website"

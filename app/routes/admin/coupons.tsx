@@ -6,7 +6,6 @@ import { appServices } from "../../../server/context.ts";
 import { createCoupon, disableCoupon, listCoupons, type StaffCoupon } from "../../../server/staff/index.ts";
 import { ReplyAlert, SubmitButton } from "../../components/form-controls.tsx";
 import { StatusBadge, type BadgeTone } from "../../components/status-badge.tsx";
-import { buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
@@ -139,7 +138,7 @@ export default function CouponsPage({ loaderData: { coupons }, actionData }: Rou
                   {coupon.mayDisable && (
                     <ConfirmDialog
                       trigger="Turn off…"
-                      triggerClassName={buttonClass({ variant: "danger-outline", size: "sm" })}
+                      triggerStyle={{ variant: "danger-outline", size: "sm" }}
                       title={`Turn ${coupon.code} off?`}
                       fields={{ intent: "disable", couponId: coupon.id }}
                       confirmLabel="Turn it off"

@@ -8,7 +8,6 @@ import { appServices } from "../../../server/context.ts";
 import { courseFigures, courseReach, setCoursePublished } from "../../../server/staff/index.ts";
 import { ReplyAlert } from "../../components/form-controls.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
-import { buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { TextArea } from "../../components/ui/field.tsx";
@@ -85,7 +84,7 @@ export default function CoursePage({ loaderData: { figures, reach, withdrawal, m
           {figures.onSale ? (
             <ConfirmDialog
               trigger="Unpublish…"
-              triggerClassName={buttonClass({ variant: "danger-outline" })}
+              triggerStyle={{ variant: "danger-outline" }}
               title={`Take ${figures.title} off sale?`}
               fields={{ intent: "unpublish" }}
               inputs={reasonInput}
@@ -99,7 +98,7 @@ export default function CoursePage({ loaderData: { figures, reach, withdrawal, m
           ) : (
             <ConfirmDialog
               trigger="Publish…"
-              triggerClassName={buttonClass({ variant: "secondary" })}
+              triggerStyle={{ variant: "secondary" }}
               title={`Put ${figures.title} back on sale?`}
               fields={{ intent: "publish" }}
               inputs={reasonInput}

@@ -9,7 +9,7 @@ import { describeDevice } from "../../lib/device.ts";
 import { ReplyAlert } from "../../components/form-controls.tsx";
 import { StatusBadge, WebsiteStatusBadge } from "../../components/status-badge.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
-import { Button, buttonClass } from "../../components/ui/button.tsx";
+import { Button } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { Select, TextArea } from "../../components/ui/field.tsx";
@@ -136,7 +136,7 @@ export default function CustomerPage({ loaderData: customer, actionData }: Route
             {customer.signInLockedUntil && <IntentButton intent="unlock-sign-in" label="Let them sign in again now" pending={sending("unlock-sign-in")} />}
             <ConfirmDialog
               trigger="Sign them out everywhere"
-              triggerClassName={buttonClass({ variant: "secondary" })}
+              triggerStyle={{ variant: "secondary" }}
               title={`Sign ${customer.name} out everywhere?`}
               fields={{ intent: "revoke-sessions" }}
               confirmLabel="Sign out everywhere"

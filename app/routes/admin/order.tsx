@@ -7,7 +7,7 @@ import { appServices } from "../../../server/context.ts";
 import { checkOrderWithProvider, refundOrderOutsidePolicy, staffOrder } from "../../../server/staff/index.ts";
 import { ReplyAlert } from "../../components/form-controls.tsx";
 import { OrderStatusBadge } from "../../components/status-badge.tsx";
-import { Button, buttonClass } from "../../components/ui/button.tsx";
+import { Button } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { TextArea, TextField } from "../../components/ui/field.tsx";
@@ -183,7 +183,7 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
               <div className="flex flex-wrap gap-3">
               <ConfirmDialog
                 trigger={`Refund ${order.amount}…`}
-                triggerClassName={buttonClass({ variant: "danger-outline" })}
+                triggerStyle={{ variant: "danger-outline" }}
                 title={`Refund ${order.amount} for ${order.number}?`}
                 fields={{ intent: "refund" }}
                 inputs={reasonInput}
@@ -198,7 +198,7 @@ export default function OrderPage({ loaderData: order, actionData }: Route.Compo
               </ConfirmDialog>
               <ConfirmDialog
                 trigger="Refund part…"
-                triggerClassName={buttonClass({ variant: "secondary" })}
+                triggerStyle={{ variant: "secondary" }}
                 title={`Refund part of ${order.amount} for ${order.number}?`}
                 fields={{ intent: "refund" }}
                 inputs={

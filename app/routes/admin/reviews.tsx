@@ -8,7 +8,7 @@ import { listStaffReviews, moderateReview, type StaffReviewFilter } from "../../
 import { Stars } from "../../components/feedback/stars.tsx";
 import { ReplyAlert } from "../../components/form-controls.tsx";
 import { StatusBadge } from "../../components/status-badge.tsx";
-import { Button, buttonClass } from "../../components/ui/button.tsx";
+import { Button } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { Select, TextArea } from "../../components/ui/field.tsx";
@@ -120,7 +120,7 @@ export default function ReviewsPage({ loaderData, actionData }: Route.ComponentP
               <div className="flex flex-wrap items-start gap-3">
                 <ConfirmDialog
                   trigger={review.hidden ? "Show again…" : "Hide…"}
-                  triggerClassName={buttonClass({ variant: review.hidden ? "secondary" : "danger-outline", size: "sm" })}
+                  triggerStyle={{ variant: review.hidden ? "secondary" : "danger-outline", size: "sm" }}
                   title={review.hidden ? `Show ${review.author.name}'s review again?` : `Hide ${review.author.name}'s review?`}
                   fields={{ intent: review.hidden ? "restore" : "hide", reviewId: review.id }}
                   inputs={

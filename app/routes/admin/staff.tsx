@@ -6,7 +6,7 @@ import { appServices } from "../../../server/context.ts";
 import { grantRole, listStaff, revokeRole } from "../../../server/staff/index.ts";
 import { ReplyAlert } from "../../components/form-controls.tsx";
 import { Badge } from "../../components/ui/badge.tsx";
-import { Button, buttonClass } from "../../components/ui/button.tsx";
+import { Button } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
@@ -69,7 +69,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
                 <li key={role}>
                   <ConfirmDialog
                     trigger={`${staffRoleLabels[role]} ✕`}
-                    triggerClassName={buttonClass({ variant: "secondary", size: "xs" })}
+                    triggerStyle={{ variant: "secondary", size: "xs" }}
                     title={`Take ${staffRoleLabels[role].toLowerCase()} away from ${person.name}?`}
                     fields={{ intent: "revoke", email: person.email, role }}
                     confirmLabel={`Remove ${staffRoleLabels[role].toLowerCase()}`}

@@ -7,7 +7,6 @@ import { appServices } from "../../../server/context.ts";
 import { cancelWebsiteForOwner, changeWebsiteDomain, extendWebsite, setWebsiteSuspended, staffWebsite } from "../../../server/staff/index.ts";
 import { ReplyAlert } from "../../components/form-controls.tsx";
 import { WebsiteStatusBadge } from "../../components/status-badge.tsx";
-import { buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { TextArea, TextField } from "../../components/ui/field.tsx";
@@ -141,7 +140,7 @@ export default function WebsitePage({ loaderData: site, actionData }: Route.Comp
             {site.mayChangeDomain && (
               <ConfirmDialog
                 trigger="Change the domain…"
-                triggerClassName={buttonClass({ variant: "secondary" })}
+                triggerStyle={{ variant: "secondary" }}
                 title={`Move ${site.domain} to another domain?`}
                 fields={{ intent: "change-domain" }}
                 inputs={<TextField label="New domain" name="domain" required maxLength={253} autoComplete="off" placeholder="example.in" />}
@@ -155,7 +154,7 @@ export default function WebsitePage({ loaderData: site, actionData }: Route.Comp
             {site.mayExtend && (
               <ConfirmDialog
                 trigger="Extend without payment…"
-                triggerClassName={buttonClass({ variant: "secondary" })}
+                triggerStyle={{ variant: "secondary" }}
                 title={`Give ${site.domain} a period of its plan?`}
                 fields={{ intent: "extend", idempotencyKey: site.extendKey }}
                 inputs={reasonInput("Why (kept in the audit log)")}
@@ -170,7 +169,7 @@ export default function WebsitePage({ loaderData: site, actionData }: Route.Comp
               (site.suspended ? (
                 <ConfirmDialog
                   trigger="Resume…"
-                  triggerClassName={buttonClass({ variant: "secondary" })}
+                  triggerStyle={{ variant: "secondary" }}
                   title={`Put ${site.domain} back online?`}
                   fields={{ intent: "resume" }}
                   inputs={reasonInput("Why (mailed to the owner and kept in the audit log)")}
@@ -183,7 +182,7 @@ export default function WebsitePage({ loaderData: site, actionData }: Route.Comp
               ) : (
                 <ConfirmDialog
                   trigger="Suspend…"
-                  triggerClassName={buttonClass({ variant: "danger-outline" })}
+                  triggerStyle={{ variant: "danger-outline" }}
                   title={`Take ${site.domain} offline?`}
                   fields={{ intent: "suspend" }}
                   inputs={reasonInput("Why (mailed to the owner and kept in the audit log)")}
@@ -197,7 +196,7 @@ export default function WebsitePage({ loaderData: site, actionData }: Route.Comp
             {site.mayCancel && (
               <ConfirmDialog
                 trigger="Cancel the website…"
-                triggerClassName={buttonClass({ variant: "danger-outline" })}
+                triggerStyle={{ variant: "danger-outline" }}
                 title={`Cancel ${site.domain}?`}
                 fields={{ intent: "cancel" }}
                 inputs={reasonInput("Why (kept in the audit log)")}

@@ -9,7 +9,7 @@ import { SettingsSection } from "../../components/settings-section.tsx";
 import { formatDay, formatMoment } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/api-tools";
-import { Button, buttonClass } from "../../components/ui/button.tsx";
+import { Button } from "../../components/ui/button.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
 import { Checkbox } from "../../components/ui/choice.tsx";
 import { z } from "zod";
@@ -200,7 +200,7 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
                       </div>
                       <ConfirmDialog
                         trigger={<>Revoke<span className="sr-only"> {key.name}</span></>}
-                        triggerClassName={buttonClass({ variant: "danger-outline", size: "xs" })}
+                        triggerStyle={{ variant: "danger-outline", size: "xs" }}
                         title={`Revoke "${key.name}"?`}
                         fields={{ intent: "revoke-key", keyId: key.id }}
                         confirmLabel="Revoke the key"

@@ -21,7 +21,7 @@ import { noteContent } from "../../../common/notes-forms.ts";
 import type { Route } from "./+types/learn-lesson";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 import { loadCourseState, loadCourseStateOrVisitor, playerSummary } from "./player.server.ts";
-import { ButtonLink } from "../../components/ui/button.tsx";
+import { Button, ButtonLink } from "../../components/ui/button.tsx";
 
 /** Set while this request runs the page's action: the page it renders after a form is not the learner opening the lesson. */
 const actionRan = createContext(false);
@@ -110,6 +110,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 const lessonBodyId = "lesson-body";
+/** The lesson's element, where the player's "Skip to lesson" link takes the keyboard, past the course contents. */
+const lessonElementId = "lesson";
 
 /** The lesson's text, sent once: in the document, or in the data of a client-side navigation. */
 function LessonBody({ html }: { html: HtmlOnce }) {
@@ -186,7 +188,8 @@ function useCurrentLessonInView(contents: RefObject<HTMLElement | null>, lessonI
   }, [contents, lessonId]);
 }
 
-const primaryButton = "inline-flex items-center gap-2 rounded-full bg-emerald-700 px-5 py-2.5 font-semibold text-white hover:bg-emerald-800 disabled:opacity-70";
+/** The lesson's one primary action; the links to other lessons beside it are secondary while it is there. */
+const completeStyle = { variant: "primary", className: "inline-flex items-center gap-2" } as const;
 
 /**
  * The learner's own act of completing the lesson, then on to the next one (or the finish line).
@@ -209,7 +212,7 @@ function CompleteLesson({ finishes, refundNotice }: { finishes: boolean; refundN
       <div className="mb-6">
         <ConfirmDialog
           trigger={content}
-          triggerClassName={primaryButton}
+          triggerStyle={completeStyle}
           title="This ends your refund"
           fields={{ ...fields, acceptRefundLimit: "yes" }}
           confirmLabel={finishes ? "Finish anyway" : "Complete anyway"}
@@ -226,9 +229,9 @@ function CompleteLesson({ finishes, refundNotice }: { finishes: boolean; refundN
       {Object.entries(fields).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <button type="submit" disabled={pending} className={primaryButton}>
+      <Button type="submit" disabled={pending} {...completeStyle}>
         {content}
-      </button>
+      </Button>
     </Form>
   );
 }
@@ -251,13 +254,15 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
 
   const progressProblem = replyFor(actionData, "complete", "incomplete")?.message;
   const showDone = progress.formData ? progress.formData.get("intent") === "complete" : done;
+  // One primary action at the lesson's end: completing it while it is open to complete, else moving on.
+  const onward = enrolled && !showDone ? "secondary" : "primary";
 
   const lessons = outline.flatMap((m) => m.lessons);
   const position = lessons.findIndex((l) => l.id === lesson.id) + 1;
 
   return (
     <>
-      <PlayerHeader course={course} homePath={homePath} progress={enrolled ? { percent, completed, total: course.lessonCount } : null} sidebar={sidebar} />
+      <PlayerHeader course={course} homePath={homePath} progress={enrolled ? { percent, completed, total: course.lessonCount } : null} sidebar={sidebar} lessonElementId={lessonElementId} />
       <main id="main" className="flex-1">
         <div className={`mx-auto max-w-7xl px-4 py-8 sm:px-6 ${sidebar.hidden ? "" : "lg:grid lg:grid-cols-[18rem_1fr] lg:gap-10"}`}>
           <nav
@@ -294,7 +299,7 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
             </details>
           </nav>
 
-          <article aria-labelledby="lesson-title" className="mt-6 min-w-0 lg:mt-0">
+          <article id={lessonElementId} tabIndex={-1} aria-labelledby="lesson-title" className="mt-6 min-w-0 focus:outline-none lg:mt-0">
             <p className="text-sm text-slate-600 dark:text-slate-400">
               {loaderData.signedIn ? (
                 <Link to={modulePath(course.id, moduleNumber)} className="hover:underline">
@@ -353,7 +358,7 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
               </>
             )}
 
-            <div className="mt-10 max-w-3xl border-t border-slate-200 pt-6 dark:border-slate-800">
+            <div id="lesson-end" className="mt-10 max-w-3xl border-t border-slate-200 pt-6 dark:border-slate-800">
               {enrolled &&
                 (showDone ? (
                   <progress.Form method="post" className="mb-6">
@@ -396,13 +401,14 @@ export default function LessonPage({ loaderData, actionData }: Route.ComponentPr
                   <ButtonLink
                     to={nextPath}
                     rel="next"
+                    variant={onward}
                     size="sm"
                     className="inline-flex items-center gap-2"
                   >
                     Next: {next.id} {next.title} <ArrowRightIcon className="size-4" />
                   </ButtonLink>
                 ) : (
-                  <ButtonLink to={homePath} size="sm" className="inline-flex items-center gap-2">
+                  <ButtonLink to={homePath} variant={onward} size="sm" className="inline-flex items-center gap-2">
                     Back to the course home <ArrowRightIcon className="size-4" />
                   </ButtonLink>
                 )}
