@@ -1,6 +1,6 @@
 // Limits kept per person, and what support reads and lifts of them (server/staff imports this module
 // directly: the auth façade imports the staff one, and a cycle between them is refused by lint).
-import { eq } from "drizzle-orm";
+import { eq, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { throttles } from "../db/schema.ts";
 
@@ -23,9 +23,14 @@ export async function signInLockedUntil(db: Db | Tx, email: string, now: Date): 
   return until > now ? until : null;
 }
 
-/** Lets the account (or one of its known devices) sign in again at once: its count of failed sign-ins starts over. */
-export async function unlockSignIn(db: Db | Tx, email: string, device: string | null = null): Promise<void> {
+/** A right password: the count of failed sign-ins it was counted on (the account's, or the device's) starts over. */
+export async function clearFailedSignIns(db: Db | Tx, email: string, device: string | null): Promise<void> {
   await db.delete(throttles).where(eq(throttles.key, signInKey(email, device)));
+}
+
+/** Lets the account sign in again at once, from anywhere: its counts of failed sign-ins, its devices' too, start over. */
+export async function unlockSignIn(db: Db | Tx, email: string): Promise<void> {
+  await db.delete(throttles).where(or(eq(throttles.key, signInKey(email)), sql`starts_with(${throttles.key}, ${`${signInKey(email)}:device:`})`));
 }
 
 /**

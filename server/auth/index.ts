@@ -20,7 +20,7 @@ import type { GoogleStandIn } from "./google-stand-in.ts";
 import { confirmSecondFactor, rolesOf } from "../staff/index.ts";
 import { authLogging, authOptions, clientIpHeader, cliTokenPrefix, requestUserPlugin, secondFactorEndpoints, withLoggedFailures } from "./options.ts";
 import { cliAuthMessages, devicePollRefusal, recordCliLoginRequest } from "./cli-login.ts";
-import { accountLimits, maxSessionsPerPerson, signInKey, unlockSignIn } from "./account-limits.ts";
+import { accountLimits, clearFailedSignIns, maxSessionsPerPerson, signInKey } from "./account-limits.ts";
 import { deviceOf, knownDevice, knownDeviceCookie, knownDeviceMaxAgeSeconds, knownDeviceValue, newDeviceId } from "./known-device.ts";
 import { isNetworkLimited, networkLimits, networkRefusal } from "./network-limits.ts";
 import { proofOfWork } from "./proof-of-work.ts";
@@ -284,7 +284,7 @@ export function createAuth(deps: AuthDeps) {
         if ((ctx.path === "/sign-in/email" || ctx.path === "/sign-up/email") && !isAPIError(ctx.context.returned)) {
           const email = (ctx.body as { email: string }).email;
           const cookie = await ctx.getSignedCookie(knownDeviceCookie, ctx.context.secret);
-          if (ctx.path === "/sign-in/email") await unlockSignIn(db, email, knownDevice(cookie, email));
+          if (ctx.path === "/sign-in/email") await clearFailedSignIns(db, email, knownDevice(cookie, email));
           const device = (ctx.context.newSession?.session as { deviceId?: string | null } | undefined)?.deviceId ?? deviceOf(cookie);
           if (device) await ctx.setSignedCookie(knownDeviceCookie, knownDeviceValue(email, device), ctx.context.secret, deviceCookieOptions);
           return;

@@ -73,3 +73,15 @@ for (const [theme, width] of [["light", 1280], ["dark", 375]] as const) {
     expect(await seriousViolations(page)).toEqual([]);
   });
 }
+
+for (const [theme, width] of [["light", 1280], ["dark", 375]] as const) {
+  test(`the API reference has no serious or critical axe violations in the ${theme} theme at ${width} px`, async ({ page }) => {
+    test.setTimeout(scanBudget(1));
+    await page.emulateMedia({ colorScheme: theme });
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/api-tools/reference");
+    // The reference draws itself in the browser, in the theme the page opened in.
+    await expect(page.getByText("Write a note").first()).toBeVisible({ timeout: 20_000 });
+    expect(await seriousViolations(page, `/api-tools/reference (${theme})`)).toEqual([]);
+  });
+}

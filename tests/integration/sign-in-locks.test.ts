@@ -87,9 +87,12 @@ describe.each(kinds)("lifting a sign-in lock on $name", ({ open, unlock }) => {
     const signIn = () => suite.identity.auth.api.signInEmail({ body: { email: person.email, password: "a good long password" }, headers: headers() });
     await expect(signIn()).rejects.toMatchObject({ statusCode: 429 });
     const other = await suite.signUp();
-    await suite.identity.auth.api.signInEmail({ body: { email: other.email, password: "a good long password" }, headers: headers() });
+    await expect(suite.identity.auth.api.signInEmail({ body: { email: other.email, password: "a typo in it" }, headers: headers() })).rejects.toMatchObject({ statusCode: 401 });
+    // A device of the person's own, locked by its own typing mistakes, is let in again too.
+    await suite.db.insert(throttles).values({ key: `/sign-in/email:${person.email}:device:laptop`, count: 10, windowStartedAt: new Date() });
     await unlock(suite.database, typed);
     expect((await signIn()).user.id).toBe(person.id);
+    expect((await suite.db.select({ key: throttles.key }).from(throttles)).map((row) => row.key)).not.toContain(`/sign-in/email:${person.email}:device:laptop`);
     // Nobody else's count was touched.
     const keys = (await suite.db.select({ key: throttles.key }).from(throttles)).map((row) => row.key);
     expect(keys).toContain(`/sign-in/email:${other.email}`);
@@ -98,7 +101,7 @@ describe.each(kinds)("lifting a sign-in lock on $name", ({ open, unlock }) => {
   it("names the per-address lock's key as the table holds it", async () => {
     const person = await suite.signUp();
     await suite.identity.auth.api.signInEmail({ body: { email: person.email, password: "a good long password" }, headers: new Headers({ [clientIpHeader]: "203.0.113.7" }) });
-    // Better Auth counts per address only for requests through its HTTP handler.
+    // Addresses are counted only for requests through the HTTP handler.
     await suite.identity.auth.handler(
       new Request("http://academy.test/api/auth/sign-in/email", {
         method: "POST",
@@ -107,6 +110,6 @@ describe.each(kinds)("lifting a sign-in lock on $name", ({ open, unlock }) => {
       }),
     );
     const keys = (await suite.db.select({ key: throttles.key }).from(throttles)).map((row) => row.key);
-    expect(keys).toContain("auth:203.0.113.7|/sign-in/email");
+    expect(keys).toContain("address:203.0.113.7:/sign-in/email");
   });
 });
