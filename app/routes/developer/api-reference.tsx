@@ -16,6 +16,10 @@ interface ScalarGlobal {
   createApiReference(target: HTMLElement, configuration: Record<string, unknown>): { destroy?(): void };
 }
 
+function labelCopyButtons(root: HTMLElement): void {
+  for (const button of root.querySelectorAll<HTMLButtonElement>("button.scalar-code-copy:not([aria-label])")) button.setAttribute("aria-label", "Copy the example");
+}
+
 /**
  * The interactive reference (Scalar), rendered in the browser from /api/v1/openapi.json. The
  * bundle comes from this origin; its own style elements carry the page's CSP nonce.
@@ -28,6 +32,8 @@ export default function ApiReference() {
     const target = host.current;
     if (!target) return;
     let app: { destroy?(): void } | undefined;
+    // Scalar draws each example's copy button as an icon alone: give it a name a screen reader can say.
+    const nameCopyButtons = new MutationObserver(() => labelCopyButtons(target));
     // The theme the page opened in (root.tsx's bootstrap script sets the class).
     const dark = document.documentElement.classList.contains("dark");
     const nonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce || undefined;
@@ -47,6 +53,8 @@ export default function ApiReference() {
         mcp: { disabled: true },
       });
       setState("ready");
+      nameCopyButtons.observe(target, { childList: true, subtree: true });
+      labelCopyButtons(target);
     };
     const existing = document.querySelector<HTMLScriptElement>('script[src="/api-tools/reference.js"]');
     if (existing && (window as unknown as { Scalar?: ScalarGlobal }).Scalar) start();
@@ -57,7 +65,10 @@ export default function ApiReference() {
       script.addEventListener("error", () => setState("failed"), { once: true });
       if (!existing) document.head.append(script);
     }
-    return () => app?.destroy?.();
+    return () => {
+      nameCopyButtons.disconnect();
+      app?.destroy?.();
+    };
   }, []);
 
   return (
