@@ -72,6 +72,8 @@ export type ServiceIcon = "code" | "server" | "palette" | "chart" | "cloud" | "s
 export interface ServicePlan {
   id: string;
   name: string;
+  /** The plan's family, such as Starter, when it has a monthly and a yearly plan; else the plan's name. */
+  tier?: string | undefined;
   interval: "month" | "year" | "once";
   price: Money;
   features: string[];

@@ -1,10 +1,10 @@
+import { Disclosure } from "./ui/disclosure.tsx";
 import { TextField } from "./ui/field.tsx";
 
 /** The checkout's optional GSTIN, folded away: only businesses need it, for a B2B tax invoice. */
 export function GstinField() {
   return (
-    <details className="text-sm">
-      <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-300">Buying for a business? Add your GSTIN</summary>
+    <Disclosure summary="Buying for a business? Add your GSTIN">
       <div className="mt-3 max-w-sm">
         <TextField
           label="GSTIN (optional)"
@@ -15,6 +15,6 @@ export function GstinField() {
           hint="Printed on your tax invoice. A business registered in another state pays the same GST, as IGST."
         />
       </div>
-    </details>
+    </Disclosure>
   );
 }

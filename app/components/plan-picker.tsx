@@ -1,7 +1,7 @@
 import type { Money } from "../../common/view-types.ts";
 import { formatMoney, intervalLabel } from "../../common/format.ts";
-import { choiceCardClass } from "./ui/choice.tsx";
-import { useEffect, useRef } from "react";
+import { choiceCardClass, useRadioCheckedBeforeHydration } from "./ui/choice.tsx";
+import { useRef } from "react";
 
 export interface PickablePlan {
   id: string;
@@ -28,10 +28,7 @@ export function PlanPicker({
   onSelect?: (planId: string) => void;
 }) {
   const group = useRef<HTMLFieldSetElement>(null);
-  useEffect(() => {
-    const picked = group.current?.querySelector<HTMLInputElement>('input[name="planId"]:checked');
-    if (picked) onSelect?.(picked.value);
-  }, [onSelect]);
+  useRadioCheckedBeforeHydration(group, "planId", onSelect);
   return (
     <fieldset ref={group}>
       <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">{legend}</legend>

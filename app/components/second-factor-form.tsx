@@ -3,6 +3,7 @@ import { replyFor, type FormReply } from "../../common/forms.ts";
 import { FormAlert } from "./form-controls.tsx";
 import { Button } from "./ui/button.tsx";
 import { cardClass } from "./ui/card.tsx";
+import { Disclosure } from "./ui/disclosure.tsx";
 import { TextField } from "./ui/field.tsx";
 
 /** Asks for the code from an authenticator app, or a recovery code instead (app/routes/sign-in/second-factor.server.ts reads it). */
@@ -21,8 +22,7 @@ export function SecondFactorForm({ redirectTo, actionData }: { redirectTo: strin
           Continue
         </Button>
       </Form>
-      <details className="mt-6 text-sm" open={recovery !== undefined}>
-        <summary className="cursor-pointer font-medium text-brand-700 dark:text-brand-300">Lost your phone? Use a recovery code</summary>
+      <Disclosure summary="Lost your phone? Use a recovery code" open={recovery !== undefined} className="mt-6">
         <Form method="post" className="mt-4 space-y-4" noValidate>
           <input type="hidden" name="intent" value="recovery" />
           <input type="hidden" name="redirectTo" value={redirectTo} />
@@ -32,7 +32,7 @@ export function SecondFactorForm({ redirectTo, actionData }: { redirectTo: strin
             Use recovery code
           </Button>
         </Form>
-      </details>
+      </Disclosure>
     </>
   );
 }

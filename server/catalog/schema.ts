@@ -77,6 +77,8 @@ export const courseFrontMatter = z.object({
 export const servicePlan = z.object({
   id: slug,
   name: nonEmpty,
+  /** The plan's family, such as Starter: a monthly and a yearly plan of one tier are one choice with a billing toggle. Defaults to the name. */
+  tier: nonEmpty.optional(),
   interval: z.enum(["month", "year", "once"]),
   price: money,
   features: z.array(nonEmpty).min(1),
@@ -89,7 +91,10 @@ export const serviceFrontMatter = z.object({
   order: z.number().int(),
   features: z.array(nonEmpty).min(3),
   process: z.array(z.object({ title: nonEmpty, text: nonEmpty })).default([]),
-  plans: z.array(servicePlan).default([]),
+  plans: z
+    .array(servicePlan)
+    .default([])
+    .refine((plans) => new Set(plans.map((p) => `${p.tier ?? p.name}/${p.interval}`)).size === plans.length, "must not give one tier two plans with the same interval"),
   startingPrice: money.optional(),
 });
 

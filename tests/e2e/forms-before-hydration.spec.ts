@@ -84,13 +84,14 @@ test("a note's title and text typed before the page's script arrives are kept th
   await expect(page.getByLabel("Note (Markdown)")).toHaveValue("Before the script arrived. And after.");
 });
 
-test("a hosting plan chosen before the page's script arrives is kept through hydration", async ({ page, request }) => {
-  await signUpVerified(page, request, { name: "Early Plan", email: uniqueEmail("plan-early"), password });
+test("a hosting plan chosen before the page's script arrives is kept through hydration, and the plan bar shows it", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
   const release = await holdScripts(page);
-  await page.goto("/account/services/websites/new?plan=starter-monthly", { waitUntil: "commit" });
-  await page.getByRole("radio", { name: /Starter \(Yearly\)/ }).check();
+  await page.goto("/service/website-hosting", { waitUntil: "commit" });
+  await page.getByRole("radio", { name: /^Business/ }).check();
   release();
-  await hydrated(page, "input[name=planId]");
-  await expect(page.getByRole("radio", { name: /Starter \(Yearly\)/ })).toBeChecked();
-  await expect(page.getByRole("radio", { name: /Starter \(Monthly\)/ })).not.toBeChecked();
+  await hydrated(page, "#hosting-plan");
+  await expect(page.getByRole("radio", { name: /^Business/ })).toBeChecked();
+  await expect(page.getByRole("radio", { name: /^Starter/ })).not.toBeChecked();
+  await expect(page.getByRole("region", { name: "Your plan" })).toContainText("₹3,999 per monthBusiness");
 });

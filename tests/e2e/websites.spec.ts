@@ -78,11 +78,12 @@ test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yea
   await signOut(page);
 
   await page.goto("/service/website-hosting");
-  await page.getByRole("link", { name: "Choose Starter (Monthly)" }).click();
+  await expect(page.getByRole("radio", { name: /^Starter/ })).toBeChecked();
+  await page.getByRole("button", { name: "Start hosting" }).click();
   await expect(page).toHaveURL(/\/login\?redirectTo=/);
   await signIn(page, email, password);
   await expect(page).toHaveURL(/\/account\/services\/websites\/new\?service=website-hosting&plan=starter-monthly$/);
-  await expect(page.getByRole("radio", { name: /Starter \(Monthly\)/ })).toBeChecked();
+  await expect(page.getByRole("main")).toContainText("Your planStarter (Monthly)₹1,499 per month");
 
   await page.getByLabel("Your website's domain").fill("https://Shop.example.in/about");
   await page.getByRole("button", { name: "Continue" }).click();
@@ -92,8 +93,7 @@ test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yea
 
   await expect(page).toHaveURL(/\/account\/services\/websites\/[0-9a-f-]{36}\/renew\?plan=starter-monthly$/);
   await expect(page.getByRole("heading", { name: `Start hosting ${domain}` })).toBeVisible();
-  await expect(page.getByText("Total")).toBeVisible();
-  await expect(page.getByText("₹1,499").first()).toBeVisible();
+  await expect(page.locator("form").filter({ hasText: "What you are buying" })).toContainText("Total₹1,499");
 
   // Left unpaid, the site waits on the account's overview with a way back to its payment.
   await page.goto("/account");
@@ -164,6 +164,120 @@ test("a visitor picks a hosting plan, signs in, pays for a domain, renews it yea
   await page.goto("/settings");
   const warning = page.getByRole("note").filter({ hasText: "Deleting your account ends the hosting of this website now, without a refund" });
   await expect(warning).toContainText(`${domain}, paid until ${until}`);
+});
+
+test("on a phone, a visitor sees a price at once, switches to yearly, chooses the plan once and pays in first-purchase words", async ({ page, request }) => {
+  test.setTimeout(scanBudget(6));
+  await page.setViewportSize({ width: 375, height: 740 });
+  const email = uniqueEmail("phone-host");
+  await signUpVerified(page, request, { name: "Divya Menon", email, password });
+  await signOut(page);
+  const domain = `phone-${Date.now().toString(36)}.example.in`;
+
+  await gotoHydrated(page, "/service/website-hosting");
+  const plans = page.getByRole("group", { name: "Plan" });
+  const billing = page.getByRole("group", { name: "Billing" });
+  const bar = page.getByRole("region", { name: "Your plan" });
+  // The first plan's price is on the first screen, above the sticky bar, without scrolling.
+  const firstPrice = plans.getByText("₹1,499", { exact: true });
+  await expect(firstPrice).toBeInViewport();
+  const priceBox = await firstPrice.boundingBox();
+  const barBox = await bar.boundingBox();
+  expect((priceBox?.y ?? Infinity) + (priceBox?.height ?? 0)).toBeLessThanOrEqual(barBox?.y ?? 0);
+  await expect(bar).toBeInViewport();
+  await expect(bar).toContainText("₹1,499 per monthStarter");
+  expect(await seriousViolationsInBothThemes(page)).toEqual([]);
+
+  // Yearly: each card shows its yearly price and what it saves on twelve monthly payments; the bar follows the choice.
+  await billing.getByRole("button", { name: /^Yearly/ }).click();
+  await expect(billing.getByRole("button", { name: /^Yearly/ })).toHaveAttribute("aria-pressed", "true");
+  await expect(billing.getByRole("button", { name: "Monthly" })).toHaveAttribute("aria-pressed", "false");
+  await expect(billing).toContainText("Yearly, save 16%");
+  await expect(plans).toContainText("₹14,990 per year₹2,998 less than 12 monthly payments");
+  await expect(plans).toContainText("₹39,990 per year₹7,998 less than 12 monthly payments");
+  await expect(plans).not.toContainText("per month");
+  await expect(bar).toContainText("₹14,990 per year");
+  await plans.getByRole("radio", { name: /^Business/ }).check();
+  await expect(bar).toContainText("₹39,990 per yearBusiness");
+  await billing.getByRole("button", { name: "Monthly" }).click();
+  await expect(plans.getByRole("radio", { name: /^Business/ })).toBeChecked();
+  await expect(plans).toContainText("₹3,999 per month");
+  await expect(bar).toContainText("₹3,999 per month");
+  await billing.getByRole("button", { name: /^Yearly/ }).click();
+
+  // The bar's button comes after the page's content in the keyboard's order.
+  await page.getByRole("link", { name: "Send an enquiry" }).focus();
+  await page.keyboard.press("Tab");
+  await expect(bar.getByRole("button", { name: "Start hosting" })).toBeFocused();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/login\?redirectTo=/);
+  await signIn(page, email, password);
+
+  // The plan chosen on the service page is the plan: shown, with a way back to change it, not asked again.
+  await expect(page).toHaveURL(/\/account\/services\/websites\/new\?service=website-hosting&plan=business-yearly$/);
+  const main = page.getByRole("main");
+  await expect(main).toContainText("Your planBusiness (Yearly)₹39,990 per year");
+  await expect(page.getByRole("radio")).toHaveCount(0);
+  await expect(page).toHaveTitle("Start hosting a website | Academy");
+  expect(await seriousViolationsInBothThemes(page)).toEqual([]);
+  await page.getByRole("link", { name: "Change plan" }).click();
+  await expect(plans.getByRole("radio", { name: /^Business/ })).toBeChecked();
+  await expect(billing.getByRole("button", { name: /^Yearly/ })).toHaveAttribute("aria-pressed", "true");
+  await plans.getByRole("radio", { name: /^Starter/ }).check();
+  await bar.getByRole("button", { name: "Start hosting" }).click();
+  await expect(main).toContainText("Your planStarter (Yearly)₹14,990 per year");
+
+  await page.getByLabel("Your website's domain").fill(domain);
+  await page.getByRole("button", { name: "Continue" }).click();
+
+  // Paying: a first purchase in first-purchase words, and no plan to pick a third time.
+  await expect(page.getByRole("heading", { name: `Start hosting ${domain}` })).toBeVisible();
+  await expect(page).toHaveTitle(`Start hosting ${domain} | Academy`);
+  await expect(page.getByRole("radio")).toHaveCount(0);
+  const summary = main.locator("form").filter({ hasText: "What you are buying" });
+  await expect(summary).toContainText("Starter (Yearly)First period:");
+  await expect(summary).toContainText("Total₹14,990");
+  await expect(summary).toContainText("Your first period starts when your payment arrives.");
+  await expect(main).not.toContainText(/renew/i);
+  expect(await seriousViolationsInBothThemes(page)).toEqual([]);
+  await page.getByRole("button", { name: "Continue to payment" }).click();
+  await payInSandbox(page);
+  await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+  await expect(main).not.toContainText(/renew/i);
+  await page.getByRole("link", { name: "See your website" }).click();
+  await expect(page.getByRole("heading", { name: domain })).toBeVisible();
+  await expect(page.getByText("Active", { exact: true })).toBeVisible();
+});
+
+test("the plan bar is on a phone's screen and hidden on a wide one, where the picker's own button shows", async ({ page }) => {
+  test.setTimeout(scanBudget(1));
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto("/service/website-hosting");
+  const bar = page.getByRole("region", { name: "Your plan" });
+  await expect(bar).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(bar).toBeHidden();
+  await expect(page.getByRole("button", { name: "Start hosting" })).toBeVisible();
+  expect(await seriousViolationsInBothThemes(page)).toEqual([]);
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the Monthly/Yearly toggle keeps the chosen tier, and Start hosting carries the plan through sign-in", async ({ page }) => {
+    await page.goto("/service/website-hosting");
+    const plans = page.getByRole("group", { name: "Plan" });
+    const yearly = page.getByRole("group", { name: "Billing" }).getByRole("button", { name: /^Yearly/ });
+    await plans.getByRole("radio", { name: /^Business/ }).check();
+    await yearly.click();
+    await expect(page).toHaveURL(/\/service\/website-hosting\?.*#plans$/);
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ service: "website-hosting", plan: "business-monthly", billing: "year" });
+    await expect(yearly).toHaveAttribute("aria-pressed", "true");
+    await expect(plans.getByRole("radio", { name: /^Business/ })).toBeChecked();
+    await expect(plans).toContainText("₹39,990 per year");
+    await page.getByRole("button", { name: "Start hosting" }).click();
+    await expect(page).toHaveURL(/\/login\?redirectTo=.*plan%3Dbusiness-yearly/);
+  });
 });
 
 test("on a phone, a cancelled website is scheduled to stop, and Keep my website brings it back before the period ends", async ({ page, request }) => {

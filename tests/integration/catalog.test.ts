@@ -42,6 +42,13 @@ describe("the demo content", () => {
     expect(intervals).toContain("year");
   });
 
+  it("pairs each hosting tier's monthly and yearly plan, and refuses a tier with two plans of one interval", async () => {
+    const hosting = (await loadCatalog(contentDir)).services.find((s) => s.id === "website-hosting");
+    expect(hosting?.plans.map((p) => `${p.tier}/${p.interval}`)).toEqual(["Starter/month", "Starter/year", "Business/month", "Business/year"]);
+    const dir = await corrupt("services/website-hosting.md", (s) => s.replace("tier: Business\n    interval: month", "tier: Starter\n    interval: month"));
+    await expect(loadCatalog(dir)).rejects.toThrow(/services\/website-hosting\.md: plans: must not give one tier two plans with the same interval/);
+  });
+
   it("fills the policies with the company details from site.yaml", async () => {
     const { policies, site } = await loadCatalog(contentDir);
     for (const slug of policySlugs) {

@@ -1,4 +1,4 @@
-import type { InputHTMLAttributes, ReactNode } from "react";
+import { type InputHTMLAttributes, type ReactNode, type RefObject, useEffect } from "react";
 
 /** A checkbox with its label beside it; the label wraps the box, so a click anywhere on it ticks it. */
 export function Checkbox({ children, className, ...input }: Omit<InputHTMLAttributes<HTMLInputElement>, "type"> & { children: ReactNode }) {
@@ -16,3 +16,14 @@ export function Checkbox({ children, className, ...input }: Omit<InputHTMLAttrib
  */
 export const choiceCardClass =
   "flex cursor-pointer items-start gap-3 rounded-xl border border-slate-300 p-4 has-checked:border-brand-600 has-checked:bg-brand-50 has-focus-visible:ring-2 has-focus-visible:ring-brand-500 dark:border-slate-700 dark:has-checked:border-brand-400 dark:has-checked:bg-slate-800";
+
+/**
+ * Tells `onSelect` which radio named `name` inside `group` is checked once the page's script has
+ * arrived: uncontrolled radios keep a choice made before then, and the page's own state catches up.
+ */
+export function useRadioCheckedBeforeHydration(group: RefObject<HTMLElement | null>, name: string, onSelect?: (value: string) => void) {
+  useEffect(() => {
+    const picked = group.current?.querySelector<HTMLInputElement>(`input[name="${name}"]:checked`);
+    if (picked) onSelect?.(picked.value);
+  }, [group, name, onSelect]);
+}

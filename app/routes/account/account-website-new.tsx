@@ -1,14 +1,15 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { appServices, requireViewer } from "../../../server/context.ts";
 import { hostingPlans, startWebsite } from "../../../server/websites/index.ts";
 import { BackLink } from "../../components/back-link.tsx";
 import { FormAlert, SubmitButton } from "../../components/form-controls.tsx";
-import { PlanPicker } from "../../components/plan-picker.tsx";
+import { cardClass } from "../../components/ui/card.tsx";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/account-website-new";
 import { TextField } from "../../components/ui/field.tsx";
 import { z } from "zod";
 import { replyProblem } from "../../../common/forms.ts";
+import { formatMoney, intervalLabel } from "../../../common/format.ts";
 import { attemptFor, readForm } from "../forms.server.ts";
 
 const defaultService = "website-hosting";
@@ -21,18 +22,21 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const service = catalog.services.find((s) => s.id === serviceId);
   const plans = hostingPlans(catalog, serviceId);
   if (!service || plans.length === 0) throw data(null, { status: 404 });
-  const wanted = query.get("plan");
+  // The plan is chosen once, on the service page; without one, that is where it is chosen.
+  const plan = plans.find((p) => p.id === query.get("plan"));
+  if (!plan) throw redirect(`/service/${service.id}#plans`);
   return {
     service: { id: service.id, title: service.title },
-    plans: plans.map(({ id, name, interval, price }) => ({ id, name, interval, price })),
-    selected: plans.some((p) => p.id === wanted) ? wanted : null,
+    plan: { id: plan.id, name: plan.name, interval: plan.interval, price: plan.price },
+    // Back to the one plan picker, showing this plan chosen.
+    changePlan: `/service/${service.id}?plan=${encodeURIComponent(plan.id)}#plans`,
   };
 }
 
 export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, { title: "Host a website with us", description: "Choose a hosting plan and tell us your website's domain." });
+  pageMeta(args, { title: "Start hosting a website", description: "Tell us your website's domain; you see the price and dates before you pay." });
 
-// The plan and domain are checked by startWebsite, for every caller; no plan chosen reads as an unknown one.
+// The plan and domain are checked by startWebsite, for every caller; no plan sent reads as an unknown one.
 const newWebsite = z.object({ planId: z.string().default(""), domain: z.string().default(""), serviceId: z.string().default(defaultService) });
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -47,21 +51,33 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function NewWebsite({ loaderData, actionData }: Route.ComponentProps) {
-  const { service, plans, selected } = loaderData;
+  const { service, plan, changePlan } = loaderData;
   const busy = useNavigation().state !== "idle";
   return (
     <section aria-labelledby="new-website-heading" className="max-w-2xl">
-      <BackLink fallback={`/service/${service.id}`} label="Back to the plans" />
+      <BackLink fallback={changePlan} label="Back to the plans" />
       <h2 id="new-website-heading" className="mt-4 text-xl font-semibold tracking-tight text-slate-950 dark:text-white">
-        Host a website with us
+        Start hosting a website
       </h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        {service.title}. Choose a plan and tell us the domain; you see the price and dates before you pay.
+        {service.title}. Tell us the domain; you see the price and the dates of your first period before you pay.
       </p>
       <Form method="post" className="mt-6 space-y-6" noValidate>
         <input type="hidden" name="serviceId" value={service.id} />
+        <input type="hidden" name="planId" value={plan.id} />
         {replyProblem(actionData) && <FormAlert>{replyProblem(actionData)}</FormAlert>}
-        <PlanPicker plans={plans} selected={actionData?.values.planId ?? selected} legend="Plan" />
+        <div className={cardClass({ className: "flex items-center justify-between gap-4 p-4" })}>
+          <p className="min-w-0">
+            <span className="block text-sm text-slate-600 dark:text-slate-400">Your plan</span>
+            <span className="block font-semibold text-slate-950 dark:text-white">{plan.name}</span>
+            <span className="block text-sm text-slate-700 dark:text-slate-300">
+              {formatMoney(plan.price)} {intervalLabel[plan.interval]}
+            </span>
+          </p>
+          <Link to={changePlan} className="shrink-0 text-sm font-semibold text-brand-700 underline underline-offset-2 dark:text-brand-300">
+            Change<span className="sr-only"> plan</span>
+          </Link>
+        </div>
         <TextField
           label="Your website's domain"
           name="domain"

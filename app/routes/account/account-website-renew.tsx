@@ -8,6 +8,7 @@ import { BackLink } from "../../components/back-link.tsx";
 import { FormAlert, SubmitButton } from "../../components/form-controls.tsx";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
+import { Disclosure } from "../../components/ui/disclosure.tsx";
 import { CouponForm } from "../../components/coupon-form.tsx";
 import { PaymentNote } from "../../components/payment-note.tsx";
 import { GstinField } from "../../components/gstin-field.tsx";
@@ -80,11 +81,16 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 export const headers = checkoutHeaders;
 
-export const meta: Route.MetaFunction = (args) =>
-  pageMeta(args, {
-    title: args.loaderData ? `Renew ${args.loaderData.site.domain}` : "Renew a website",
-    description: "Choose the plan and period, see the price and the new expiry date, then pay securely.",
-  });
+export const meta: Route.MetaFunction = (args) => {
+  const site = args.loaderData?.site;
+  // A website not paid for yet is bought for the first time here: no renewal words.
+  return site?.state === "pending"
+    ? pageMeta(args, { title: `Start hosting ${site.domain}`, description: "See the price and the dates of the first period, then pay securely." })
+    : pageMeta(args, {
+        title: site ? `Renew ${site.domain}` : "Renew a website",
+        description: "Choose the plan and period, see the price and the new expiry date, then pay securely.",
+      });
+};
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const { viewer, site } = await ownWebsite(context, params.webId);
@@ -104,6 +110,7 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
   const details = `/account/services/websites/${site.id}`;
   const [choice, setChoice] = useState(selected);
   const chosen = plans.find((plan) => plan.id === choice) ?? null;
+  const firstPurchase = site.state === "pending";
 
   if (order?.unapplied) {
     return (
@@ -180,17 +187,21 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
           <input type="hidden" name="idempotencyKey" value={idempotencyKey} />
           {coupon && <input type="hidden" name="coupon" value={coupon.code} />}
           <div className="space-y-6">
-            <PlanPicker
-              plans={plans}
-              selected={selected}
-              legend="Plan and period"
-              onSelect={setChoice}
-            />
+            {firstPurchase ? (
+              // Chosen on the service page already: folded away, for a change of mind only.
+              <Disclosure summary="Change plan">
+                <div className="mt-3">
+                  <PlanPicker plans={plans} selected={selected} legend="Plan" onSelect={setChoice} />
+                </div>
+              </Disclosure>
+            ) : (
+              <PlanPicker plans={plans} selected={selected} legend="Plan and period" onSelect={setChoice} />
+            )}
             <GstinField />
           </div>
           <div className={cardClass({ raised: true, className: "p-6 lg:self-start" })}>
             <h3 className="text-lg font-semibold text-slate-950 dark:text-white">What you are buying</h3>
-            {chosen && <PlanSummary plan={chosen} coupon={coupon} />}
+            {chosen && <PlanSummary plan={chosen} coupon={coupon} firstPurchase={firstPurchase} />}
             <div className="mt-4">
               <SubmitButton pending={busy}>{busy ? "Please wait…" : "Continue to payment"}</SubmitButton>
             </div>
@@ -210,13 +221,21 @@ export default function RenewWebsite({ loaderData, actionData }: Route.Component
 
 type PlanChoice = Route.ComponentProps["loaderData"]["plans"][number];
 
-/** The chosen plan's price with its GST and the period it buys. */
-function PlanSummary({ plan, coupon }: { plan: PlanChoice; coupon: { code: string; label: string } | null }) {
+/** The chosen plan's price with its GST and the period it buys: the first one, or the next. */
+function PlanSummary({ plan, coupon, firstPurchase }: { plan: PlanChoice; coupon: { code: string; label: string } | null; firstPurchase: boolean }) {
   const { breakdown, discount, gst, period } = plan;
   return (
     <>
       <p className="mt-2 text-sm text-slate-700 dark:text-slate-300">
-        {plan.name}: {formatDay(period.startsAt)} to <strong className="font-semibold text-slate-950 dark:text-white">{formatDay(period.endsAt)}</strong>
+        {firstPurchase ? (
+          <>
+            <strong className="block font-semibold text-slate-950 dark:text-white">{plan.name}</strong>
+            First period:{" "}
+          </>
+        ) : (
+          `${plan.name}: `
+        )}
+        {formatDay(period.startsAt)} to <strong className="font-semibold text-slate-950 dark:text-white">{formatDay(period.endsAt)}</strong>
       </p>
       <dl className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
         <SummaryRow label="Hosting fee" value={formatPaise(breakdown.taxable + discount)} />
@@ -226,7 +245,8 @@ function PlanSummary({ plan, coupon }: { plan: PlanChoice; coupon: { code: strin
         <SummaryRow label="Total" value={formatPaise(breakdown.total)} strong />
       </dl>
       <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-        {breakdown.mode === "inclusive" ? "The price includes GST." : "GST is added to the hosting fee."} Renewing early adds the new period after the current one.
+        {breakdown.mode === "inclusive" ? "The price includes GST." : "GST is added to the hosting fee."}{" "}
+        {firstPurchase ? "Your first period starts when your payment arrives." : "Renewing early adds the new period after the current one."}
       </p>
     </>
   );

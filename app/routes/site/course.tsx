@@ -16,6 +16,7 @@ import { pageMeta, rootData } from "../../lib/seo.ts";
 import type { Route } from "./+types/course";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
+import { StickyActionBar } from "../../components/ui/sticky-action-bar.tsx";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { catalog, db, cipher } = context.get(appServices);
@@ -97,15 +98,15 @@ function lessonFormat(course: { lessonCount: number; videoLessonCount: number })
   return `${course.videoLessonCount} video and ${course.lessonCount - course.videoLessonCount} written lessons`;
 }
 
-/** The price and the one button that matters: enrol, or go to the course when it is already yours. */
-function EnrolCall({ offer, owned, note, compact = false }: { offer: EnrolOffer; owned: boolean; note: string; compact?: boolean }) {
+/** The price and the one button that matters, in the hero on phones: enrol, or go to the course when it is already yours. */
+function EnrolCall({ offer, owned, note }: { offer: EnrolOffer; owned: boolean; note: string }) {
   return (
-    <div className={compact ? "mx-auto flex max-w-3xl items-center justify-between gap-4" : "mt-8 flex flex-wrap items-center gap-x-5 gap-y-3 lg:hidden"}>
+    <div className="mt-8 flex flex-wrap items-center gap-x-5 gap-y-3 lg:hidden">
       <div className="min-w-0">
-        <p className={`${compact ? "text-xl" : "text-2xl"} font-bold text-slate-950 dark:text-white`}>{owned ? "You own this course" : offer.price}</p>
+        <p className="text-2xl font-bold text-slate-950 dark:text-white">{owned ? "You own this course" : offer.price}</p>
         {!owned && <p className="text-xs text-slate-600 dark:text-slate-400">{note}</p>}
       </div>
-      <ButtonLink to={offer.enrolPath} size={compact ? "lg" : "xl"} className="shrink-0 text-center">
+      <ButtonLink to={offer.enrolPath} size="xl" className="shrink-0 text-center">
         {offer.enrolLabel}
       </ButtonLink>
     </div>
@@ -315,9 +316,16 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
           </div>
         </aside>
       </Container>
-      <section aria-label="Buy this course" className="sticky bottom-0 z-10 border-t border-slate-200 bg-white/95 px-4 py-3 shadow-[0_-4px_12px_rgb(0_0_0/0.06)] backdrop-blur lg:hidden dark:border-slate-800 dark:bg-slate-950/95">
-        <EnrolCall offer={offer} owned={playerPath !== null} note={free ? "Lifetime access" : "One-time payment"} compact />
-      </section>
+      <StickyActionBar
+        label="Buy this course"
+        price={playerPath ? "You own this course" : offer.price}
+        note={playerPath ? null : free ? "Lifetime access" : "One-time payment"}
+        action={
+          <ButtonLink to={offer.enrolPath} size="lg" className="text-center">
+            {offer.enrolLabel}
+          </ButtonLink>
+        }
+      />
     </div>
   );
 }

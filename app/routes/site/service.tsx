@@ -1,20 +1,36 @@
+import { useState } from "react";
 import { data } from "react-router";
 import { appServices } from "../../../server/context.ts";
+import { hostingPlans } from "../../../server/websites/index.ts";
 import { BackLink } from "../../components/back-link.tsx";
 import { CheckList } from "../../components/check-list.tsx";
+import { hostingPlanForm, HostingPlanPicker } from "../../components/hosting-plan-picker.tsx";
 import { MailIcon, ServiceIcon } from "../../components/icons.tsx";
 import { Container, Prose } from "../../components/page-intro.tsx";
 import { formatMoney, intervalLabel } from "../../../common/format.ts";
+import { chosenPlan, openingChoice, planTiers } from "../../../common/hosting-plans.ts";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/service";
-import { buttonClass, ButtonLink } from "../../components/ui/button.tsx";
+import { Button, buttonClass } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
+import { StickyActionBar } from "../../components/ui/sticky-action-bar.tsx";
 
-export function loader({ params, context }: Route.LoaderArgs) {
+export function loader({ params, request, context }: Route.LoaderArgs) {
   const { catalog } = context.get(appServices);
   const service = catalog.services.find((s) => s.id === params.serviceId);
   if (!service) throw data(null, { status: 404 });
-  return { service, email: catalog.site.email, taxMode: catalog.site.tax.mode };
+  // Monthly and yearly plans are bought here, by tier; a one-time plan is only described.
+  const tiers = planTiers(hostingPlans(catalog, service.id).map(({ id, name, tier, interval, price, features }) => ({ id, name, tier, interval, price, features })));
+  const query = new URL(request.url).searchParams;
+  return {
+    service,
+    tiers,
+    oneTimePlans: service.plans.filter((plan) => plan.interval === "once"),
+    // Where "Change" on the new-website page comes back to, or the no-script Monthly/Yearly toggle.
+    opening: openingChoice(tiers, { plan: query.get("plan"), billing: query.get("billing") }),
+    email: catalog.site.email,
+    taxMode: catalog.site.tax.mode,
+  };
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -22,13 +38,23 @@ export const meta: Route.MetaFunction = (args) =>
     ? pageMeta(args, { title: args.loaderData.service.title, description: args.loaderData.service.summary })
     : [];
 
+type ServiceData = Route.ComponentProps["loaderData"];
+
 export default function ServicePage({ loaderData }: Route.ComponentProps) {
-  const { service, email, taxMode } = loaderData;
+  const { service, opening } = loaderData;
+  // A new service, or a plan asked for again (?plan=, ?billing=), starts the picker afresh.
+  return <ServiceView key={`${service.id}/${opening.tier}/${opening.billing}`} {...loaderData} />;
+}
+
+function ServiceView({ service, tiers, oneTimePlans, opening, email, taxMode }: ServiceData) {
+  const [choice, setChoice] = useState(opening);
+  const chosen = chosenPlan(tiers, choice);
   const enquiry = `mailto:${email}?subject=${encodeURIComponent(`Enquiry: ${service.title}`)}`;
+  const taxNote = taxMode === "inclusive" ? "Prices include GST." : "GST is added at checkout.";
   return (
-    <>
+    <div>
       <section className="border-b border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/50">
-        <Container className="py-10 sm:py-14">
+        <Container className="py-8 sm:py-14">
           <BackLink fallback="/services" label="Back to services" />
           <div className="mt-6 flex items-start gap-4">
             <span className="hidden size-12 shrink-0 place-items-center rounded-xl bg-brand-100 text-brand-700 sm:grid dark:bg-brand-900 dark:text-brand-200">
@@ -36,7 +62,7 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
             </span>
             <div>
               <h1 className="text-3xl font-bold tracking-tight text-slate-950 sm:text-4xl dark:text-white">{service.title}</h1>
-              <p className="mt-3 max-w-3xl text-lg leading-8 text-slate-600 dark:text-slate-300">{service.summary}</p>
+              <p className="mt-3 max-w-3xl leading-7 text-slate-600 sm:text-lg sm:leading-8 dark:text-slate-300">{service.summary}</p>
               {service.startingPrice && (
                 <p className="mt-4 font-semibold text-slate-950 dark:text-white">
                   Projects from {formatMoney(service.startingPrice)}
@@ -47,8 +73,28 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
         </Container>
       </section>
 
-      <Container className="grid gap-12 py-12 lg:grid-cols-[1fr_20rem]">
+      <Container className="grid gap-12 pt-6 pb-12 sm:pt-12 lg:grid-cols-[1fr_20rem]">
         <div className="min-w-0">
+          {tiers.length > 0 && (
+            <section aria-labelledby="plans-heading" id="plans" className="mb-12">
+              <h2 id="plans-heading" className="text-xl font-bold text-slate-950 sm:text-2xl dark:text-white">
+                Choose a plan
+              </h2>
+              <HostingPlanPicker
+                serviceId={service.id}
+                tiers={tiers}
+                openingTier={opening.tier}
+                choice={choice}
+                onChoose={setChoice}
+                togglePath={`/service/${service.id}#plans`}
+              />
+              <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">
+                {taxNote} Pay for a month or a year at a time; we remind you before each renewal, and you can let a plan run
+                out whenever you like.
+              </p>
+            </section>
+          )}
+
           <Prose html={service.descriptionHtml} />
 
           <section aria-labelledby="included" className="mt-12">
@@ -58,17 +104,14 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
             <CheckList items={service.features} className="mt-5 grid gap-3 sm:grid-cols-2" />
           </section>
 
-          {service.plans.length > 0 && (
-            <section aria-labelledby="plans" className="mt-12">
-              <h2 id="plans" className="text-2xl font-bold text-slate-950 dark:text-white">
-                Plans
+          {oneTimePlans.length > 0 && (
+            <section aria-labelledby="one-time-plans" className="mt-12">
+              <h2 id="one-time-plans" className="text-2xl font-bold text-slate-950 dark:text-white">
+                Packages
               </h2>
-              <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-                {taxMode === "inclusive" ? "Prices include GST." : "GST is added at checkout."} Pay for a month or a year at
-                a time; we remind you before each renewal, and you can let a plan run out whenever you like.
-              </p>
+              <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{taxNote} Write to us to start one.</p>
               <ul className="mt-5 grid gap-4 sm:grid-cols-2">
-                {service.plans.map((plan) => (
+                {oneTimePlans.map((plan) => (
                   <li key={plan.id} className={cardClass({ className: "flex flex-col p-6" })}>
                     <h3 className="font-semibold text-slate-950 dark:text-white">{plan.name}</h3>
                     <p className="mt-2">
@@ -76,14 +119,6 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
                       <span className="text-sm text-slate-600 dark:text-slate-400">{intervalLabel[plan.interval]}</span>
                     </p>
                     <CheckList small items={plan.features} className="mt-4 flex-1 space-y-2" />
-                    {plan.interval !== "once" && (
-                      <ButtonLink
-                        to={`/account/services/websites/new?service=${service.id}&plan=${plan.id}`}
-                        className="mt-5 text-center"
-                      >
-                        Choose {plan.name}
-                      </ButtonLink>
-                    )}
                   </li>
                 ))}
               </ul>
@@ -128,6 +163,19 @@ export default function ServicePage({ loaderData }: Route.ComponentProps) {
           </div>
         </aside>
       </Container>
-    </>
+      {chosen && (
+        <StickyActionBar
+          label="Your plan"
+          price={formatMoney(chosen.price)}
+          per={intervalLabel[chosen.interval]}
+          note={`${choice.tier} · ${taxMode === "inclusive" ? "includes GST" : "plus GST"}`}
+          action={
+            <Button type="submit" form={hostingPlanForm} size="lg">
+              Start hosting
+            </Button>
+          }
+        />
+      )}
+    </div>
   );
 }
