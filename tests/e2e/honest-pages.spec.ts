@@ -1,0 +1,67 @@
+import { expect, type Page, test } from "@playwright/test";
+import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
+import { gotoHydrated } from "./hydration.ts";
+import { giveOwnAddress, signUpVerified, uniqueEmail } from "./identity.ts";
+import { buyCourse } from "./shop.ts";
+
+test.beforeEach(async ({ context }) => {
+  await giveOwnAddress(context);
+});
+
+/** The value the home page's hero shows beside `label`, or null when it shows no such figure. */
+async function heroFigure(page: Page, label: RegExp): Promise<string | null> {
+  const figure = page.locator("dl > div").filter({ has: page.getByRole("term").filter({ hasText: label }) });
+  return (await figure.count()) === 0 ? null : figure.getByRole("definition").textContent();
+}
+
+/** Whether the page is wider than its window, so a phone would scroll sideways. */
+const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+
+for (const width of [1280, 375]) {
+  test(`at ${width} px the home page claims only figures it can count, with free lessons to try in the hero`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto("/courses");
+    const lessonCounts = await page.getByRole("article").getByText(/^\d+ lessons$/).allTextContents();
+    expect(lessonCounts).toHaveLength(6);
+
+    await gotoHydrated(page, "/");
+    const main = page.getByRole("main");
+    await expect(main).not.toContainText(/12,000|140\+|9 years|learners trained|websites launched/);
+    expect(await heroFigure(page, /^lessons$/)).toBe(String(lessonCounts.reduce((sum, text) => sum + Number.parseInt(text), 0)));
+    expect(await heroFigure(page, /^instructors$/)).toBe("5");
+
+    const heading = page.getByRole("heading", { level: 1 });
+    const previews = page.getByRole("region", { name: "Try a lesson before you buy" });
+    await expect(previews.getByRole("link")).toHaveCount(4);
+    const [headingBox, previewBox] = [await heading.boundingBox(), await previews.boundingBox()];
+    if (!headingBox || !previewBox) throw new Error("the hero's heading and lessons are on the page");
+    if (width === 1280) {
+      // The right half of the hero, level with the heading.
+      expect(previewBox.x).toBeGreaterThan(640);
+      expect(previewBox.y).toBeLessThan(headingBox.y + headingBox.height);
+    } else {
+      // Under the heading and the figures, the phone's width less its margins.
+      expect(previewBox.y).toBeGreaterThan(headingBox.y + headingBox.height);
+      expect(previewBox.width).toBeGreaterThan(width - 40);
+      expect(await scrollsSideways(page)).toBe(false);
+    }
+
+    await previews.getByRole("link", { name: /How the web works/ }).click();
+    await expect(page).toHaveURL(/\/courses\/webdevfrontendcourse\/submodule\/1-1$/);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("How the web works");
+  });
+}
+
+test("the home page counts each enrolled learner once, from the database", async ({ page, request }) => {
+  await signUpVerified(page, request, { name: "Counted Chitra", email: uniqueEmail("counted"), password: "correct horse battery staple" });
+  await buyCourse(page, "ui-ux-design");
+  await page.goto("/");
+  expect(Number((await heroFigure(page, /^learners? enrolled$/))?.replace(/,/g, ""))).toBeGreaterThanOrEqual(1);
+});
+
+test("the home page has no serious axe violations in either theme, at 375 px", async ({ page }) => {
+  test.setTimeout(scanBudget(2));
+  await page.setViewportSize({ width: 375, height: 900 });
+  await gotoHydrated(page, "/");
+  expect(await seriousViolationsInBothThemes(page, "/ at 375 px")).toEqual([]);
+});
