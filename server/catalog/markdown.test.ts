@@ -38,6 +38,12 @@ describe("lesson Markdown", () => {
     expect(html).toContain('<h2 id="why-it-matters-2">Why it matters <a class="heading-anchor" href="#why-it-matters-2" aria-label="Link to this section">#</a></h2>');
   });
 
+  it("lists a heading's words as they read, code and escapes included, not as HTML", async () => {
+    const { html, headings } = (await createLessonRenderer([]))("## Links with the `<a>` element\n\n## Fish & chips, `&amp;` and &#8377;5\n");
+    expect(headings.map((h) => h.text)).toEqual(["Links with the <a> element", "Fish & chips, &amp; and ₹5"]);
+    expect(html).toContain('<h2 id="links-with-the-a-element">Links with the <code>&lt;a&gt;</code> element');
+  });
+
   it("turns GitHub alert quotes into callouts and leaves other quotes alone", async () => {
     const { html } = (await createLessonRenderer([]))(lesson);
     expect(html).toMatch(/<aside class="callout callout-tip" role="note" aria-label="Tip"><p class="callout-title">Tip<\/p>\n<p>Use <code>const<\/code> by default.<\/p>/);

@@ -11,6 +11,17 @@ export function slugify(text: string): string {
     .replace(/^-|-$/g, "");
 }
 
+const namedEscapes: Record<string, string> = { lt: "<", gt: ">", quot: '"', amp: "&" };
+
+/** The text of inline HTML as a reader sees it: tags dropped, and the escapes marked writes (and numeric references) turned back into characters. */
+function plainText(html: string): string {
+  return html.replace(/<[^>]+>/g, "").replace(/&(?:(lt|gt|quot|amp)|#(\d{1,7})|#x([\da-f]{1,6}));/gi, (entity, name?: string, decimal?: string, hex?: string) => {
+    if (name) return namedEscapes[name.toLowerCase()] ?? entity;
+    const code = decimal ? Number(decimal) : Number.parseInt(hex ?? "", 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+  });
+}
+
 const links: RendererObject = {
   link({ href, title, tokens }) {
     const text = this.parser.parseInline(tokens);
@@ -95,7 +106,7 @@ export async function createLessonRenderer(languages: Iterable<string>): Promise
           const count = used.get(base) ?? 0;
           used.set(base, count + 1);
           const id = count === 0 ? base : `${base}-${count + 1}`;
-          headings.push({ id, text: html.replace(/<[^>]+>/g, ""), depth });
+          headings.push({ id, text: plainText(html), depth });
           return `<h${depth} id="${id}">${html} <a class="heading-anchor" href="#${id}" aria-label="Link to this section">#</a></h${depth}>\n`;
         },
         code({ text, lang }) {

@@ -65,3 +65,13 @@ test("the home page has no serious axe violations in either theme, at 375 px", a
   await gotoHydrated(page, "/");
   expect(await seriousViolationsInBothThemes(page, "/ at 375 px")).toEqual([]);
 });
+
+test("at 375 px a lesson's contents read a heading's code as written: “<a>”, not “&lt;a&gt;”", async ({ page, request }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signUpVerified(page, request, { name: "Reading Ravi", email: uniqueEmail("contents"), password: "correct horse battery staple" });
+  await buyCourse(page, "webdevfrontendcourse");
+  await gotoHydrated(page, "/courses/webdevfrontendcourse/submodule/1-3");
+  const contents = page.getByRole("navigation", { name: "On this page" });
+  await expect(contents.getByRole("link", { name: "Links with the <a> element", exact: true })).toBeVisible();
+  await expect(contents).not.toContainText("&lt;");
+});
