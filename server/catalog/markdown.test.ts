@@ -23,7 +23,7 @@ describe("lesson Markdown", () => {
   it("highlights code on the server for both themes, with no highlighter left for the browser", async () => {
     const render = await createLessonRenderer(fenceLanguages([lesson]));
     const { html } = render(lesson);
-    expect(html).toContain('<pre class="shiki shiki-themes github-light github-dark"');
+    expect(html).toContain('<pre class="shiki shiki-themes github-light-default github-dark-default"');
     expect(html).toMatch(/style="color:#[0-9A-F]{6};--shiki-dark:#[0-9A-F]{6}"/i);
     expect(html).not.toContain("<script");
   });

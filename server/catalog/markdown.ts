@@ -76,6 +76,12 @@ export function fenceLanguages(sources: string[]): Set<string> {
   return found;
 }
 
+/**
+ * GitHub's current palettes: every token colour reaches 4.5:1 on its block's background (the older
+ * "github-dark" drew comments at 3.05:1, "github-light" variables at 3.49:1); tests/integration/code-colours.test.ts checks each lesson.
+ */
+const codeThemes = { light: "github-light-default", dark: "github-dark-default" } as const;
+
 /** Thrown for a fence language the highlighter does not know; the loader names the file. */
 export class UnknownLanguage extends Error {}
 
@@ -88,7 +94,7 @@ export async function createLessonRenderer(languages: Iterable<string>): Promise
   const unknown = wanted.find((l) => !(l in bundledLanguages));
   if (unknown) throw new UnknownLanguage(unknown);
   const highlighter = await createHighlighter({
-    themes: ["github-light", "github-dark"],
+    themes: [codeThemes.light, codeThemes.dark],
     langs: wanted as (keyof typeof bundledLanguages)[],
     engine: createJavaScriptRegexEngine(),
   });
@@ -113,7 +119,7 @@ export async function createLessonRenderer(languages: Iterable<string>): Promise
           const language = (lang ?? "").trim().split(/\s+/)[0]?.toLowerCase() || "text";
           return highlighter.codeToHtml(text, {
             lang: wanted.includes(language) ? language : "text",
-            themes: { light: "github-light", dark: "github-dark" },
+            themes: codeThemes,
           });
         },
         blockquote({ tokens }) {

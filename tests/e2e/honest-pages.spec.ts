@@ -75,3 +75,12 @@ test("at 375 px a lesson's contents read a heading's code as written: “<a>”,
   await expect(contents.getByRole("link", { name: "Links with the <a> element", exact: true })).toBeVisible();
   await expect(contents).not.toContainText("&lt;");
 });
+
+test("a lesson's highlighted code, comments included, passes axe's contrast check in the dark theme as in the light", async ({ page, request }) => {
+  test.setTimeout(scanBudget(2));
+  await signUpVerified(page, request, { name: "Dark Devika", email: uniqueEmail("code-colours"), password: "correct horse battery staple" });
+  await buyCourse(page, "webdevfrontendcourse");
+  await gotoHydrated(page, "/courses/webdevfrontendcourse/submodule/1-3");
+  await expect(page.locator("#lesson-body pre .line").filter({ hasText: "<!-- Vague -->" })).toBeVisible();
+  expect(await seriousViolationsInBothThemes(page, "lesson 1-3")).toEqual([]);
+});
