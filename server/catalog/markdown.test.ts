@@ -23,7 +23,7 @@ describe("lesson Markdown", () => {
   it("highlights code on the server for both themes, with no highlighter left for the browser", async () => {
     const render = await createLessonRenderer(fenceLanguages([lesson]));
     const { html } = render(lesson);
-    expect(html).toContain('<pre class="shiki shiki-themes github-light-default github-dark-default"');
+    expect(html).toContain('<div class="code-block"><div class="code-bar">JavaScript</div><pre class="shiki shiki-themes github-light-default github-dark-default"');
     expect(html).toMatch(/style="color:#[0-9A-F]{6};--shiki-dark:#[0-9A-F]{6}"/i);
     expect(html).not.toContain("<script");
   });
@@ -48,6 +48,11 @@ describe("lesson Markdown", () => {
     const { html } = (await createLessonRenderer([]))(lesson);
     expect(html).toMatch(/<aside class="callout callout-tip" role="note" aria-label="Tip"><p class="callout-title">Tip<\/p>\n<p>Use <code>const<\/code> by default.<\/p>/);
     expect(html).toContain("<blockquote>\n<p>A plain quotation.</p>\n</blockquote>");
+  });
+
+  it("puts a table in a box of its own that scrolls sideways, and the keyboard can scroll", async () => {
+    const { html } = (await createLessonRenderer([]))("| a | b |\n|---|---|\n| 1 | 2 |\n");
+    expect(html).toMatch(/^<div class="table-scroll" tabindex="0"><table>\n<thead>[\s\S]*<\/table>\n<\/div>\n$/);
   });
 
   it("loads images lazily", async () => {

@@ -1,5 +1,5 @@
-import { Marked, type RendererObject } from "marked";
-import { bundledLanguages, createHighlighter, createJavaScriptRegexEngine } from "shiki";
+import { Marked, Renderer, type RendererObject } from "marked";
+import { bundledLanguages, bundledLanguagesInfo, createHighlighter, createJavaScriptRegexEngine } from "shiki";
 import { escapeHtml } from "../escape-html.ts";
 
 export function slugify(text: string): string {
@@ -82,6 +82,12 @@ export function fenceLanguages(sources: string[]): Set<string> {
  */
 const codeThemes = { light: "github-light-default", dark: "github-dark-default" } as const;
 
+/** A fence language as people call it: "JavaScript" for js, "Shell" for bash, "Text" for none. */
+function languageName(language: string): string {
+  if (language === "text") return "Text";
+  return bundledLanguagesInfo.find((info) => info.id === language || info.aliases?.includes(language))?.name ?? language;
+}
+
 /** Thrown for a fence language the highlighter does not know; the loader names the file. */
 export class UnknownLanguage extends Error {}
 
@@ -116,11 +122,15 @@ export async function createLessonRenderer(languages: Iterable<string>): Promise
           return `<h${depth} id="${id}">${html} <a class="heading-anchor" href="#${id}" aria-label="Link to this section">#</a></h${depth}>\n`;
         },
         code({ text, lang }) {
-          const language = (lang ?? "").trim().split(/\s+/)[0]?.toLowerCase() || "text";
-          return highlighter.codeToHtml(text, {
-            lang: wanted.includes(language) ? language : "text",
-            themes: codeThemes,
-          });
+          const requested = (lang ?? "").trim().split(/\s+/)[0]?.toLowerCase() || "text";
+          const language = wanted.includes(requested) ? requested : "text";
+          const highlighted = highlighter.codeToHtml(text, { lang: language, themes: codeThemes });
+          // A bar over the code names its language and, once the player's scripts run, holds its Copy button (app/components/code-copy-buttons.tsx).
+          return `<div class="code-block"><div class="code-bar">${escapeHtml(languageName(language))}</div>${highlighted}</div>\n`;
+        },
+        table(token) {
+          // A table wider than a phone scrolls in its own box (focusable, so the keyboard scrolls it too), not the page.
+          return `<div class="table-scroll" tabindex="0">${Renderer.prototype.table.call(this, token)}</div>\n`;
         },
         blockquote({ tokens }) {
           const inner = this.parser.parse(tokens);

@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
 import { gotoHydrated } from "./hydration.ts";
 import { giveOwnAddress, signUpVerified, uniqueEmail } from "./identity.ts";
@@ -6,7 +6,14 @@ import { buyCourse } from "./shop.ts";
 
 test.beforeEach(async ({ context }) => {
   await giveOwnAddress(context);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
 });
+
+/** A new account, verified and signed in, on a window `width` px wide. */
+async function signedInAt(page: Page, request: APIRequestContext, width: number, name: string): Promise<void> {
+  await page.setViewportSize({ width, height: 800 });
+  await signUpVerified(page, request, { name, email: uniqueEmail(name.toLowerCase().replace(/\W+/g, "-")), password: "correct horse battery staple" });
+}
 
 /** The value the home page's hero shows beside `label`, or null when it shows no such figure. */
 async function heroFigure(page: Page, label: RegExp): Promise<string | null> {
@@ -53,7 +60,7 @@ for (const width of [1280, 375]) {
 }
 
 test("the home page counts each enrolled learner once, from the database", async ({ page, request }) => {
-  await signUpVerified(page, request, { name: "Counted Chitra", email: uniqueEmail("counted"), password: "correct horse battery staple" });
+  await signedInAt(page, request, 1280, "Counted Chitra");
   await buyCourse(page, "ui-ux-design");
   await page.goto("/");
   expect(Number((await heroFigure(page, /^learners? enrolled$/))?.replace(/,/g, ""))).toBeGreaterThanOrEqual(1);
@@ -67,8 +74,7 @@ test("the home page has no serious axe violations in either theme, at 375 px", a
 });
 
 test("at 375 px a lesson's contents read a heading's code as written: “<a>”, not “&lt;a&gt;”", async ({ page, request }) => {
-  await page.setViewportSize({ width: 375, height: 800 });
-  await signUpVerified(page, request, { name: "Reading Ravi", email: uniqueEmail("contents"), password: "correct horse battery staple" });
+  await signedInAt(page, request, 375, "Reading Ravi");
   await buyCourse(page, "webdevfrontendcourse");
   await gotoHydrated(page, "/courses/webdevfrontendcourse/submodule/1-3");
   const contents = page.getByRole("navigation", { name: "On this page" });
@@ -78,9 +84,53 @@ test("at 375 px a lesson's contents read a heading's code as written: “<a>”,
 
 test("a lesson's highlighted code, comments included, passes axe's contrast check in the dark theme as in the light", async ({ page, request }) => {
   test.setTimeout(scanBudget(2));
-  await signUpVerified(page, request, { name: "Dark Devika", email: uniqueEmail("code-colours"), password: "correct horse battery staple" });
+  await signedInAt(page, request, 1280, "Dark Devika");
   await buyCourse(page, "webdevfrontendcourse");
   await gotoHydrated(page, "/courses/webdevfrontendcourse/submodule/1-3");
   await expect(page.locator("#lesson-body pre .line").filter({ hasText: "<!-- Vague -->" })).toBeVisible();
   expect(await seriousViolationsInBothThemes(page, "lesson 1-3")).toEqual([]);
+});
+
+test("at 375 px each code block of a lesson gets a Copy button once scripts run, which copies the block's code", async ({ page, request }) => {
+  test.setTimeout(scanBudget(1));
+  await signedInAt(page, request, 375, "Copying Kavya");
+  await buyCourse(page, "webdevfrontendcourse");
+  const lesson = "/courses/webdevfrontendcourse/submodule/1-3";
+  // The page as the server sends it has the code and no buttons: they need JavaScript to work.
+  const served = await (await page.request.get(lesson)).text();
+  expect(served).toContain('<div class="code-block"><div class="code-bar">HTML</div><pre class="shiki');
+  expect(served).not.toContain("Copy code example");
+
+  await gotoHydrated(page, lesson);
+  const body = page.locator("#lesson-body");
+  const blocks = body.locator(".code-block");
+  await expect(blocks.getByRole("button", { name: /^Copy code example \d+$/ })).toHaveCount(await blocks.locator("pre").count());
+  const first = blocks.first();
+  await first.getByRole("button", { name: "Copy code example 1" }).click();
+  await expect(first.getByRole("status")).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await first.locator("pre").textContent());
+  expect(await scrollsSideways(page)).toBe(false);
+  expect(await seriousViolationsInBothThemes(page, "lesson 1-3 at 375 px with Copy buttons")).toEqual([]);
+
+  // The next lesson, opened in the page: its own blocks, each with one button.
+  await page.getByRole("link", { name: /^Next: / }).click();
+  await expect(page).toHaveURL(/\/submodule\/1-4$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Forms, input types");
+  await expect(blocks.getByRole("button", { name: /^Copy code example \d+$/ })).toHaveCount(await blocks.locator("pre").count());
+  await expect(body.locator(".code-copy")).toHaveCount(await blocks.count());
+});
+
+test("at 375 px a new API key's secret has a Copy button that copies it", async ({ page, request }) => {
+  test.setTimeout(scanBudget(1));
+  await signedInAt(page, request, 375, "Scripting Sameer");
+  await gotoHydrated(page, "/api-tools");
+  await page.getByLabel("Name").fill("Backup script");
+  await page.getByRole("button", { name: "Make a key" }).click();
+  const secret = await page.getByLabel("Your new key (shown once)").inputValue();
+  expect(secret).toMatch(/^acd_/);
+  await page.getByRole("button", { name: "Copy your new key" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Copied" })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  expect(await scrollsSideways(page)).toBe(false);
+  expect(await seriousViolationsInBothThemes(page, "/api-tools with a new key at 375 px")).toEqual([]);
 });
