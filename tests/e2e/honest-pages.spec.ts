@@ -134,3 +134,14 @@ test("at 375 px a new API key's secret has a Copy button that copies it", async 
   expect(await scrollsSideways(page)).toBe(false);
   expect(await seriousViolationsInBothThemes(page, "/api-tools with a new key at 375 px")).toEqual([]);
 });
+
+test("at 375 px the help centre answers what a learner of written lessons asks, and nothing about videos the lessons do not have", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await gotoHydrated(page, "/help");
+  await expect(page.getByRole("main")).not.toContainText(/video/i);
+  const question = page.locator("details").filter({ hasText: "Can I download the lessons or read them offline?" });
+  await question.locator("summary").click();
+  await expect(question).toContainText("Courses don't come with files to download.");
+  await expect(question).toContainText("each one has a Copy button");
+  expect(await scrollsSideways(page)).toBe(false);
+});
