@@ -145,3 +145,23 @@ test("at 375 px the help centre answers what a learner of written lessons asks, 
   await expect(question).toContainText("each one has a Copy button");
   expect(await scrollsSideways(page)).toBe(false);
 });
+
+for (const { path, profile } of [
+  { path: "/course/webdevfrontendcourse", profile: (page: Page) => page.getByRole("region", { name: "Your instructor" }) },
+  { path: "/team", profile: (page: Page) => page.getByRole("listitem").filter({ has: page.getByRole("heading", { name: "Ananya Rao" }) }) },
+]) {
+  test(`at 375 px ${path} puts an instructor's bio under the portrait at the full width of its box`, async ({ page }) => {
+    test.setTimeout(scanBudget(2));
+    await page.setViewportSize({ width: 375, height: 800 });
+    await gotoHydrated(page, path);
+    const box = profile(page);
+    const [portrait, bio] = [await box.getByRole("img").first().boundingBox(), await box.locator(".prose").boundingBox()];
+    if (!portrait || !bio) throw new Error("the profile has a portrait and a bio");
+    expect(bio.y).toBeGreaterThanOrEqual(portrait.y + portrait.height);
+    expect(bio.x).toBeLessThanOrEqual(portrait.x);
+    // 375 px less the page's and the box's margins: the bio was 205 px beside the portrait.
+    expect(bio.width).toBeGreaterThan(280);
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await seriousViolationsInBothThemes(page, `${path} at 375 px`)).toEqual([]);
+  });
+}
