@@ -1,8 +1,9 @@
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Locator, type Page, test } from "@playwright/test";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
 import { gotoHydrated } from "./hydration.ts";
 import { giveOwnAddress, signUpVerified, uniqueEmail } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
+import { contrastRatio, type Rgb } from "../support/contrast.ts";
 
 test.beforeEach(async ({ context }) => {
   await giveOwnAddress(context);
@@ -163,5 +164,55 @@ for (const { path, profile } of [
     expect(bio.width).toBeGreaterThan(280);
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousViolationsInBothThemes(page, `${path} at 375 px`)).toEqual([]);
+  });
+}
+
+/** WCAG 2's contrast of a radio button's or checkbox's border against the first opaque background behind it, as drawn now. */
+async function borderContrast(control: Locator): Promise<number> {
+  const [border, behind] = await control.evaluate((input) => {
+    const canvas = document.createElement("canvas");
+    canvas.width = canvas.height = 1;
+    const paint = canvas.getContext("2d", { willReadFrequently: true }) as CanvasRenderingContext2D;
+    // The browser turns any CSS colour (oklch too) into sRGB bytes.
+    const bytes = (colour: string) => {
+      paint.clearRect(0, 0, 1, 1);
+      paint.fillStyle = colour;
+      paint.fillRect(0, 0, 1, 1);
+      return [...paint.getImageData(0, 0, 1, 1).data];
+    };
+    let background = [255, 255, 255, 255];
+    for (let element = input.parentElement; element; element = element.parentElement) {
+      const colour = bytes(getComputedStyle(element).backgroundColor);
+      if (colour[3] === 255) {
+        background = colour;
+        break;
+      }
+    }
+    return [bytes(getComputedStyle(input).borderTopColor), background];
+  });
+  return contrastRatio(border.slice(0, 3) as Rgb, behind.slice(0, 3) as Rgb);
+}
+
+for (const scheme of ["dark", "light"] as const) {
+  test(`at 375 px in the ${scheme} theme an unchosen radio button or checkbox has a border of at least 3:1, not a disabled look`, async ({ page, request }) => {
+    test.setTimeout(scanBudget(2));
+    await signedInAt(page, request, 375, `Choosing Chandra ${scheme}`);
+    await page.emulateMedia({ colorScheme: scheme });
+    await gotoHydrated(page, "/settings");
+    const light = page.getByRole("radio", { name: "Light" });
+    await expect(light).not.toBeChecked();
+    await expect(light).toBeEnabled();
+    expect(await borderContrast(light)).toBeGreaterThanOrEqual(3);
+    expect(await borderContrast(page.getByRole("radio", { name: "Dark" }))).toBeGreaterThanOrEqual(3);
+    expect(await seriousViolationsInBothThemes(page, `/settings at 375 px`)).toEqual([]);
+
+    await gotoHydrated(page, "/api-tools");
+    const write = page.getByRole("checkbox", { name: /write/i });
+    await expect(write).not.toBeChecked();
+    expect(await borderContrast(write)).toBeGreaterThanOrEqual(3);
+    // Ticked, it is filled with the brand's colour and still reads as a control.
+    await write.check();
+    await expect(write).toBeChecked();
+    expect(await borderContrast(write)).toBeGreaterThanOrEqual(3);
   });
 }

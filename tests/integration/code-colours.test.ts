@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../server/catalog/index.ts";
+import { contrastRatio, type Rgb } from "../support/contrast.ts";
 import { contentDir } from "./helpers.ts";
-
-type Rgb = [number, number, number];
 
 /** #rgb, #rrggbb or #rrggbbaa, the alpha laid over `under`. */
 function rgb(hex: string, under: Rgb = [255, 255, 255]): Rgb {
@@ -10,14 +9,6 @@ function rgb(hex: string, under: Rgb = [255, 255, 255]): Rgb {
   const [r, g, b] = [0, 2, 4].map((i) => Number.parseInt(digits.slice(i, i + 2), 16)) as Rgb;
   const alpha = digits.length === 8 ? Number.parseInt(digits.slice(6, 8), 16) / 255 : 1;
   return [r, g, b].map((c, i) => c * alpha + under[i]! * (1 - alpha)) as Rgb;
-}
-
-/** WCAG 2's contrast ratio of two colours. */
-function contrast(a: Rgb, b: Rgb): number {
-  const luminance = (c: Rgb) =>
-    c.map((v) => v / 255).map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i]!, 0);
-  const [light, dark] = [luminance(a), luminance(b)].toSorted((x, y) => y - x) as [number, number];
-  return (light + 0.05) / (dark + 0.05);
 }
 
 /** Each highlighted block of `html` with its backgrounds and the colours of its text, in both themes. */
@@ -44,7 +35,7 @@ describe("code in lessons", () => {
           for (const [theme, { background, colours }] of Object.entries(block)) {
             const under = rgb(background);
             for (const colour of colours) {
-              const ratio = contrast(rgb(colour, under), under);
+              const ratio = contrastRatio(rgb(colour, under), under);
               if (ratio < 4.5) faint.push(`${course.id}/${lesson.id} (${theme}): ${colour} on ${background} is ${ratio.toFixed(2)}:1`);
             }
           }
