@@ -1,4 +1,4 @@
-import { eq, isNull, sql } from "drizzle-orm";
+import { countDistinct, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { enrolments, feedback } from "../db/schema.ts";
 import type { Course, TeamMember } from "./index.ts";
@@ -8,13 +8,22 @@ export type { CourseStats } from "../../common/view-types.ts";
 
 export const noStats: CourseStats = { learners: 0, reviewCount: 0, rating: null };
 
+/** A learner is someone whose enrolment is active: refunded or revoked ones do not count. */
+const activeEnrolment = eq(enrolments.status, "active");
+
+/** How many people have at least one course now: each counted once, however many courses they have. */
+export async function learnerCount(db: Db): Promise<number> {
+  const [row] = await db.select({ learners: countDistinct(enrolments.userId) }).from(enrolments).where(activeEnrolment);
+  return row?.learners ?? 0;
+}
+
 /** Learner and review counts with the average rating of every course, in two grouped queries. */
 export async function courseStats(db: Db): Promise<Map<string, CourseStats>> {
   const [learnerRows, ratingRows] = await Promise.all([
     db
       .select({ courseId: enrolments.courseId, learners: sql<number>`count(*)::int` })
       .from(enrolments)
-      .where(eq(enrolments.status, "active"))
+      .where(activeEnrolment)
       .groupBy(enrolments.courseId),
     db
       .select({ courseId: feedback.courseId, count: sql<number>`count(*)::int`, average: sql<number>`avg(${feedback.rating})::float8` })

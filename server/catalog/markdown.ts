@@ -1,5 +1,5 @@
-import { Marked, type RendererObject } from "marked";
-import { bundledLanguages, createHighlighter, createJavaScriptRegexEngine } from "shiki";
+import { Marked, Renderer, type RendererObject } from "marked";
+import { bundledLanguages, bundledLanguagesInfo, createHighlighter, createJavaScriptRegexEngine } from "shiki";
 import { escapeHtml } from "../escape-html.ts";
 
 export function slugify(text: string): string {
@@ -9,6 +9,17 @@ export function slugify(text: string): string {
     .replace(/&[a-z]+;/g, "")
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
+}
+
+const namedEscapes: Record<string, string> = { lt: "<", gt: ">", quot: '"', amp: "&" };
+
+/** The text of inline HTML as a reader sees it: tags dropped, and the escapes marked writes (and numeric references) turned back into characters. */
+function plainText(html: string): string {
+  return html.replace(/<[^>]+>/g, "").replace(/&(?:(lt|gt|quot|amp)|#(\d{1,7})|#x([\da-f]{1,6}));/gi, (entity, name?: string, decimal?: string, hex?: string) => {
+    if (name) return namedEscapes[name.toLowerCase()] ?? entity;
+    const code = decimal ? Number(decimal) : Number.parseInt(hex ?? "", 16);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+  });
 }
 
 const links: RendererObject = {
@@ -65,6 +76,18 @@ export function fenceLanguages(sources: string[]): Set<string> {
   return found;
 }
 
+/**
+ * GitHub's current palettes: every token colour reaches 4.5:1 on its block's background (the older
+ * "github-dark" drew comments at 3.05:1, "github-light" variables at 3.49:1); tests/integration/code-colours.test.ts checks each lesson.
+ */
+const codeThemes = { light: "github-light-default", dark: "github-dark-default" } as const;
+
+/** A fence language as people call it: "JavaScript" for js, "Shell" for bash, "Text" for none. */
+function languageName(language: string): string {
+  if (language === "text") return "Text";
+  return bundledLanguagesInfo.find((info) => info.id === language || info.aliases?.includes(language))?.name ?? language;
+}
+
 /** Thrown for a fence language the highlighter does not know; the loader names the file. */
 export class UnknownLanguage extends Error {}
 
@@ -77,7 +100,7 @@ export async function createLessonRenderer(languages: Iterable<string>): Promise
   const unknown = wanted.find((l) => !(l in bundledLanguages));
   if (unknown) throw new UnknownLanguage(unknown);
   const highlighter = await createHighlighter({
-    themes: ["github-light", "github-dark"],
+    themes: [codeThemes.light, codeThemes.dark],
     langs: wanted as (keyof typeof bundledLanguages)[],
     engine: createJavaScriptRegexEngine(),
   });
@@ -95,19 +118,22 @@ export async function createLessonRenderer(languages: Iterable<string>): Promise
           const count = used.get(base) ?? 0;
           used.set(base, count + 1);
           const id = count === 0 ? base : `${base}-${count + 1}`;
-          headings.push({ id, text: html.replace(/<[^>]+>/g, ""), depth });
+          headings.push({ id, text: plainText(html), depth });
           // Out of the Tab order: the lesson's "On this page" list links its sections, and a keyboard
           // reading a lesson should reach its end without a stop at every heading.
           return `<h${depth} id="${id}">${html} <a class="heading-anchor" href="#${id}" tabindex="-1" aria-label="Link to this section">#</a></h${depth}>\n`;
         },
         code({ text, lang }) {
-          const language = (lang ?? "").trim().split(/\s+/)[0]?.toLowerCase() || "text";
-          return highlighter.codeToHtml(text, {
-            lang: wanted.includes(language) ? language : "text",
-            themes: { light: "github-light", dark: "github-dark" },
-            // Long lines wrap (app.css) rather than scroll, so a code block needs no Tab stop of its own.
-            tabindex: false,
-          });
+          const requested = (lang ?? "").trim().split(/\s+/)[0]?.toLowerCase() || "text";
+          const language = wanted.includes(requested) ? requested : "text";
+          // Long lines wrap (app.css) rather than scroll, so a code block needs no Tab stop of its own.
+          const highlighted = highlighter.codeToHtml(text, { lang: language, themes: codeThemes, tabindex: false });
+          // A bar over the code names its language and, once the player's scripts run, holds its Copy button (app/components/code-copy-buttons.tsx).
+          return `<div class="code-block"><div class="code-bar">${escapeHtml(languageName(language))}</div>${highlighted}</div>\n`;
+        },
+        table(token) {
+          // A table wider than a phone scrolls in its own box (focusable, so the keyboard scrolls it too), not the page.
+          return `<div class="table-scroll" tabindex="0">${Renderer.prototype.table.call(this, token)}</div>\n`;
         },
         blockquote({ tokens }) {
           const inner = this.parser.parse(tokens);

@@ -40,7 +40,6 @@ export const siteSchema = z.object({
     maxProgressPercent: z.number().int().min(0).max(100),
   }),
   hero: z.object({ title: nonEmpty, text: nonEmpty }),
-  stats: z.array(z.object({ value: nonEmpty, label: nonEmpty })).max(4),
 });
 export type Site = z.infer<typeof siteSchema>;
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { Hono } from "hono";
 import { describe, expect, it } from "vitest";
 import { splitFrontMatter } from "../../server/catalog/front-matter.ts";
-import { courseStats, loadCatalog, parseCourseQuery, policySlugs, searchCourses, type Course, type CourseStats } from "../../server/catalog/index.ts";
+import { courseStats, learnerCount, loadCatalog, parseCourseQuery, policySlugs, searchCourses, type Course, type CourseStats } from "../../server/catalog/index.ts";
 import { feedback } from "../../server/db/schema.ts";
 import { contentImages, contentImagesRoute } from "../../server/http/content-images.ts";
 import { contentCopy, contentDir, databaseKinds, identitySuite, testCatalog } from "./helpers.ts";
@@ -228,6 +228,7 @@ describe.each(databaseKinds)("catalogue search and sort on $name", ({ open }) =>
   };
 
   it("counts active learners and averages reviews per course, from the tables", async () => {
+    expect(await learnerCount(suite.db)).toBe(0);
     const people = await Promise.all(["Asha", "Bala", "Chitra", "Dev"].map((name) => suite.signUp(name)));
     const [a, b, c, d] = people.map((p) => p.id) as [string, string, string, string];
     for (const userId of [a, b, c]) await suite.enrol(userId, "node-backend");
@@ -244,6 +245,8 @@ describe.each(databaseKinds)("catalogue search and sort on $name", ({ open }) =>
     expect(stats.get("node-backend")).toEqual({ learners: 3, reviewCount: 3, rating: 4.3 });
     expect(stats.get("ui-ux-design")).toEqual({ learners: 1, reviewCount: 1, rating: 5 });
     expect(stats.get("react-fundamentals")).toBeUndefined();
+    // Asha, Bala and Chitra, once each: Asha's second course does not make her two learners, Dev's revoked enrolment is none.
+    expect(await learnerCount(suite.db)).toBe(3);
   });
 
   it("sorts by learners, by rating with unreviewed courses last, by price and by date", async () => {

@@ -118,6 +118,13 @@ describe("the help centre's words", () => {
     expect(uiTexts('const created = { label: "Awaiting payment" }; // was Pending\n<p>Paid</p>')).toEqual(["Awaiting payment", "Paid"]);
   });
 
+  it("speaks of videos only while some lesson has one", async () => {
+    const { courses } = await loadCatalog(contentDir);
+    const videoLessons = courses.reduce((sum, course) => sum + course.videoLessonCount, 0);
+    const speaking = (await markdownFiles(helpDir)).filter(({ text }) => /\bvideos?\b/i.test(text)).map(({ file }) => file);
+    expect(videoLessons > 0 ? [] : speaking, "no lesson has a video, so the help must not answer questions about them").toEqual([]);
+  });
+
   it("links only to pages the site has, and to help sections and questions that exist", async () => {
     const patterns = routePatterns(routes);
     const { help } = await loadCatalog(contentDir);

@@ -12,6 +12,7 @@ import type { Route } from "./+types/api-tools";
 import { Button } from "../../components/ui/button.tsx";
 import { Select, TextField } from "../../components/ui/field.tsx";
 import { Checkbox } from "../../components/ui/choice.tsx";
+import { CopyButton } from "../../components/ui/copy-button.tsx";
 import { z } from "zod";
 import { checked, succeeded } from "../../../common/forms.ts";
 import { attemptFor, readForm, refuse, succeed } from "../forms.server.ts";
@@ -149,13 +150,16 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
                   <label htmlFor="new-secret" className="text-sm font-semibold text-amber-950 dark:text-amber-100">
                     Your new key (shown once)
                   </label>
-                  <input
-                    id="new-secret"
-                    readOnly
-                    value={secret}
-                    onFocus={(event) => event.currentTarget.select()}
-                    className="mt-2 block w-full rounded-lg border border-amber-300 bg-white px-3 py-2 font-mono text-sm dark:border-amber-700 dark:bg-slate-900"
-                  />
+                  <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2">
+                    <input
+                      id="new-secret"
+                      readOnly
+                      value={secret}
+                      onFocus={(event) => event.currentTarget.select()}
+                      className="block w-full min-w-0 flex-1 basis-64 rounded-lg border border-amber-300 bg-white px-3 py-2 font-mono text-sm dark:border-amber-700 dark:bg-slate-900"
+                    />
+                    <CopyButton value={secret} label="your new key" />
+                  </div>
                 </div>
               )}
               {/* A new form once a key is made, so the fields start empty for the next one. */}

@@ -5,6 +5,7 @@ import { attempt } from "../../../server/errors.ts";
 import { completeLesson, issueCertificate, lessonView, RefundLimitAhead, refundLimitNotice, rememberLesson } from "../../../server/learning/index.ts";
 import { createNote, listLessonNotes, noteLimits, renderNoteMarkdown } from "../../../server/notes/index.ts";
 import { CourseProgress } from "../../components/account-progress.tsx";
+import { CodeCopyButtons } from "../../components/code-copy-buttons.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "../../components/icons.tsx";
 import { LessonNotesPanel } from "../../components/notes/lesson-notes-panel.tsx";
@@ -113,9 +114,15 @@ const lessonBodyId = "lesson-body";
 /** The lesson's element, where the player's "Skip to lesson" link takes the keyboard, past the course contents. */
 const lessonElementId = "lesson";
 
-/** The lesson's text, sent once: in the document, or in the data of a client-side navigation. */
+/** The lesson's text, sent once: in the document, or in the data of a client-side navigation; its code blocks get Copy buttons. */
 function LessonBody({ html }: { html: HtmlOnce }) {
-  return <Prose id={lessonBodyId} html={useHtmlOnce(lessonBodyId, html)} className="mt-8 max-w-3xl" />;
+  const body = useHtmlOnce(lessonBodyId, html);
+  return (
+    <>
+      <Prose id={lessonBodyId} html={body} className="mt-8 max-w-3xl" />
+      <CodeCopyButtons containerId={lessonBodyId} html={body} />
+    </>
+  );
 }
 
 /** ← and → move between lessons, unless the learner is typing somewhere. */

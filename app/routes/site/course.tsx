@@ -11,6 +11,7 @@ import { ReviewCard } from "../../components/feedback/review-card.tsx";
 import { allReviewsLink, ratingText, reviewCount, Stars } from "../../components/feedback/stars.tsx";
 import { BookIcon, ClockIcon, SignalIcon, StarIcon } from "../../components/icons.tsx";
 import { Container, Prose } from "../../components/page-intro.tsx";
+import { PersonProfile } from "../../components/person-profile.tsx";
 import { formatDuration, formatMoney, levelLabel } from "../../../common/format.ts";
 import { pageMeta, rootData } from "../../lib/seo.ts";
 import type { Route } from "./+types/course";
@@ -262,13 +263,8 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
               <h2 id="instructor" className="text-xl font-bold text-slate-950 dark:text-white">
                 Your instructor
               </h2>
-              <div className="mt-4 flex gap-4 rounded-xl border border-slate-200 p-5 dark:border-slate-800">
-                <ContentImage picture={instructor.portrait} className="size-20 shrink-0 rounded-full" />
-                <div>
-                  <p className="font-semibold text-slate-950 dark:text-white">{instructor.name}</p>
-                  <p className="text-sm text-slate-600 dark:text-slate-400">{instructor.role}</p>
-                  <Prose html={instructor.bioHtml} className="mt-3 text-sm" />
-                </div>
+              <div className="mt-4 rounded-xl border border-slate-200 p-5 dark:border-slate-800">
+                <PersonProfile person={instructor} headingLevel={3} />
               </div>
             </section>
           )}

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { coursesOnSale, courseStats, noStats } from "../../../server/catalog/index.ts";
+import { type Course, coursesOnSale, courseStats, learnerCount, noStats } from "../../../server/catalog/index.ts";
 import { appServices } from "../../../server/context.ts";
 import { topReviews } from "../../../server/feedback/index.ts";
 import { ContentImage } from "../../components/content-image.tsx";
@@ -7,6 +7,7 @@ import { CourseCard, toCourseSummary } from "../../components/course-card.tsx";
 import { ReviewCard } from "../../components/feedback/review-card.tsx";
 import { FormAlert } from "../../components/form-controls.tsx";
 import { ArrowRightIcon } from "../../components/icons.tsx";
+import { lessonPath } from "../../components/player/course-outline.tsx";
 import { Container } from "../../components/page-intro.tsx";
 import { ServiceCard, toServiceSummary } from "../../components/service-card.tsx";
 import { pageMeta } from "../../lib/seo.ts";
@@ -17,13 +18,14 @@ import { cardClass } from "../../components/ui/card.tsx";
 export async function loader({ url, context }: Route.LoaderArgs) {
   const { catalog, db, cipher } = context.get(appServices);
   const { site, services, portfolio } = catalog;
-  const [stats, onSale] = await Promise.all([courseStats(db), coursesOnSale(db)]);
+  const [stats, onSale, learners] = await Promise.all([courseStats(db), coursesOnSale(db), learnerCount(db)]);
   const courses = onSale.of(catalog.courses);
   const reviews = await topReviews(db, cipher, { courses });
   return {
     accountDeleted: url.searchParams.get("deleted") === "1",
     hero: site.hero,
-    stats: site.stats,
+    figures: catalogueFigures(courses, learners),
+    previews: previewLessons(courses),
     siteName: site.name,
     description: site.description,
     courses: courses
@@ -37,11 +39,63 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   };
 }
 
+/** What the hero counts, all of it from the catalogue and the database; learners only once there are some. */
+function catalogueFigures(courses: Course[], learners: number): { value: string; label: string }[] {
+  const lessons = courses.reduce((sum, c) => sum + c.lessonCount, 0);
+  const hours = Math.floor(courses.reduce((sum, c) => sum + c.totalMinutes, 0) / 60);
+  const instructors = new Set(courses.map((c) => c.instructor)).size;
+  return [
+    ...(learners > 0 ? [{ value: learners.toLocaleString("en-IN"), label: learners === 1 ? "learner enrolled" : "learners enrolled" }] : []),
+    { value: String(lessons), label: "lessons" },
+    { value: String(hours), label: "hours of lessons" },
+    { value: String(instructors), label: instructors === 1 ? "instructor" : "instructors" },
+  ];
+}
+
+/** Each course's first free lesson, featured courses first: lessons anyone can open without an account. */
+function previewLessons(courses: Course[]) {
+  return courses
+    .toSorted((a, b) => Number(b.featured) - Number(a.featured))
+    .flatMap((course) => {
+      const lesson = course.modules.flatMap((m) => m.lessons).find((l) => l.preview);
+      return lesson ? [{ courseId: course.id, courseTitle: course.title, cover: { ...course.cover, alt: "" }, lessonId: lesson.id, title: lesson.title, minutes: lesson.minutes }] : [];
+    })
+    .slice(0, 4);
+}
+
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
     title: args.loaderData?.siteName ?? "Academy",
     description: args.loaderData?.description ?? "",
   });
+
+function PreviewLessons({ lessons }: { lessons: ReturnType<typeof previewLessons> }) {
+  return (
+    <section aria-labelledby="try-a-lesson" className={cardClass({ raised: true, className: "p-6" })}>
+      <p className="text-xs font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">Free preview lessons</p>
+      <h2 id="try-a-lesson" className="mt-1 text-xl font-bold text-slate-950 dark:text-white">
+        Try a lesson before you buy
+      </h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Open to everyone, no account needed.</p>
+      <ul className="mt-4 divide-y divide-slate-200 dark:divide-slate-800">
+        {lessons.map((lesson) => (
+          <li key={lesson.courseId}>
+            <Link to={lessonPath(lesson.courseId, lesson.lessonId)} className="group flex items-center gap-4 py-3">
+              <ContentImage picture={lesson.cover} className="w-16 shrink-0 rounded-lg sm:w-20" />
+              <span className="min-w-0 flex-1">
+                <span className="block font-semibold text-slate-950 group-hover:text-brand-700 dark:text-white dark:group-hover:text-brand-300">{lesson.title}</span>
+                <span className="block text-sm text-slate-600 dark:text-slate-400">
+                  {lesson.courseTitle} · {lesson.minutes} min
+                </span>
+              </span>
+              <ArrowRightIcon className="size-4 shrink-0 text-slate-500 group-hover:text-brand-700 dark:text-slate-400 dark:group-hover:text-brand-300" />
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 function SectionHeading({ id, title, lead, to, linkLabel }: { id: string; title: string; lead: string; to: string; linkLabel: string }) {
   return (
@@ -63,7 +117,7 @@ function SectionHeading({ id, title, lead, to, linkLabel }: { id: string; title:
 }
 
 export default function HomePage({ loaderData }: Route.ComponentProps) {
-  const { hero, stats, courses, courseCount, reviews, services, projects, accountDeleted } = loaderData;
+  const { hero, figures, previews, courses, courseCount, reviews, services, projects, accountDeleted } = loaderData;
   return (
     <>
       {accountDeleted && (
@@ -72,30 +126,33 @@ export default function HomePage({ loaderData }: Route.ComponentProps) {
         </Container>
       )}
       <section className="relative overflow-hidden border-b border-slate-200 bg-gradient-to-b from-brand-50 to-white dark:border-slate-800 dark:from-slate-900 dark:to-slate-950">
-        <Container className="py-16 sm:py-24">
-          <h1 className="max-w-3xl text-4xl font-extrabold tracking-tight text-slate-950 sm:text-6xl dark:text-white">
-            {hero.title}
-          </h1>
-          <p className="mt-6 max-w-2xl text-lg leading-8 text-slate-700 dark:text-slate-300">{hero.text}</p>
-          <div className="mt-8 flex flex-wrap gap-3">
-            <ButtonLink to="/courses" size="xl" className="shadow-sm">
-              Browse {courseCount} courses
-            </ButtonLink>
-            <Link
-              to="/services"
-              className="rounded-full border border-slate-300 bg-white px-6 py-3 font-semibold text-slate-900 hover:border-slate-400 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:hover:border-slate-500"
-            >
-              Work with us
-            </Link>
+        <Container className="grid gap-12 py-16 sm:py-24 lg:grid-cols-[minmax(0,1fr)_26rem] lg:items-center">
+          <div>
+            <h1 className="max-w-3xl text-4xl font-extrabold tracking-tight text-slate-950 sm:text-6xl dark:text-white">
+              {hero.title}
+            </h1>
+            <p className="mt-6 max-w-2xl text-lg leading-8 text-slate-700 dark:text-slate-300">{hero.text}</p>
+            <div className="mt-8 flex flex-wrap gap-3">
+              <ButtonLink to="/courses" size="xl" className="shadow-sm">
+                Browse {courseCount} courses
+              </ButtonLink>
+              <Link
+                to="/services"
+                className="rounded-full border border-slate-300 bg-white px-6 py-3 font-semibold text-slate-900 hover:border-slate-400 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:hover:border-slate-500"
+              >
+                Work with us
+              </Link>
+            </div>
+            <dl className="mt-12 flex flex-wrap gap-x-10 gap-y-6">
+              {figures.map((figure) => (
+                <div key={figure.label} className="flex flex-col">
+                  <dt className="text-sm text-slate-600 dark:text-slate-400">{figure.label}</dt>
+                  <dd className="order-first text-2xl font-bold text-slate-950 dark:text-white">{figure.value}</dd>
+                </div>
+              ))}
+            </dl>
           </div>
-          <dl className="mt-14 grid max-w-3xl grid-cols-2 gap-6 sm:grid-cols-4">
-            {stats.map((stat) => (
-              <div key={stat.label}>
-                <dt className="text-sm text-slate-600 dark:text-slate-400">{stat.label}</dt>
-                <dd className="order-first text-2xl font-bold text-slate-950 dark:text-white">{stat.value}</dd>
-              </div>
-            ))}
-          </dl>
+          {previews.length > 0 && <PreviewLessons lessons={previews} />}
         </Container>
       </section>
 

@@ -1,6 +1,6 @@
 import { appServices } from "../../../server/context.ts";
-import { Container, PageIntro, Prose } from "../../components/page-intro.tsx";
-import { ContentImage } from "../../components/content-image.tsx";
+import { Container, PageIntro } from "../../components/page-intro.tsx";
+import { PersonProfile } from "../../components/person-profile.tsx";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/team";
 import { cardClass } from "../../components/ui/card.tsx";
@@ -26,24 +26,18 @@ export default function TeamPage({ loaderData: { team } }: Route.ComponentProps)
       <ul className="mt-12 grid gap-6 md:grid-cols-2">
         {team.map((member) => (
           <li key={member.id} className={cardClass({ className: "p-6" })}>
-            <div className="flex items-center gap-4">
-              <ContentImage picture={member.portrait} className="size-20 shrink-0 rounded-full" />
-              <div>
-                <h2 className="text-lg font-semibold text-slate-950 dark:text-white">{member.name}</h2>
-                <p className="text-sm text-slate-600 dark:text-slate-400">{member.role}</p>
-              </div>
-            </div>
-            <Prose html={member.bioHtml} className="mt-4 text-sm" />
-            <ul className="mt-4 flex flex-wrap gap-2" aria-label={`${member.name}'s expertise`}>
-              {member.expertise.map((skill) => (
-                <li
-                  key={skill}
-                  className="rounded-full bg-slate-100 px-3 py-1 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300"
-                >
-                  {skill}
-                </li>
-              ))}
-            </ul>
+            <PersonProfile person={member} headingLevel={2}>
+              <ul className="mt-4 flex flex-wrap gap-2" aria-label={`${member.name}'s expertise`}>
+                {member.expertise.map((skill) => (
+                  <li
+                    key={skill}
+                    className="rounded-full bg-slate-100 px-3 py-1 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300"
+                  >
+                    {skill}
+                  </li>
+                ))}
+              </ul>
+            </PersonProfile>
           </li>
         ))}
       </ul>
