@@ -132,8 +132,8 @@ export async function createLessonRenderer(languages: Iterable<string>): Promise
           return `<div class="code-block"><div class="code-bar">${escapeHtml(languageName(language))}</div>${highlighted}</div>\n`;
         },
         table(token) {
-          // A table wider than a phone scrolls in its own box (focusable, so the keyboard scrolls it too), not the page.
-          return `<div class="table-scroll" tabindex="0">${Renderer.prototype.table.call(this, token)}</div>\n`;
+          // A table wider than a phone scrolls in its own box, not the page (app/components/scrollable-tables.tsx lets the keyboard scroll it).
+          return `<div class="table-scroll">${Renderer.prototype.table.call(this, token)}</div>\n`;
         },
         blockquote({ tokens }) {
           const inner = this.parser.parse(tokens);

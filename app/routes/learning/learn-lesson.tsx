@@ -6,6 +6,7 @@ import { completeLesson, issueCertificate, lessonView, RefundLimitAhead, refundL
 import { createNote, listLessonNotes, noteLimits, renderNoteMarkdown } from "../../../server/notes/index.ts";
 import { CourseProgress } from "../../components/account-progress.tsx";
 import { CodeCopyButtons } from "../../components/code-copy-buttons.tsx";
+import { ScrollableTables } from "../../components/scrollable-tables.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
 import { ArrowLeftIcon, ArrowRightIcon, CheckIcon } from "../../components/icons.tsx";
 import { LessonNotesPanel } from "../../components/notes/lesson-notes-panel.tsx";
@@ -121,6 +122,7 @@ function LessonBody({ html }: { html: HtmlOnce }) {
     <>
       <Prose id={lessonBodyId} html={body} className="mt-8 max-w-3xl" />
       <CodeCopyButtons containerId={lessonBodyId} html={body} />
+      <ScrollableTables containerId={lessonBodyId} html={body} />
     </>
   );
 }
