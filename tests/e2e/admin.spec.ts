@@ -155,7 +155,7 @@ test("the first owner is made at the server, sets up two-factor sign-in, and gra
     const orderPage = colleague.page.url();
     expect(await seriousViolationsInBothThemes(colleague.page, "order")).toEqual([]);
     await buyer.page.reload();
-    await expect(buyer.page.getByRole("link", { name: /^Continue/ })).toBeVisible();
+    await expect(buyer.page.getByRole("link", { name: /^Start course/ })).toBeVisible();
 
     // The buyer, angry about the wait, posts an abusive review; support hides it, saying why.
     const abusive = "The support team are idiots and the instructor is a fraud who should be jailed.";
