@@ -38,8 +38,15 @@ const json = <T extends z.ZodType>(schema: T, description: string) => ({ descrip
 
 const Money = z.object({ amount: z.number().int().openapi({ description: "Minor units (paise)." }), currency: z.string().openapi({ example: "INR" }) });
 const Id = z.object({ id: z.string().min(1).max(64).openapi({ param: { name: "id", in: "path" } }) });
+const limitMessage = "Give limit as a whole number from 1 to 100.";
 const Page = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50).openapi({ param: { name: "limit", in: "query" }, description: "At most 100." }),
+  limit: z.coerce
+    .number({ error: limitMessage })
+    .int(limitMessage)
+    .min(1, limitMessage)
+    .max(100, limitMessage)
+    .default(50)
+    .openapi({ param: { name: "limit", in: "query" }, description: "How many to answer: 1 to 100, 50 if not given." }),
   cursor: z.string().max(200).optional().openapi({ param: { name: "cursor", in: "query" }, description: "`nextCursor` of the previous page." }),
 });
 

@@ -248,7 +248,7 @@ export async function pageOfNotes(
   userId: string,
   options: { cursor?: string | undefined; limit: number },
 ): Promise<{ notes: Note[]; nextCursor: string | null }> {
-  const after = options.cursor ? readCursor(options.cursor) : null;
+  const after = options.cursor === undefined ? null : readCursor(options.cursor);
   // Ordered by the time as the cursor can carry it (milliseconds), so no note falls between two pages.
   const updated = sql<Date>`date_trunc('milliseconds', ${notes.updatedAt})`;
   const listed = await listIds(

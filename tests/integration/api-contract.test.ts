@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../server/api/keys.ts";
 import { createHostingOrder } from "../../server/commerce/index.ts";
 import { deviceCode, session, user } from "../../server/db/schema.ts";
-import { createNote } from "../../server/notes/index.ts";
+import { createNote, pageOfNotes } from "../../server/notes/index.ts";
 import { startWebsite } from "../../server/websites/index.ts";
 import { payInTestSandbox, startTestApp, type TestApp } from "./helpers.ts";
 
@@ -181,7 +181,7 @@ describe("every operation of /api/v1", () => {
     expect((await call("GET", "/api/v1/me", { token: owner.token })).status).toBe(200);
   });
 
-  it("answers a body that is not JSON with 415, and one with a NUL with 400, in the one error shape, changing nothing", async () => {
+  it("answers a body that is not JSON with 415, and one with a NUL, nested deeper than a stack or not UTF-8 with 400, in the one error shape, changing nothing", async () => {
     for (const op of (await operations()).filter((o) => o.hasBody)) {
       const path = `/api/v1${concrete(op.path, ids)}`;
       for (const [contentType, body] of [["text/plain", "hello"], ["application/x-www-form-urlencoded", "title=x&body=y"], [null, "{}"]] as const) {
@@ -194,15 +194,27 @@ describe("every operation of /api/v1", () => {
       const nul = await call(op.method, path, { token: owner.token, body: JSON.stringify({ title: "a\u0000b", body: "x" }) });
       expect(nul.status, `${op.method} ${op.path} with a NUL`).toBe(400);
       expect(((await nul.json()) as { error: { code: string } }).error.code).toBe("invalid_input");
+      // JSON nested deeper than a call stack goes, and bytes that are not UTF-8 (decoding would save them as U+FFFD): refused, not a 500 nor a garbled note.
+      for (const [what, body, message] of [
+        ["nested 200,000 deep", `${"[".repeat(200_000)}${"]".repeat(200_000)}`, /^Check body: /],
+        ["nested 200,000 deep in a field", `{"title":"x","body":${"[".repeat(200_000)}${"]".repeat(200_000)}}`, /^Check body: /],
+        ["not UTF-8", Buffer.concat([Buffer.from('{"title":"x","body":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]), /not valid UTF-8/],
+      ] as const) {
+        const headers = { authorization: `Bearer ${owner.token}`, "content-type": "application/json" };
+        const response = await t.app.fetch(new Request(`http://academy.test${path}`, { method: op.method, headers, body }));
+        expect(response.status, `${op.method} ${op.path} ${what}`).toBe(400);
+        expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "invalid_input", message: expect.stringMatching(message) });
+      }
     }
     expect(await (await call("GET", `/api/v1/notes/${ids.notes}`, { token: owner.token })).json()).toMatchObject({ title: "Mine", body: "private" });
   });
 
   it("answers JSON everywhere under /api/v1: 404 for a path it does not have, 405 with Allow for a method a path does not take, 413 for a body too large", async () => {
-    for (const path of ["/api/v1", "/api/v1/", "/api/v1/nope", "/api/v1/notes/1/2", "/api/v1/me/"]) {
+    for (const path of ["/api/v1", "/api/v1/", "/api/v1/nope", "/api/v1/notes/1/2", "/api/v1/me/", "/api/v1/notes/", "/api/v1//notes", "/api/v1/openapi.json/"]) {
       for (const token of [undefined, owner.token]) {
-        const response = await call("GET", path, { token });
+        const response = await t.app.fetch(new Request(`http://academy.test${path}`, { headers: { accept: "text/html", ...(token ? { authorization: `Bearer ${token}` } : {}) } }));
         expect(response.status, path).toBe(404);
+        expect(response.headers.get("content-type"), path).toBe("application/json");
         expect(((await response.json()) as { error: { code: string } }).error.code).toBe("not_found");
       }
     }
@@ -214,16 +226,37 @@ describe("every operation of /api/v1", () => {
       ["POST", "/api/v1/openapi.json", "GET, HEAD"],
       ["OPTIONS", "/api/v1/orders", "GET, HEAD"],
     ];
-    for (const [method, path, allow] of wrong) {
-      // From another site too: the API is not a form, so the answer is the API's, not the forms' cross-site refusal.
-      const response = await t.app.fetch(new Request(`http://academy.test${path}`, { method, headers: { authorization: `Bearer ${owner.token}`, origin: "https://elsewhere.example" } }));
-      expect(response.status, `${method} ${path}`).toBe(405);
-      expect(response.headers.get("allow"), `${method} ${path}`).toBe(allow);
-      expect(((await response.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
+    // As curl sends it (no Origin, with or without a token) and from another site: the API is not a form, so the answer is the API's, not the forms' cross-site refusal.
+    const asSent: Record<string, string>[] = [{}, { authorization: `Bearer ${owner.token}` }, { authorization: `Bearer ${owner.token}`, origin: "https://elsewhere.example" }];
+    for (const headers of asSent) {
+      for (const [method, path, allow] of wrong) {
+        const response = await t.app.fetch(new Request(`http://academy.test${path}`, { method, headers }));
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect(response.headers.get("allow"), `${method} ${path}`).toBe(allow);
+        expect(response.headers.get("content-type")).toBe("application/json");
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe("method_not_allowed");
+      }
     }
     const huge = await call("POST", "/api/v1/notes", { token: owner.token, body: JSON.stringify({ title: "x", body: "y".repeat(4 * 1024 * 1024) }) });
     expect(huge.status).toBe(413);
     expect(((await huge.json()) as { error: { code: string } }).error.code).toBe("too_large");
+  });
+
+  it("takes no browser session: a cookie alone is 401 in the one error shape, from this site or another, and changes nothing", async () => {
+    const email = `cookie-${randomBytes(4).toString("hex")}@example.com`;
+    const signUp = await t.identity.auth.api.signUpEmail({ body: { name: "Cookie Chen", email, password: "a good long password" }, asResponse: true });
+    const { user: created } = (await signUp.json()) as { user: { id: string } };
+    const cookie = signUp.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+    await t.database.db.update(user).set({ emailVerified: true }).where(eq(user.id, created.id));
+    for (const origin of ["http://academy.test", "https://elsewhere.example"]) {
+      for (const [method, path, body] of [["GET", "/api/v1/me", undefined], ["POST", "/api/v1/notes", JSON.stringify({ title: "By cookie", body: "x" })]] as const) {
+        const headers = { cookie, origin, ...(body ? { "content-type": "application/json" } : {}) };
+        const response = await t.app.fetch(new Request(`http://academy.test${path}`, { method, headers, body }));
+        expect(response.status, `${method} ${path} from ${origin}`).toBe(401);
+        expect(((await response.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
+      }
+    }
+    expect((await pageOfNotes(t.database.db, t.identity.cipher, created.id, { limit: 10 })).notes).toEqual([]);
   });
 
   it("pages through notes with a cursor, each note once", async () => {
@@ -239,9 +272,19 @@ describe("every operation of /api/v1", () => {
     expect(seen.toSorted()).toEqual(Array.from({ length: 7 }, (_, i) => `Note ${i}`));
   });
 
+  it("refuses a page size it does not give with 400, saying what it takes, on every paged list", async () => {
+    for (const path of ["/api/v1/notes", "/api/v1/orders"]) {
+      for (const limit of ["", "abc", "0", "101", "2.5"]) {
+        const response = await call("GET", `${path}?limit=${limit}`, { token: owner.token });
+        expect(response.status, `${path} limit=${limit}`).toBe(400);
+        expect(((await response.json()) as { error: { fields: Record<string, string> } }).error.fields).toEqual({ limit: "Give limit as a whole number from 1 to 100." });
+      }
+    }
+  });
+
   it("refuses a page cursor it did not give out with 400, on every paged list", async () => {
     for (const path of ["/api/v1/notes", "/api/v1/orders"]) {
-      for (const cursor of ["not-a-cursor", "-1", "1e3", "99999999999999999999", Buffer.from("9999-99-99T00:00:00Z|x").toString("base64url")]) {
+      for (const cursor of ["", "not-a-cursor", "-1", "1e3", "99999999999999999999", Buffer.from("9999-99-99T00:00:00Z|x").toString("base64url")]) {
         const response = await call("GET", `${path}?cursor=${encodeURIComponent(cursor)}`, { token: owner.token });
         expect(response.status, `${path} ${cursor}`).toBe(400);
         expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "invalid_input", message: expect.stringContaining("cursor") });
