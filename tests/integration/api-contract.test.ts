@@ -16,18 +16,29 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Operation = { method: string; path: string; hasBody: boolean; requiredFields: string[] };
+type Operation = { method: string; path: string; url: (ids: Record<string, string>) => string; hasBody: boolean; requiredFields: string[] };
+
+type Header = { $ref: string };
+type DeclaredResponse = { headers?: Record<string, Header>; content?: Record<string, unknown> };
+type Document = {
+  paths: Record<
+    string,
+    Record<string, { operationId?: string; servers?: { url: string }[]; requestBody?: { content: { "application/json": { schema: { required?: string[]; $ref?: string } } } }; responses: Record<string, DeclaredResponse> }>
+  >;
+  components: { schemas: Record<string, { required?: string[] }>; headers: Record<string, { schema: { type: string } }> };
+};
+
+const apiDocument = async () => (await (await call("GET", "/api/v1/openapi.json")).json()) as Document;
 
 async function operations(): Promise<Operation[]> {
-  const doc = (await (await call("GET", "/api/v1/openapi.json")).json()) as {
-    paths: Record<string, Record<string, { requestBody?: { content: { "application/json": { schema: { required?: string[]; $ref?: string } } } } }>>;
-    components: { schemas: Record<string, { required?: string[] }> };
-  };
+  const doc = await apiDocument();
   return Object.entries(doc.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => {
       const schema = operation.requestBody?.content["application/json"].schema;
       const resolved = schema?.$ref ? doc.components.schemas[schema.$ref.split("/").at(-1) ?? ""] : schema;
-      return { method: method.toUpperCase(), path, hasBody: operation.requestBody !== undefined, requiredFields: resolved?.required ?? [] };
+      // An operation served elsewhere (the invoice) says where; the rest are under the document's server.
+      const base = (operation.servers?.[0]?.url ?? "/api/v1").replace(/\/$/, "");
+      return { method: method.toUpperCase(), path, url: (ids) => `${base}${concrete(path, ids)}`, hasBody: operation.requestBody !== undefined, requiredFields: resolved?.required ?? [] };
     }),
   );
 }
@@ -55,9 +66,12 @@ async function personWithToken(name: string) {
   return { id: created.id, email, token, sessionId: row?.id as string };
 }
 
-/** The operation's path with each `{id}` filled from `ids`, by the collection it names. */
+/** The operation's path with its `{id}` filled from `ids`, by the collection it names (an invoice's `{orderId}`, from the orders'). */
 function concrete(path: string, ids: Record<string, string>): string {
-  return path.replace(/^\/(\w+)\/\{id\}/, (_, collection: string) => `/${collection}/${ids[collection] ?? "00000000-0000-0000-0000-000000000000"}`);
+  const unknown = "00000000-0000-0000-0000-000000000000";
+  return path
+    .replace(/^\/(\w+)\/\{id\}/, (_, collection: string) => `/${collection}/${ids[collection] ?? unknown}`)
+    .replace("{orderId}", ids.orders ?? unknown);
 }
 
 describe("every operation of /api/v1", () => {
@@ -90,7 +104,7 @@ describe("every operation of /api/v1", () => {
     for (const op of await operations()) {
       if (op.path === "/openapi.json") continue;
       for (const token of credentials) {
-        const response = await call(op.method, `/api/v1${concrete(op.path, ids)}`, { token, body: op.hasBody ? "{}" : undefined });
+        const response = await call(op.method, op.url(ids), { token, body: op.hasBody ? "{}" : undefined });
         expect(response.status, `${op.method} ${op.path} with ${token ?? "nothing"}`).toBe(401);
         const body = (await response.json()) as { error: { code: string; message: string } };
         expect(body.error.code).toBe("unauthorized");
@@ -100,10 +114,10 @@ describe("every operation of /api/v1", () => {
   });
 
   it("answers 404 for another person's resource, and changes nothing", async () => {
-    const scoped = (await operations()).filter((op) => op.path.includes("{id}"));
-    expect(scoped.map((op) => `${op.method} ${op.path}`).toSorted()).toEqual(["DELETE /notes/{id}", "GET /notes/{id}", "GET /orders/{id}/receipt", "GET /websites/{id}", "PATCH /notes/{id}"]);
+    const scoped = (await operations()).filter((op) => op.path.includes("{"));
+    expect(scoped.map((op) => `${op.method} ${op.path}`).toSorted()).toEqual(["DELETE /notes/{id}", "GET /invoices/{orderId}", "GET /notes/{id}", "GET /orders/{id}/receipt", "GET /websites/{id}", "PATCH /notes/{id}"]);
     for (const op of scoped) {
-      const response = await call(op.method, `/api/v1${concrete(op.path, ids)}`, { token: stranger.token, body: op.hasBody ? JSON.stringify({ title: "x", body: "y" }) : undefined });
+      const response = await call(op.method, op.url(ids), { token: stranger.token, body: op.hasBody ? JSON.stringify({ title: "x", body: "y" }) : undefined });
       expect(response.status, `${op.method} ${op.path}`).toBe(404);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe("not_found");
     }
@@ -117,7 +131,7 @@ describe("every operation of /api/v1", () => {
     const writes = (await operations()).filter((op) => op.method !== "GET" && op.path !== "/session");
     expect(writes.map((op) => `${op.method} ${op.path}`).toSorted()).toEqual(["DELETE /notes/{id}", "PATCH /notes/{id}", "POST /notes"]);
     for (const op of writes) {
-      const response = await call(op.method, `/api/v1${concrete(op.path, ids)}`, { token: reader.secret, body: op.hasBody ? JSON.stringify({ title: "x", body: "y" }) : undefined });
+      const response = await call(op.method, op.url(ids), { token: reader.secret, body: op.hasBody ? JSON.stringify({ title: "x", body: "y" }) : undefined });
       expect(response.status, `${op.method} ${op.path}`).toBe(403);
       expect(((await response.json()) as { error: { code: string; message: string } }).error).toEqual({
         code: "forbidden",
@@ -134,7 +148,7 @@ describe("every operation of /api/v1", () => {
 
   it("answers 400 naming the field for a malformed body", async () => {
     for (const op of (await operations()).filter((o) => o.hasBody)) {
-      const path = `/api/v1${concrete(op.path, ids)}`;
+      const path = op.url(ids);
       const notJson = await call(op.method, path, { token: owner.token, body: "{not json" });
       expect(notJson.status, `${op.method} ${op.path} with a broken body`).toBe(400);
       const wrong = await call(op.method, path, { token: owner.token, body: JSON.stringify({ body: 42 }) });
@@ -183,7 +197,7 @@ describe("every operation of /api/v1", () => {
 
   it("answers a body that is not JSON with 415, and one with a NUL, nested deeper than a stack or not UTF-8 with 400, in the one error shape, changing nothing", async () => {
     for (const op of (await operations()).filter((o) => o.hasBody)) {
-      const path = `/api/v1${concrete(op.path, ids)}`;
+      const path = op.url(ids);
       for (const [contentType, body] of [["text/plain", "hello"], ["application/x-www-form-urlencoded", "title=x&body=y"], [null, "{}"]] as const) {
         const headers = new Headers({ authorization: `Bearer ${owner.token}` });
         if (contentType) headers.set("content-type", contentType);
@@ -290,6 +304,98 @@ describe("every operation of /api/v1", () => {
         expect(((await response.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "invalid_input", message: expect.stringContaining("cursor") });
       }
     }
+  });
+});
+
+/** Every operation of the document, named as `METHOD /path`. */
+const each = (doc: Document) =>
+  Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, ...operation })));
+
+const headerNames = (response: DeclaredResponse) => Object.keys(response.headers ?? {}).toSorted();
+
+describe("the OpenAPI document", () => {
+  it("names every operation with an operationId of its own", async () => {
+    const ids = each(await apiDocument()).map((op) => op.operationId);
+    expect(ids.every((id) => typeof id === "string" && /^[a-z][A-Za-z]+$/.test(id)), ids.join(", ")).toBe(true);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("declares the rate-limit headers on every answer past the token check, Retry-After on every 429 and WWW-Authenticate on every 401", async () => {
+    const doc = await apiDocument();
+    expect(Object.keys(doc.components.headers).toSorted()).toEqual(["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "WWW-Authenticate"]);
+    for (const op of each(doc)) {
+      expect(Object.keys(op.responses), op.name).toEqual(expect.arrayContaining(["401", "429"]));
+      for (const [status, response] of Object.entries(op.responses)) {
+        const expected = { "401": ["WWW-Authenticate"], "413": [], "429": ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"] }[status] ?? ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"];
+        expect(headerNames(response), `${op.name} ${status}`).toEqual(expected);
+        for (const header of Object.values(response.headers ?? {})) expect(doc.components.headers[header.$ref.split("/").at(-1) ?? ""], header.$ref).toBeDefined();
+      }
+    }
+  });
+
+  it("gives every timestamp the date-time format, and every operation that reads a body its 413 and 415", async () => {
+    const doc = await apiDocument();
+    const timestamps: string[] = [];
+    const walk = (schema: unknown, at: string) => {
+      if (typeof schema !== "object" || schema === null) return;
+      for (const [key, value] of Object.entries(schema)) {
+        if (key.endsWith("At") && typeof value === "object" && value !== null && "type" in value) {
+          timestamps.push(at + key);
+          expect((value as { format?: string }).format, at + key).toBe("date-time");
+        }
+        walk(value, `${at}${key}.`);
+      }
+    };
+    walk(doc, "");
+    expect(timestamps.length).toBeGreaterThanOrEqual(10);
+    for (const op of each(doc).filter((o) => o.requestBody)) expect(Object.keys(op.responses), op.name).toEqual(expect.arrayContaining(["400", "413", "415"]));
+  });
+
+  it("describes the invoice where it is served, and the token's answers there are the ones it declares", async () => {
+    const doc = await apiDocument();
+    const invoice = doc.paths["/invoices/{orderId}"]?.get;
+    expect(invoice?.servers).toEqual([expect.objectContaining({ url: "/" })]);
+    expect(Object.keys(invoice?.responses["200"]?.content ?? {})).toEqual(["text/html"]);
+    const person = await personWithToken("Invoice Indu");
+    const unknown = await call("GET", "/invoices/00000000-0000-0000-0000-000000000000", { token: person.token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get("ratelimit-remaining")).toMatch(/^\d+$/);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("not_found");
+    const none = await call("GET", "/invoices/00000000-0000-0000-0000-000000000000");
+    expect(none.status).toBe(401);
+    expect(none.headers.get("www-authenticate")).toBe('Bearer realm="academy"');
+    // Served elsewhere, so not under /api/v1.
+    expect((await call("GET", "/api/v1/invoices/00000000-0000-0000-0000-000000000000", { token: person.token })).status).toBe(404);
+  });
+
+  it("answers with the headers and timestamps it declares", async () => {
+    const person = await personWithToken("Header Hari");
+    const made = await call("POST", "/api/v1/notes", { token: person.token, body: JSON.stringify({ title: "Stamped", body: "text" }) });
+    expect(made.status).toBe(201);
+    const note = (await made.json()) as Record<string, string>;
+    for (const field of ["createdAt", "updatedAt"]) expect(new Date(note[field] ?? "").toISOString(), field).toBe(note[field]);
+    for (const [method, path] of [["GET", "/api/v1/me"], ["GET", "/api/v1/notes"], ["DELETE", `/api/v1/notes/${note.id}`], ["GET", `/api/v1/notes/${note.id}`]] as const) {
+      const response = await call(method, path, { token: person.token });
+      for (const name of ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]) expect(response.headers.get(name), `${method} ${path} ${name}`).toMatch(/^\d+$/);
+    }
+  });
+});
+
+describe("PATCH /notes/{id}", () => {
+  it("changes the title, the body or both, keeping what is left out, and refuses an edit of neither", async () => {
+    const person = await personWithToken("Patch Padma");
+    const note = (await (await call("POST", "/api/v1/notes", { token: person.token, body: JSON.stringify({ title: "First", body: "one" }) })).json()) as { id: string };
+    const patch = (edit: Record<string, unknown>) => call("PATCH", `/api/v1/notes/${note.id}`, { token: person.token, body: JSON.stringify(edit) });
+    expect(await (await patch({ title: "Renamed" })).json()).toMatchObject({ title: "Renamed", body: "one" });
+    expect(await (await patch({ body: "two" })).json()).toMatchObject({ title: "Renamed", body: "two" });
+    expect(await (await patch({ title: "Both", body: "three" })).json()).toMatchObject({ title: "Both", body: "three" });
+    expect(await (await patch({ title: "" })).json()).toMatchObject({ title: "", body: "three" });
+    for (const edit of [{}, { colour: "red" }]) {
+      const neither = await patch(edit);
+      expect(neither.status).toBe(400);
+      expect(((await neither.json()) as { error: { code: string; message: string } }).error).toMatchObject({ code: "invalid_input", message: "Check body: Send title, body or both." });
+    }
+    expect(await (await call("GET", `/api/v1/notes/${note.id}`, { token: person.token })).json()).toMatchObject({ title: "", body: "three" });
   });
 });
 
