@@ -368,14 +368,22 @@ describe("the OpenAPI document", () => {
     expect((await call("GET", "/api/v1/invoices/00000000-0000-0000-0000-000000000000", { token: person.token })).status).toBe(404);
   });
 
-  it("answers with the headers and timestamps it declares", async () => {
+  it("answers with the headers and timestamps it declares, errors after the token check included", async () => {
     const person = await personWithToken("Header Hari");
     const made = await call("POST", "/api/v1/notes", { token: person.token, body: JSON.stringify({ title: "Stamped", body: "text" }) });
     expect(made.status).toBe(201);
     const note = (await made.json()) as Record<string, string>;
     for (const field of ["createdAt", "updatedAt"]) expect(new Date(note[field] ?? "").toISOString(), field).toBe(note[field]);
-    for (const [method, path] of [["GET", "/api/v1/me"], ["GET", "/api/v1/notes"], ["DELETE", `/api/v1/notes/${note.id}`], ["GET", `/api/v1/notes/${note.id}`]] as const) {
-      const response = await call(method, path, { token: person.token });
+    const answers = [
+      ["GET", "/api/v1/me", undefined, 200],
+      ["GET", "/api/v1/notes?cursor=nope", undefined, 400],
+      ["PATCH", `/api/v1/notes/${note.id}`, "{broken", 400],
+      ["DELETE", `/api/v1/notes/${note.id}`, undefined, 204],
+      ["GET", `/api/v1/notes/${note.id}`, undefined, 404],
+    ] as const;
+    for (const [method, path, body, status] of answers) {
+      const response = await call(method, path, { token: person.token, body });
+      expect(response.status, `${method} ${path}`).toBe(status);
       for (const name of ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"]) expect(response.headers.get(name), `${method} ${path} ${name}`).toMatch(/^\d+$/);
     }
   });
