@@ -11,7 +11,7 @@ import { checkBearer } from "./bearer.ts";
 import { authorize } from "./credentials.ts";
 import { apiErrorBody } from "./error-body.ts";
 import { apiScopes, requires, type ApiCaller, type ApiScope } from "./scopes.ts";
-import { addResources, errorResponses, type ResourceDeps } from "./resources.ts";
+import { addResources, errorResponses, json, noContent, registerHeaders, type ResourceDeps } from "./resources.ts";
 
 export type ApiDeps = ResourceDeps & { rateLimitPerMinute: number };
 
@@ -40,9 +40,12 @@ const methods = ["get", "put", "post", "delete", "patch"] as const;
 /**
  * The routes as the door checks them, from the generated document: each operation's scopes are
  * its `security` requirement, so the declaration that documents a scope is the one enforced. A
- * route that declares none stops the server at start-up rather than serving unchecked.
+ * route that declares none, or no `operationId` of its own (generated clients name their calls
+ * by it), stops the server at start-up rather than serving unchecked. An operation with servers
+ * of its own (the invoice) is described here but served elsewhere.
  */
 function operationsOf(document: ApiDocument): Operation[] {
+  const operationIds = new Set<string>();
   const operations = Object.entries(document.paths ?? {}).flatMap(([path, item]) =>
     methods.flatMap((method) => {
       const operation = item?.[method];
@@ -51,6 +54,11 @@ function operationsOf(document: ApiDocument): Operation[] {
       if (!declared || !declared.every((scope) => (apiScopes as readonly string[]).includes(scope))) {
         throw new Error(`${method.toUpperCase()} ${apiBase}${path} must declare the scopes it needs: security: requires(...)`);
       }
+      if (!operation.operationId || operationIds.has(operation.operationId)) {
+        throw new Error(`${method.toUpperCase()} ${apiBase}${path} must declare an operationId no other operation has.`);
+      }
+      operationIds.add(operation.operationId);
+      if (operation.servers) return [];
       const pattern = new RegExp(`^${path.replaceAll(/\{[^/}]+\}/g, "[^/]+")}$`);
       return [{ method: method.toUpperCase(), pattern, scopes: declared as ApiScope[], hasBody: operation.requestBody !== undefined }];
     }),
@@ -85,6 +93,7 @@ export function createApi(deps: ApiDeps) {
       return errorResponse(c, 400, `Check ${Object.keys(fields).join(", ")}: ${Object.values(fields)[0]}`, fields);
     },
   });
+  registerHeaders(api);
   api.openAPIRegistry.registerComponent("securitySchemes", "bearer", {
     type: "http",
     scheme: "bearer",
@@ -128,7 +137,7 @@ export function createApi(deps: ApiDeps) {
   const caller = (c: Context<ApiEnv>) => c.get("caller");
 
   api.openapi(
-    createRoute({ method: "get", path: "/me", summary: "Who the token signs in as", security: requires("read"), responses: { 200: { description: "The signed-in person", content: { "application/json": { schema: Me } } }, ...errorResponses(401, 403, 429) } }),
+    createRoute({ method: "get", path: "/me", operationId: "getMe", summary: "Who the token signs in as", security: requires("read"), responses: { 200: json(Me, "The signed-in person"), ...errorResponses(401, 403, 429) } }),
     (c) => {
       const { userId, name, email } = caller(c);
       return c.json({ id: userId, name, email }, 200);
@@ -136,7 +145,7 @@ export function createApi(deps: ApiDeps) {
   );
 
   api.openapi(
-    createRoute({ method: "delete", path: "/session", summary: "Sign this token out (any credential may end itself)", security: requires(), responses: { 204: { description: "Signed out" }, ...errorResponses(400, 401, 429) } }),
+    createRoute({ method: "delete", path: "/session", operationId: "signOut", summary: "Sign this token out (any credential may end itself)", security: requires(), responses: { 204: noContent("Signed out"), ...errorResponses(400, 401, 429) } }),
     async (c) => {
       const { sessionId } = caller(c);
       if (!sessionId) throw new ValidationError("This is an API key, not a signed-in CLI: revoke it on /api-tools instead.");
@@ -149,9 +158,10 @@ export function createApi(deps: ApiDeps) {
     createRoute({
       method: "get",
       path: "/courses",
+      operationId: "listCourses",
       summary: "Every course on sale and every course you have, with whether you are enrolled and how far you are",
       security: requires("read"),
-      responses: { 200: { description: "The catalogue", content: { "application/json": { schema: z.object({ courses: z.array(Course) }) } } }, ...errorResponses(401, 403, 429) },
+      responses: { 200: json(z.object({ courses: z.array(Course) }), "The catalogue"), ...errorResponses(401, 403, 429) },
     }),
     async (c) => {
       const catalog = deps.catalog();

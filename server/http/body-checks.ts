@@ -37,28 +37,51 @@ export async function formRequest(request: Request): Promise<Request | BodyProbl
   return request;
 }
 
-/** Whether every string in a parsed JSON value could be stored: no NUL, no lone surrogate (not valid UTF-8). */
-function storable(value: unknown): boolean {
-  if (typeof value === "string") return value.isWellFormed() && !value.includes("\0");
-  if (Array.isArray(value)) return value.every(storable);
-  if (value !== null && typeof value === "object") return Object.entries(value).every(([key, item]) => storable(key) && storable(item));
+/**
+ * Whether every string in a parsed JSON value could be stored: no NUL, no lone surrogate (not valid
+ * UTF-8). Walked with a list, not by recursion: JSON nested a million deep fits in the body limit,
+ * and would overflow the call stack.
+ */
+function storable(parsed: unknown): boolean {
+  const pending: unknown[] = [parsed];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value === "string") {
+      if (!value.isWellFormed() || value.includes("\0")) return false;
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) pending.push(key, item);
+    }
+  }
   return true;
 }
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+const notUtf8Message = "The body is not valid UTF-8 text. Send JSON encoded as UTF-8. Nothing was changed.";
+const unstorableMessage = "The request contains a NUL character or a broken Unicode sequence, which no field accepts.";
+
 /**
- * A JSON body with text no database column can hold (a NUL, or half of a surrogate pair, which
- * JSON's \u escapes can spell but UTF-8 cannot) is refused before an endpoint looks anything up
- * with it. Bodies that are not JSON, or not valid JSON, are left to the endpoint to refuse.
+ * A JSON body with bytes that are not UTF-8 (which decoding would quietly turn into U+FFFD), or
+ * with text no database column can hold (a NUL, or half of a surrogate pair, which JSON's \u
+ * escapes can spell but UTF-8 cannot), is refused before an endpoint looks anything up with it.
+ * Bodies that are not JSON, or not valid JSON, are left to the endpoint to refuse.
  */
 export async function jsonBodyProblem(request: Request): Promise<BodyProblem | null> {
   if (mediaType(request) !== "application/json") return null;
+  let text: string;
+  try {
+    text = utf8.decode(await request.clone().arrayBuffer());
+  } catch {
+    return { status: 400, message: notUtf8Message };
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await request.clone().text());
+    parsed = JSON.parse(text);
   } catch {
     return null;
   }
-  return storable(parsed) ? null : { status: 400, message: "The request contains a NUL character or a broken Unicode sequence, which no field accepts." };
+  return storable(parsed) ? null : { status: 400, message: unstorableMessage };
 }
 
 /**

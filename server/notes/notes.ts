@@ -248,7 +248,7 @@ export async function pageOfNotes(
   userId: string,
   options: { cursor?: string | undefined; limit: number },
 ): Promise<{ notes: Note[]; nextCursor: string | null }> {
-  const after = options.cursor ? readCursor(options.cursor) : null;
+  const after = options.cursor === undefined ? null : readCursor(options.cursor);
   // Ordered by the time as the cursor can carry it (milliseconds), so no note falls between two pages.
   const updated = sql<Date>`date_trunc('milliseconds', ${notes.updatedAt})`;
   const listed = await listIds(
@@ -344,19 +344,20 @@ export async function createNote(db: Db, cipher: FieldCipher, catalog: Catalog, 
   return decrypt(cipher, row as typeof notes.$inferSelect);
 }
 
-/** Replaces a live note's title and body. */
+/** Changes a live note's title, its body or both; a field not given keeps what it says. */
 export async function updateNote(
   db: Db,
   cipher: FieldCipher,
   userId: string,
   noteId: string,
-  input: { title: string; body: string },
+  input: { title?: string | undefined; body?: string | undefined },
   now = new Date(),
 ): Promise<Note> {
   await throttleWrite(db, userId);
   const row = await ownRow(db, userId, noteId);
   if (row.deletedAt) throw notFound();
-  const content = cleanContent(input);
+  const current = decrypt(cipher, row);
+  const content = cleanContent({ title: input.title ?? current.title, body: input.body ?? current.body });
   const [updated] = await db
     .update(notes)
     .set({ ...encryptFields(cipher, { ...content, updatedAt: now }, encrypted), contentDigest: contentDigest(cipher, userId, { ...content, courseId: row.courseId, lessonId: row.lessonId }) })
