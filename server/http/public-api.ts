@@ -19,22 +19,18 @@ export function createPublicApi(deps: HttpDeps): PublicApi {
 /** The public API at /api/v1, and the files of its interactive reference. */
 export function mountPublicApi(app: Hono<HttpEnv>, publicApi: PublicApi, site: Site): void {
   app.route("/api/v1", publicApi.api);
-  // Scalar's API reference, from this origin (the CSP allows nothing else): its bundle and stylesheet,
-  // each read and compressed (off the main thread) on first use.
-  const scalarDir = dirname(fileURLToPath(import.meta.resolve("@scalar/api-reference")));
-  for (const [route, file, type] of [
-    [apiReferenceAssets.script, "browser/standalone.js", "text/javascript; charset=utf-8"],
-    [apiReferenceAssets.stylesheet, "style.css", "text/css; charset=utf-8"],
-  ] as const) {
-    let prepared: Promise<PreparedResponse> | undefined;
-    app.get(route, async (c) => {
-      prepared ??= readFile(join(scalarDir, file)).then(async (body) => {
-        const [br, gzip] = await Promise.all([compressPerRequest(body, "br"), compressPerRequest(body, "gzip")]);
-        const headers = { ...site.headersFor(null, route), "content-type": type, "cache-control": "public, max-age=86400" };
-        return prepareResponse(200, headers, Buffer.from(body), { br, gzip });
-      });
-      c.set("routine", true);
-      return sendPrepared(c, await prepared);
+  // Scalar's API reference, from this origin (the CSP allows nothing else): its bundle, which adds
+  // its own stylesheet, read and compressed (off the main thread) on first use.
+  const scalarBundle = join(dirname(fileURLToPath(import.meta.resolve("@scalar/api-reference"))), "browser/standalone.js");
+  const route = apiReferenceAssets.script;
+  let prepared: Promise<PreparedResponse> | undefined;
+  app.get(route, async (c) => {
+    prepared ??= readFile(scalarBundle).then(async (body) => {
+      const [br, gzip] = await Promise.all([compressPerRequest(body, "br"), compressPerRequest(body, "gzip")]);
+      const headers = { ...site.headersFor(null, route), "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" };
+      return prepareResponse(200, headers, Buffer.from(body), { br, gzip });
     });
-  }
+    c.set("routine", true);
+    return sendPrepared(c, await prepared);
+  });
 }

@@ -1,4 +1,4 @@
-// The interactive API reference loads Scalar's bundle and stylesheet from this origin, because the CSP allows nothing else.
+// The interactive API reference loads Scalar's bundle (which adds its own stylesheet) from this origin, because the CSP allows nothing else.
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -35,15 +35,14 @@ describe("the API reference's files", () => {
     expect(brotliDecompressSync(body).equals(await scalarFile("browser/standalone.js"))).toBe(true);
   });
 
-  it("serves Scalar's stylesheet as it is to a client that asks for no encoding, and only headers to HEAD", async () => {
-    const response = await get("/api-tools/reference.css");
+  it("serves Scalar's bundle as it is to a client that asks for no encoding, and only headers to HEAD", async () => {
+    const response = await get("/api-tools/reference.js");
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("text/css; charset=utf-8");
     expect(response.headers.get("content-encoding")).toBeNull();
-    expect(Buffer.from(await response.arrayBuffer()).equals(await scalarFile("style.css"))).toBe(true);
-    const head = await get("/api-tools/reference.css", {}, "HEAD");
+    expect(Buffer.from(await response.arrayBuffer()).equals(await scalarFile("browser/standalone.js"))).toBe(true);
+    const head = await get("/api-tools/reference.js", {}, "HEAD");
     expect(head.status).toBe(200);
-    expect(head.headers.get("content-type")).toBe("text/css; charset=utf-8");
+    expect(head.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     expect(await head.text()).toBe("");
   });
 });
