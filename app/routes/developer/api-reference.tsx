@@ -4,12 +4,13 @@ import { Container, PageIntro } from "../../components/page-intro.tsx";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/api-reference";
 import { cardClass } from "../../components/ui/card.tsx";
+import { apiReferenceModule } from "../../../common/api-reference.ts";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "API reference", description: "Every operation of the Academy API, its parameters and answers, with a console to try them." });
 
-/** What Scalar's standalone bundle puts on window. */
-interface ScalarGlobal {
+/** What Scalar's module exports. */
+interface ScalarModule {
   createApiReference(target: HTMLElement, configuration: Record<string, unknown>): { destroy?(): void };
 }
 
@@ -24,7 +25,7 @@ const scalarHeadStyles: HTMLStyleElement[] = [];
  * Gives the page's nonce to every style element made while the reference is shown: Scalar's bundle
  * adds its stylesheet, its toasts' and its theme as style elements, most with no way to pass a
  * nonce, and the CSP (style-src 'self' 'nonce-…') refuses them otherwise. Its stylesheet reads the
- * nonce from a csp-nonce meta element, there only until the bundle has run. Returns the undoing.
+ * nonce from a csp-nonce meta element, there only until the module has run. Returns the undoing.
  */
 function nonceScalarStyles(nonce: string): () => void {
   const create = document.createElement;
@@ -48,7 +49,7 @@ function nonceScalarStyles(nonce: string): () => void {
 
 /**
  * The interactive reference (Scalar), rendered in the browser from /api/v1/openapi.json. The
- * bundle comes from this origin, fetched by this page alone; its style elements carry the page's
+ * module comes from this origin, fetched by this page alone (its parts as they are needed); its style elements carry the page's
  * CSP nonce (nonceScalarStyles).
  */
 export default function ApiReference() {
@@ -65,9 +66,7 @@ export default function ApiReference() {
     const dark = document.documentElement.classList.contains("dark");
     const nonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce || undefined;
     const undoNonces = nonce ? nonceScalarStyles(nonce) : () => {};
-    const start = () => {
-      const scalar = (window as unknown as { Scalar?: ScalarGlobal }).Scalar;
-      if (!scalar) return setState("failed");
+    const start = (scalar: ScalarModule) => {
       target.replaceChildren();
       app = scalar.createApiReference(target, {
         url: "/api/v1/openapi.json",
@@ -84,20 +83,19 @@ export default function ApiReference() {
       nameCopyButtons.observe(target, { childList: true, subtree: true });
       labelCopyButtons(target);
     };
-    const existing = document.querySelector<HTMLScriptElement>('script[src="/api-tools/reference.js"]');
-    if (existing && (window as unknown as { Scalar?: ScalarGlobal }).Scalar) start();
-    else {
-      const script = existing ?? Object.assign(document.createElement("script"), { src: "/api-tools/reference.js", async: true });
-      if (nonce) script.nonce = nonce;
-      const nonceMeta = Object.assign(document.createElement("meta"), { content: nonce ?? "" });
-      nonceMeta.setAttribute("property", "csp-nonce");
-      if (nonce && !existing) document.head.append(nonceMeta);
-      script.addEventListener("load", () => nonceMeta.remove(), { once: true });
-      script.addEventListener("load", start, { once: true });
-      script.addEventListener("error", () => setState("failed"), { once: true });
-      if (!existing) document.head.append(script);
-    }
+    // Scalar's module reads the nonce for its stylesheet from a csp-nonce meta element when it first runs.
+    const nonceMeta = Object.assign(document.createElement("meta"), { content: nonce ?? "" });
+    nonceMeta.setAttribute("property", "csp-nonce");
+    if (nonce) document.head.append(nonceMeta);
+    let cancelled = false;
+    (import(/* @vite-ignore */ apiReferenceModule.entry) as Promise<ScalarModule>)
+      .then(
+        (scalar) => !cancelled && start(scalar),
+        () => !cancelled && setState("failed"),
+      )
+      .finally(() => nonceMeta.remove());
     return () => {
+      cancelled = true;
       nameCopyButtons.disconnect();
       app?.destroy?.();
       undoNonces();
