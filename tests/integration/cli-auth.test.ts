@@ -209,9 +209,13 @@ describe("signing the CLI in from the browser", () => {
     expect(signup).toContain("Create your account for the Academy CLI");
     expect(signup).toContain(shown);
     // A malformed code is not shown as one to compare.
-    const odd = await (await send("/login?cliToken=%3Cb%3Enope")).text();
-    expect(odd).toContain("Sign in the Academy CLI");
-    expect(odd).not.toContain("Check that your terminal shows this code");
+    for (const path of ["/login?cliToken=%3Cb%3Enope", `/login?redirectTo=${encodeURIComponent("/login?cliToken=%ZZ")}`]) {
+      const odd = await send(path);
+      expect(odd.status, path).toBe(200);
+      const html = await odd.text();
+      expect(html, path).toContain("Sign in the Academy CLI");
+      expect(html, path).not.toContain("Check that your terminal shows this code");
+    }
   });
 
   it("tells a visitor who decided nothing here how to sign the CLI in, not that it is signed in", async () => {

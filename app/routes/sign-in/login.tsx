@@ -58,7 +58,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const redirectTo = cliToken !== null ? `/login?cliToken=${encodeURIComponent(cliToken)}` : safeRedirectTarget(url.searchParams.get("redirectTo"));
   if (viewer) throw redirect(redirectTo);
   // Signing in for the CLI: the page says so, with the code to compare with the terminal's.
-  const cliCode = /^\/login\?cliToken=([^&#]+)$/.exec(redirectTo)?.[1];
+  const cliCode = redirectTo.startsWith("/login?") ? new URLSearchParams(redirectTo.slice("/login?".length)).get("cliToken") : null;
   // Enrolling without an account: the page is about that course, and creating the account comes first.
   const enrolling = /^\/courses\/([^/?#]+)\/confirm(?:[?#]|$)/.exec(redirectTo)?.[1];
   const course = enrolling ? context.get(appServices).catalog.courses.find((c) => c.id === enrolling) : undefined;
@@ -75,7 +75,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     mode,
     redirectTo,
     enrolIn: course?.title ?? null,
-    forCli: cliCode === undefined ? null : { code: wellFormedUserCode(decodeURIComponent(cliCode)) },
+    forCli: cliCode === null ? null : { code: wellFormedUserCode(cliCode) },
     notice,
     googleError: googleError ?? null,
     googleEnabled: context.get(appServices).googleEnabled,
