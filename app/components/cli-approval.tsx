@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type ReactNode } from "react";
 import { Form, useNavigate, useNavigation } from "react-router";
 import { describeDevice } from "../lib/device.ts";
 import { formatMoment } from "../../common/format.ts";
@@ -15,6 +15,17 @@ export interface CliApprovalProps {
   request: { code: string; expiresAt: Date | string; userAgent: string | null; ipAddress: string | null; requestedAt: Date | string | null } | { problem: string };
   /** The no-JavaScript answer of the page's own action, when it was used. */
   error: string | null;
+}
+
+/** The code `academy login` printed, large, for the person to compare with their terminal. */
+export function CliCodeBox({ code, children }: { code: string; children?: ReactNode }) {
+  return (
+    <div className="rounded-xl border border-slate-200 p-4 text-center dark:border-slate-700">
+      <p className="text-sm text-slate-600 dark:text-slate-400">Check that your terminal shows this code</p>
+      <p className="mt-1 font-mono text-3xl font-bold tracking-widest text-slate-950 dark:text-white">{code}</p>
+      {children}
+    </div>
+  );
 }
 
 /**
@@ -38,9 +49,9 @@ export function CliApproval({ cliToken, email, idToken, request, error }: CliApp
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ cliToken, email, idToken, approve }),
       });
-      const answer = (await response.json().catch(() => ({}))) as { success?: boolean; error?: string };
+      const answer = (await response.json().catch(() => ({}))) as { success?: boolean; error?: string; next?: string };
       if (answer.success) {
-        await navigate(approve ? "/cli-auth-success" : "/cli-auth-success?denied=1", { replace: true });
+        await navigate(answer.next ?? "/cli-auth-success", { replace: true });
         return;
       }
       setFailure(answer.error || cliBackendFailure);
@@ -65,11 +76,9 @@ export function CliApproval({ cliToken, email, idToken, request, error }: CliApp
   return (
     <AuthCard title="Sign in the Academy CLI on this device?" lead={<>The <strong>academy</strong> command-line tool is asking to use your account, <strong>{email}</strong>.</>}>
       <div className="space-y-4">
-        <div className="rounded-xl border border-slate-200 p-4 text-center dark:border-slate-700">
-          <p className="text-sm text-slate-600 dark:text-slate-400">Check that your terminal shows this code</p>
-          <p className="mt-1 font-mono text-3xl font-bold tracking-widest text-slate-950 dark:text-white">{request.code}</p>
+        <CliCodeBox code={request.code}>
           <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">Valid until {formatMoment(request.expiresAt)}</p>
-        </div>
+        </CliCodeBox>
         <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
           <dt className="text-slate-600 dark:text-slate-400">Device</dt>
           <dd className="text-slate-950 dark:text-white">{describeDevice(request.userAgent)}</dd>

@@ -8,38 +8,47 @@ import { consumeThrottle } from "./throttle.ts";
 
 /** How long the page's proof of its session may be used to approve a CLI sign-in. */
 const idTokenSeconds = 5 * 60;
+/** How long the page after a decision may say what was decided. */
+const outcomeSeconds = 30 * 60;
 
 const issuer = "academy";
-const audience = "academy-cli-auth";
+const audiences = { idToken: "academy-cli-auth", outcome: "academy-cli-outcome" } as const;
 
 const signingKey = (secret: string) => createHmac("sha256", secret).update("academy cli id-token v1").digest();
 
-/**
- * A short-lived signed statement (a JWT, HS256) of the current session, for the sign-in page to
- * post with its approval (spec §7's `idToken`). It names the session, so signing out makes it
- * worthless; the session's cookie itself never leaves the browser's cookie jar.
- */
-async function mintIdToken(secret: string, claims: { sessionId: string; userId: string; email: string }, now: Date): Promise<string> {
+async function sign(secret: string, audience: string, subject: string, claims: Record<string, string>, lifetimeSeconds: number, now: Date): Promise<string> {
   const issuedAt = Math.floor(now.getTime() / 1000);
-  return new SignJWT({ sid: claims.sessionId, email: claims.email })
+  return new SignJWT(claims)
     .setProtectedHeader({ alg: "HS256" })
     .setIssuer(issuer)
     .setAudience(audience)
-    .setSubject(claims.userId)
+    .setSubject(subject)
     .setIssuedAt(issuedAt)
-    .setExpirationTime(issuedAt + idTokenSeconds)
+    .setExpirationTime(issuedAt + lifetimeSeconds)
     .sign(signingKey(secret));
 }
 
-async function readIdToken(secret: string, token: string, now: Date): Promise<{ sid: string; sub: string; email: string } | null> {
+/** The token's text claims (and `sub`) when it is ours, for this audience and unexpired; else null. */
+async function verify<K extends string>(secret: string, audience: string, token: string, names: readonly K[], now: Date): Promise<Record<K | "sub", string> | null> {
   try {
     const { payload } = await jwtVerify(token, signingKey(secret), { issuer, audience, algorithms: ["HS256"], currentDate: now });
-    const { sid, sub, email } = payload;
-    return typeof sid === "string" && typeof sub === "string" && typeof email === "string" ? { sid, sub, email } : null;
+    const claims: Record<string, unknown> = payload;
+    return [...names, "sub"].every((name) => typeof claims[name] === "string") ? (claims as Record<K | "sub", string>) : null;
   } catch {
     return null;
   }
 }
+
+/**
+ * A short-lived signed statement (a JWT, HS256) of the current session and the code the page
+ * shows, for the sign-in page to post with its approval (spec §7's `idToken`). It names the
+ * session, so signing out makes it worthless, and the code, so it approves no other; the session's
+ * cookie itself never leaves the browser's cookie jar, and must come with the approval.
+ */
+const mintIdToken = (secret: string, claims: { sessionId: string; userId: string; email: string; code: string }, now: Date) =>
+  sign(secret, audiences.idToken, claims.userId, { sid: claims.sessionId, email: claims.email, code: normaliseUserCode(claims.code) }, idTokenSeconds, now);
+
+const readIdToken = (secret: string, token: string, now: Date) => verify(secret, audiences.idToken, token, ["sid", "email", "code"], now);
 
 /** The code as the CLI prints it (ABCD-EFGH) or as typed (abcd efgh): what Better Auth stores. */
 export function normaliseUserCode(code: string): string {
@@ -49,6 +58,11 @@ export function normaliseUserCode(code: string): string {
 /** Better Auth's codes: eight of its 32 letters and digits (no I, O, 0 or 1). Anything else is not looked up. */
 const userCodePattern = /^[A-HJ-NP-Z2-9]{8}$/;
 const issuedShape = (userCode: string) => userCodePattern.test(userCode);
+
+/** The code as people read it, when it has the shape of one we issue; else null (nothing to compare). */
+export function wellFormedUserCode(code: string): string | null {
+  return issuedShape(normaliseUserCode(code)) ? displayUserCode(code) : null;
+}
 
 /** The code as people read it: two groups of four. */
 export function displayUserCode(code: string): string {
@@ -63,6 +77,7 @@ export const cliAuthMessages = {
   unknownCode: "That code is not one we issued. Check it against your terminal, or run academy login again.",
   expiredCode: "That code has expired. Run academy login again for a new one.",
   usedCode: "That code has already been used. If your terminal is still waiting, run academy login again.",
+  otherCode: "This page was opened for another code. Open the link your terminal shows, or run academy login again.",
 } as const;
 
 const tooManyCodes = (retryAfterSeconds: number) =>
@@ -97,7 +112,7 @@ async function overCodeLimit(db: Db, visitor: CodeVisitor): Promise<number | nul
  * A decision's outcome. Refusals are values, not thrown errors: the approval page shows each with
  * its status, and a retry wait where there is one.
  */
-export type CliDecisionResult = { ok: true } | { ok: false; status: number; message: string; retryAfterSeconds?: number };
+export type CliDecisionResult = { ok: true; next: string } | { ok: false; status: number; message: string; retryAfterSeconds?: number };
 
 const refused = (message: string, status = 400): CliDecisionResult => ({ ok: false, status, message });
 const limited = (retryAfterSeconds: number): CliDecisionResult => ({ ok: false, status: 429, message: tooManyCodes(retryAfterSeconds), retryAfterSeconds });
@@ -109,17 +124,24 @@ export interface CliDecision {
   approve: boolean;
 }
 
+/** Who sends a decision: their address, and the session their browser's cookie names (null without one). */
+export interface Decider {
+  address: string;
+  sessionId: string | null;
+}
+
 /**
  * The signed-in person approves (or denies) the CLI sign-in with this code. The id token must be
- * ours, unexpired, for a session that still exists and for the e-mail sent; the code must be
- * pending, unexpired and not claimed by someone else. The update is one conditional statement, so
- * an approval replayed or raced with another changes the code once.
+ * ours, unexpired, for the session the request's cookie names (a session that still exists), for
+ * the e-mail sent and for this code; the code must be pending, unexpired and not claimed by someone
+ * else. The update is one conditional statement, so an approval replayed or raced with another
+ * changes the code once. The answer names the page that says what was decided.
  */
-async function decideCliLogin(db: Db, secret: string, decision: CliDecision, now: Date, from: CodeVisitor): Promise<CliDecisionResult> {
+async function decideCliLogin(db: Db, secret: string, decision: CliDecision, now: Date, from: Decider): Promise<CliDecisionResult> {
   const addressWait = await overCodeLimit(db, { address: from.address });
   if (addressWait !== null) return limited(addressWait);
   const claims = await readIdToken(secret, decision.idToken, now);
-  if (!claims) return refused(cliAuthMessages.signedOut);
+  if (!claims || from.sessionId === null || claims.sid !== from.sessionId) return refused(cliAuthMessages.signedOut);
   const [current] = await db
     .select({ email: user.email, emailVerified: user.emailVerified })
     .from(session)
@@ -135,6 +157,7 @@ async function decideCliLogin(db: Db, secret: string, decision: CliDecision, now
   const userCode = normaliseUserCode(decision.cliToken);
   const [code] = issuedShape(userCode) ? await db.select().from(deviceCode).where(eq(deviceCode.userCode, userCode)) : [];
   if (!code) return refused(cliAuthMessages.unknownCode);
+  if (claims.code !== userCode) return refused(cliAuthMessages.otherCode);
   if (code.expiresAt <= now) return refused(cliAuthMessages.expiredCode);
   const [decided] = await db
     .update(deviceCode)
@@ -142,7 +165,28 @@ async function decideCliLogin(db: Db, secret: string, decision: CliDecision, now
     .where(and(eq(deviceCode.id, code.id), eq(deviceCode.status, "pending"), or(isNull(deviceCode.userId), eq(deviceCode.userId, claims.sub))))
     .returning({ id: deviceCode.id });
   if (!decided) return refused(cliAuthMessages.usedCode);
-  return { ok: true };
+  const outcome = await sign(secret, audiences.outcome, claims.sub, { sid: claims.sid, code: userCode, decision: decision.approve ? "approved" : "denied" }, outcomeSeconds, now);
+  return { ok: true, next: `/cli-auth-success?outcome=${outcome}` };
+}
+
+/**
+ * What /cli-auth-success may say to this visitor: `none` unless the outcome it was sent to comes
+ * from a decision made in this session in the last half hour. An approved code still in the
+ * database waits for the terminal (or expired before it came); one gone was collected, since an
+ * approved code is removed only when the CLI claims its token.
+ */
+export type CliOutcome =
+  | { state: "none" }
+  | { state: "denied" | "approved" | "signed-in" | "expired"; code: string };
+
+async function cliOutcome(db: Db, secret: string, token: string | null, sessionId: string | null, now: Date): Promise<CliOutcome> {
+  const claims = token && sessionId ? await verify(secret, audiences.outcome, token, ["sid", "code", "decision"], now) : null;
+  if (!claims || claims.sid !== sessionId) return { state: "none" };
+  const code = displayUserCode(claims.code);
+  if (claims.decision !== "approved") return { state: "denied", code };
+  const [row] = await db.select({ expiresAt: deviceCode.expiresAt }).from(deviceCode).where(and(eq(deviceCode.userCode, claims.code), eq(deviceCode.userId, claims.sub)));
+  if (!row) return { state: "signed-in", code };
+  return { state: row.expiresAt <= now ? "expired" : "approved", code };
 }
 
 /**
@@ -189,8 +233,9 @@ export function createCliLogin(db: Db, secret: string) {
   return {
     /** The address a page's request came from, as the HTTP layer recorded it, for the limits on codes. */
     addressOf: (headers: Headers) => headers.get(clientIpHeader) ?? "unknown",
-    idTokenFor: (claims: { sessionId: string; userId: string; email: string }, now: Date) => mintIdToken(secret, claims, now),
-    decide: (decision: CliDecision, now: Date, from: CodeVisitor) => decideCliLogin(db, secret, decision, now, from),
+    idTokenFor: (claims: { sessionId: string; userId: string; email: string; code: string }, now: Date) => mintIdToken(secret, claims, now),
+    decide: (decision: CliDecision, now: Date, from: Decider) => decideCliLogin(db, secret, decision, now, from),
+    outcome: (token: string | null, sessionId: string | null, now: Date) => cliOutcome(db, secret, token, sessionId, now),
     pending: (cliToken: string, now: Date, visitor: Required<CodeVisitor>) => pendingCliLogin(db, cliToken, now, visitor),
   };
 }

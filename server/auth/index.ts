@@ -31,6 +31,7 @@ export { clientIpHeader };
 export { accessRedirect, emailVerifiedPath, safeRedirectTarget, verifyEmailPath, type Viewer } from "./access.ts";
 export { authErrorMessage, callAuth, postToAuth } from "./forms.ts";
 export { consumeThrottle } from "./throttle.ts";
+export { wellFormedUserCode } from "./cli-login.ts";
 
 export { maxSessionsPerPerson, signInLockedUntil, unlockSignIn } from "./account-limits.ts";
 

@@ -3,6 +3,7 @@ import { handleCliAuth } from "../api/cli-auth.ts";
 import { cliTokenPrefix } from "../auth/options.ts";
 import { appRequest, requestAddress } from "./app-request.ts";
 import { jsonBodyProblem } from "./body-checks.ts";
+import { hasSession } from "./page-cache.ts";
 import type { HttpDeps } from "./deps.ts";
 import type { HttpEnv } from "./env.ts";
 import { writeOrigin } from "./site-origin.ts";
@@ -52,7 +53,11 @@ export function mountAuth(app: Hono<HttpEnv>, deps: HttpDeps, site: Site): void 
     if (!writeOrigin({ origin: c.req.header("origin"), secFetchSite: c.req.header("sec-fetch-site") }, deps.siteOrigins)) {
       return c.json({ success: false, error: "This request came from another site, so nothing was changed." }, 403);
     }
-    const answer = await handleCliAuth({ cliLogin: deps.identity.cliLogin, now }, await c.req.json().catch(() => null), requestAddress(c, deps.proxyHops));
+    // The approval counts only with the session that was shown it: the page's cookie, never a bearer token.
+    const cookie = c.req.header("cookie");
+    const session = hasSession(cookie) ? await deps.identity.auth.api.getSession({ headers: new Headers({ cookie: cookie ?? "" }) }) : null;
+    const from = { address: requestAddress(c, deps.proxyHops), sessionId: session?.session.id ?? null };
+    const answer = await handleCliAuth({ cliLogin: deps.identity.cliLogin, now }, await c.req.json().catch(() => null), from);
     if (answer.retryAfterSeconds !== undefined) c.header("Retry-After", String(answer.retryAfterSeconds));
     return c.json(answer.body, answer.status as 200);
   });

@@ -1,8 +1,9 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Hono } from "hono";
-import { apiReferenceAssets, createApi } from "../api/v1.ts";
+import { apiReferenceModule } from "../../common/api-reference.ts";
+import { createApi } from "../api/v1.ts";
 import { compressPerRequest } from "./compression.ts";
 import type { HttpDeps } from "./deps.ts";
 import type { HttpEnv } from "./env.ts";
@@ -19,22 +20,29 @@ export function createPublicApi(deps: HttpDeps): PublicApi {
 /** The public API at /api/v1, and the files of its interactive reference. */
 export function mountPublicApi(app: Hono<HttpEnv>, publicApi: PublicApi, site: Site): void {
   app.route("/api/v1", publicApi.api);
-  // Scalar's API reference, from this origin (the CSP allows nothing else): its bundle and stylesheet,
-  // each read and compressed (off the main thread) on first use.
-  const scalarDir = dirname(fileURLToPath(import.meta.resolve("@scalar/api-reference")));
-  for (const [route, file, type] of [
-    [apiReferenceAssets.script, "browser/standalone.js", "text/javascript; charset=utf-8"],
-    [apiReferenceAssets.stylesheet, "style.css", "text/css; charset=utf-8"],
-  ] as const) {
-    let prepared: Promise<PreparedResponse> | undefined;
-    app.get(route, async (c) => {
-      prepared ??= readFile(join(scalarDir, file)).then(async (body) => {
+  // Scalar's API reference, from this origin (the CSP allows nothing else): its module build, whose
+  // entry adds its own stylesheet and whose parts load as the page needs them, each file read and
+  // compressed (off the main thread) on first use. Only the files Scalar ships are served.
+  const scalarDir = join(dirname(fileURLToPath(import.meta.resolve("@scalar/api-reference"))), "browser");
+  const files = readdir(join(scalarDir, "chunks")).then(
+    (names) => new Set(["standalone.esm.js", ...names.filter((name) => name.endsWith(".js")).map((name) => `chunks/${name}`)]),
+  );
+  const prepared = new Map<string, Promise<PreparedResponse>>();
+  app.get(`${apiReferenceModule.directory}/*`, async (c, next) => {
+    const file = c.req.path.slice(apiReferenceModule.directory.length + 1);
+    if (!(await files).has(file)) return next();
+    let response = prepared.get(file);
+    if (!response) {
+      response = readFile(join(scalarDir, file)).then(async (body) => {
         const [br, gzip] = await Promise.all([compressPerRequest(body, "br"), compressPerRequest(body, "gzip")]);
-        const headers = { ...site.headersFor(null, route), "content-type": type, "cache-control": "public, max-age=86400" };
+        // The parts' names carry their content's hash; the entry's does not.
+        const maxAge = file === "standalone.esm.js" ? "max-age=86400" : "max-age=31536000, immutable";
+        const headers = { ...site.headersFor(null, c.req.path), "content-type": "text/javascript; charset=utf-8", "cache-control": `public, ${maxAge}` };
         return prepareResponse(200, headers, Buffer.from(body), { br, gzip });
       });
-      c.set("routine", true);
-      return sendPrepared(c, await prepared);
-    });
-  }
+      prepared.set(file, response);
+    }
+    c.set("routine", true);
+    return sendPrepared(c, await response);
+  });
 }

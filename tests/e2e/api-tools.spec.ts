@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { scanBudget, seriousViolations } from "./axe.ts";
+import { gotoHydrated } from "./hydration.ts";
 import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 test.beforeEach(async ({ context }) => {
@@ -45,18 +46,52 @@ test("a visitor sees what the CLI and API offer; a signed-in person makes a key,
   expect((await request.get("/api/v1/me", { headers: { authorization: `Bearer ${secret}` } })).status()).toBe(401);
 });
 
-test("the interactive API reference renders every operation from the OpenAPI document, from this origin under the CSP", async ({ page }) => {
-  const blockedScripts: string[] = [];
+test("the interactive API reference renders every operation from the OpenAPI document, from this origin under the CSP, its bundle fetched by that page alone", async ({ page }) => {
+  const refused: string[] = [];
   page.on("console", (message) => {
-    if (message.type() === "error" && /script-src/.test(message.text())) blockedScripts.push(message.text());
+    if (message.type() === "error" && /Content Security Policy/.test(message.text())) refused.push(message.text());
   });
-  await page.goto("/api-tools");
+  const bundleRequests: string[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname.startsWith("/api-tools/scalar/")) bundleRequests.push(new URL(request.url()).pathname);
+  });
+  await gotoHydrated(page, "/");
+  await gotoHydrated(page, "/api-tools");
+  // Pointing at the link prefetches the page's code, not the reference's bundle.
+  await page.getByRole("link", { name: "interactive reference" }).hover();
+  await expect(page.getByRole("link", { name: "interactive reference" })).toBeVisible();
+  expect(bundleRequests).toEqual([]);
   await page.getByRole("link", { name: "interactive reference" }).click();
   await expect(page).toHaveURL(/\/api-tools\/reference$/);
   await expect(page.getByRole("heading", { name: "Academy API", level: 1 }).or(page.getByRole("heading", { name: "Academy API" })).first()).toBeVisible({ timeout: 20_000 });
   await expect(page.getByText("Write a note").first()).toBeVisible();
   await expect(page.getByText("One website, with its paid periods").first()).toBeVisible();
-  expect(blockedScripts).toEqual([]);
+  const firstLoad = bundleRequests.length;
+  expect(bundleRequests[0]).toBe("/api-tools/scalar/standalone.esm.js");
+
+  // The example answers, and the console's response panel, drawn with Scalar's own styles and theme.
+  const me = page.getByRole("region", { name: "Who the token signs in as" });
+  const answers = me.getByRole("region", { name: /^Status: 200/ });
+  await expect(answers.getByRole("tab", { name: "Status: 200" })).toBeVisible();
+  await expect(answers.getByRole("code")).toContainText('"email": "string"');
+  await expect(answers.getByRole("code")).toBeVisible();
+  await me.getByRole("button", { name: "Test Request (get /me)" }).click();
+  const panel = page.getByRole("dialog");
+  await expect(panel.getByText("Response", { exact: true }).first()).toBeVisible();
+  await expect(panel.getByText("Send Request")).toBeVisible();
+  expect(await page.locator("style#scalar-style").count()).toBe(1);
+  expect(refused).toEqual([]);
+
+  // Away from the reference, its styles leave with it; back again, they return without another request.
+  await page.keyboard.press("Escape");
+  await page.getByRole("link", { name: "Back to API and CLI" }).click();
+  await expect(page).toHaveURL(/\/api-tools$/);
+  expect(await page.locator("style#scalar-style").count()).toBe(0);
+  await page.getByRole("link", { name: "interactive reference" }).click();
+  await expect(page.getByText("Write a note").first()).toBeVisible({ timeout: 20_000 });
+  expect(await page.locator("style#scalar-style").count()).toBe(1);
+  expect(bundleRequests.slice(firstLoad).filter((path) => path === "/api-tools/scalar/standalone.esm.js")).toEqual([]);
+  expect(refused).toEqual([]);
 });
 
 for (const [theme, width] of [["light", 1280], ["dark", 375]] as const) {

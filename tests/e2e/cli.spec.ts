@@ -4,9 +4,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { chromiumPath } from "../chromium.ts";
-import { seriousViolations } from "./axe.ts";
+import { seriousViolations, seriousViolationsInBothThemes } from "./axe.ts";
+import { gotoHydrated } from "./hydration.ts";
 import { buyCourse } from "./shop.ts";
-import { latestMail, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
+import { latestMail, signIn, signOut, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
 
@@ -65,11 +66,16 @@ test("academy login is approved in the browser, then whoami, courses and logout 
   await expect(page.getByText(code, { exact: true })).toBeVisible();
   await expect(page.getByText(/^Academy CLI on (Linux|macOS|Windows)$/)).toBeVisible();
   await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page).toHaveURL(/\/cli-auth-success$/);
+  await expect(page).toHaveURL(/\/cli-auth-success\?outcome=/);
+  // Approved; the terminal may already have collected its sign-in.
+  await expect(page.getByRole("heading", { name: /^(Academy CLI approved|The Academy CLI is signed in)$/ })).toBeVisible();
   await expect(page.getByText("You can close this tab and return to your terminal")).toBeVisible();
 
   const finished = await login.done;
   expect(finished.code, finished.stderr).toBe(0);
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "The Academy CLI is signed in" })).toBeVisible();
+  await expect(page.getByText(code, { exact: true })).toBeVisible();
   expect(finished.stdout).toContain(`Signed in to ${baseURL} as ${email}`);
   const file = path.join(config, "academy", "credentials.json");
   expect((await stat(file)).mode & 0o777).toBe(0o600);
@@ -125,13 +131,47 @@ test("academy login reports a denial in the browser", async ({ page, request }) 
   expect(finished.stderr).toContain("The sign-in was denied in the browser. Run academy login to try again.");
 });
 
+test("a signed-out visitor opening the CLI's link is asked to sign in for the CLI, with its code, and comes back to the approval", async ({ page, request }) => {
+  const config = await mkdtemp(path.join(tmpdir(), "academy-cli-"));
+  const email = uniqueEmail("returning");
+  await signUpVerified(page, request, { name: "Returning Ravi", email, password });
+  await signOut(page);
+  await page.setViewportSize({ width: 375, height: 800 });
+  const login = startLogin(["--server", new URL(page.url()).origin], { XDG_CONFIG_HOME: config });
+  const url = await login.url;
+  const code = new URL(url).searchParams.get("cliToken") ?? "";
+  await gotoHydrated(page, url);
+  await expect(page.getByRole("heading", { name: "Sign in the Academy CLI" })).toBeVisible();
+  await expect(page.getByText("The academy command in your terminal asked to sign in.")).toBeVisible();
+  await expect(page.getByText("Check that your terminal shows this code")).toBeVisible();
+  await expect(page.getByText(code, { exact: true })).toBeVisible();
+  await expect(page.getByText("Welcome back")).toHaveCount(0);
+  expect(await seriousViolationsInBothThemes(page, "CLI sign-in")).toEqual([]);
+  await page.emulateMedia({ colorScheme: "light" });
+  await signIn(page, email, password);
+  await expect(page.getByRole("heading", { name: "Sign in the Academy CLI on this device?" })).toBeVisible();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page.getByRole("heading", { name: /^(Academy CLI approved|The Academy CLI is signed in)$/ })).toBeVisible();
+  expect(await seriousViolationsInBothThemes(page, "CLI approved")).toEqual([]);
+  expect((await login.done).code).toBe(0);
+
+  // The page says nothing of the kind to a visitor who decided nothing there.
+  await page.emulateMedia({ colorScheme: "light" });
+  await gotoHydrated(page, "/cli-auth-success");
+  await expect(page.getByRole("heading", { name: "Sign in the Academy CLI" })).toBeVisible();
+  await expect(page.getByText("There is no CLI sign-in from this browser to report here.")).toBeVisible();
+  expect(await seriousViolationsInBothThemes(page, "CLI nothing to report")).toEqual([]);
+});
+
 test("a visitor with no account signs up from the CLI's page, verifies the address and then approves the CLI", async ({ page, request }) => {
   const config = await mkdtemp(path.join(tmpdir(), "academy-cli-"));
   const email = uniqueEmail("newcli");
   const login = startLogin(["--server", new URL((await page.request.get("/healthz")).url()).origin], { XDG_CONFIG_HOME: config });
   const url = await login.url;
   await page.goto(url);
+  await expect(page.getByText(new URL(url).searchParams.get("cliToken") ?? "", { exact: true })).toBeVisible();
   await page.getByRole("link", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "Create your account for the Academy CLI" })).toBeVisible();
   await page.getByLabel("Your name").fill("New Nikhil");
   await page.getByLabel("E-mail").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(password);
@@ -141,7 +181,7 @@ test("a visitor with no account signs up from the CLI's page, verifies the addre
   await page.goto(mail.links[0] as string);
   await expect(page.getByRole("heading", { name: "Sign in the Academy CLI on this device?" })).toBeVisible();
   await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page).toHaveURL(/\/cli-auth-success$/);
+  await expect(page).toHaveURL(/\/cli-auth-success\?outcome=/);
   const finished = await login.done;
   expect(finished.code, finished.stderr).toBe(0);
   expect(finished.stdout).toContain(`as ${email}`);
@@ -163,7 +203,7 @@ test("the approval page shows the backend's error text verbatim, or the spec's m
   await expect(page.getByRole("alert")).toHaveText("That code has expired. Run academy login again for a new one.");
   await page.unroute("**/api/cli-auth");
   await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page).toHaveURL(/\/cli-auth-success$/);
+  await expect(page).toHaveURL(/\/cli-auth-success\?outcome=/);
   expect(await seriousViolations(page)).toEqual([]);
   expect((await login.done).code).toBe(0);
 });
@@ -209,7 +249,7 @@ test("without JavaScript, the approval page's form signs the CLI in through the 
   const login = startLogin(["--server", new URL(page.url()).origin], { XDG_CONFIG_HOME: config });
   await page.goto(await login.url);
   await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page).toHaveURL(/\/cli-auth-success$/);
+  await expect(page).toHaveURL(/\/cli-auth-success\?outcome=/);
   await expect(page.getByText("You can close this tab and return to your terminal")).toBeVisible();
   expect((await login.done).code).toBe(0);
   await context.close();

@@ -69,7 +69,18 @@ describe("signing the CLI in from the browser", () => {
     const shown = `${cli.user_code.slice(0, 4)}-${cli.user_code.slice(4)}`;
     const idToken = await pageIdToken(person.cookie, shown);
     const approved = await postJson("/api/cli-auth", { cliToken: shown, email: person.email, idToken }, { cookie: person.cookie, from: origin });
-    expect(await approved.json()).toEqual({ success: true });
+    const { next } = (await approved.json()) as { success: boolean; next: string };
+    expect(next).toMatch(/^\/cli-auth-success\?outcome=[\w.-]+$/);
+    // The page after it says what happened to this person, in this session only.
+    const success = async (cookie?: string) => (await send(next, { cookie })).text();
+    expect(await success(person.cookie)).toContain(`Academy CLI approved`);
+    expect(await success(person.cookie)).toContain(shown);
+    for (const stranger of [undefined, (await signedIn("Someone Else")).cookie]) {
+      const page = await success(stranger);
+      expect(page).toContain("There is no CLI sign-in from this browser to report here.");
+      expect(page).not.toContain("is signed in");
+      expect(page).not.toContain(shown);
+    }
     // A replayed approval changes nothing.
     const replay = await postJson("/api/cli-auth", { cliToken: shown, email: person.email, idToken }, { cookie: person.cookie, from: origin });
     expect(await replay.json()).toEqual({ success: false, error: "That code has already been used. If your terminal is still waiting, run academy login again." });
@@ -77,6 +88,7 @@ describe("signing the CLI in from the browser", () => {
     await allowPoll(cli.device_code);
     const granted = await poll(cli.device_code);
     expect(granted.status).toBe(200);
+    expect(await success(person.cookie)).toContain("The Academy CLI is signed in");
     const { access_token: token } = (await granted.json()) as { access_token: string };
     const me = await send("/api/v1/me", { headers: { authorization: `Bearer ${token}` } });
     expect(await me.json()).toEqual({ id: person.id, name: "Devi Rao", email: person.email });
@@ -106,18 +118,22 @@ describe("signing the CLI in from the browser", () => {
     const cli = await startCliLogin();
     const idToken = await pageIdToken(person.cookie, cli.user_code);
     const denied = await postJson("/api/cli-auth", { cliToken: cli.user_code, email: person.email, idToken, approve: false }, { cookie: person.cookie, from: origin });
-    expect(await denied.json()).toEqual({ success: true });
+    const { success, next } = (await denied.json()) as { success: boolean; next: string };
+    expect(success).toBe(true);
+    const page = await (await send(next, { cookie: person.cookie })).text();
+    expect(page).toContain("CLI sign-in denied");
+    expect(page).toContain(`You denied code <code class="font-mono">${cli.user_code.slice(0, 4)}-${cli.user_code.slice(4)}</code>`);
     await allowPoll(cli.device_code);
     expect(await (await poll(cli.device_code)).json()).toMatchObject({ error: "access_denied" });
   });
 
-  it("refuses a forged or foreign id token, another person's e-mail, an unknown or expired code and another site, each with its message", async () => {
+  it("refuses a forged or foreign id token, one for another code or without its session's cookie, another person's e-mail, an unknown or expired code and another site, each with its message", async () => {
     const [person, other] = [await signedIn(), await signedIn("Someone Else")];
     const cli = await startCliLogin();
     const idToken = await pageIdToken(person.cookie, cli.user_code);
     const otherToken = await pageIdToken(other.cookie, cli.user_code);
-    const decide = async (body: object, from = origin) => {
-      const response = await postJson("/api/cli-auth", body, { cookie: person.cookie, from });
+    const decide = async (body: object, from = origin, cookie: string | null = person.cookie) => {
+      const response = await postJson("/api/cli-auth", body, { cookie: cookie ?? undefined, from });
       return { status: response.status, body: await response.json() };
     };
     const [header, payload] = idToken.split(".");
@@ -125,10 +141,27 @@ describe("signing the CLI in from the browser", () => {
     const signedOut = "Your sign-in on this page has expired. Reload the page, sign in again if asked, and approve once more.";
 
     expect(await decide({ cliToken: cli.user_code, email: person.email, idToken: forged })).toEqual({ status: 400, body: { success: false, error: signedOut } });
-    expect(await decide({ cliToken: cli.user_code, email: person.email, idToken: otherToken })).toEqual({
+    // Another person's page token, sent with this person's cookie: the token's session is not this browser's.
+    expect(await decide({ cliToken: cli.user_code, email: other.email, idToken: otherToken })).toEqual({ status: 400, body: { success: false, error: signedOut } });
+    // The right token without the session's cookie, or with a bearer token in its place.
+    expect(await decide({ cliToken: cli.user_code, email: person.email, idToken }, origin, null)).toEqual({ status: 400, body: { success: false, error: signedOut } });
+    expect(await decide({ cliToken: cli.user_code, email: person.email, idToken }, origin, "theme=dark")).toEqual({ status: 400, body: { success: false, error: signedOut } });
+    expect(await decide({ cliToken: cli.user_code, email: other.email, idToken: otherToken }, origin, other.cookie.replace(/session_token=[^;]+/, "session_token=forged"))).toEqual({
+      status: 400,
+      body: { success: false, error: signedOut },
+    });
+    expect(await decide({ cliToken: cli.user_code, email: other.email, idToken }, origin)).toEqual({
       status: 400,
       body: { success: false, error: "The e-mail address sent does not match the account signed in on this page. Reload the page and try again." },
     });
+    // The page's token approves only the code it was shown with.
+    const another = await startCliLogin();
+    expect(await decide({ cliToken: another.user_code, email: person.email, idToken })).toEqual({
+      status: 400,
+      body: { success: false, error: "This page was opened for another code. Open the link your terminal shows, or run academy login again." },
+    });
+    const [spared] = await t.database.db.select().from(deviceCode).where(eq(deviceCode.deviceCode, another.device_code));
+    expect(spared).toMatchObject({ status: "pending", userId: null });
     expect(await decide({ cliToken: "ZZZZ-ZZZZ", email: person.email, idToken })).toEqual({
       status: 400,
       body: { success: false, error: "That code is not one we issued. Check it against your terminal, or run academy login again." },
@@ -162,10 +195,38 @@ describe("signing the CLI in from the browser", () => {
     expect(codes).not.toContain(stale.device_code);
   });
 
-  it("sends a signed-out visitor to sign in first, and back to the approval afterwards", async () => {
+  it("sends a signed-out visitor to sign in for the CLI first, showing its code, and back to the approval afterwards", async () => {
     const cli = await startCliLogin();
-    const page = await (await send(`/login?cliToken=${cli.user_code}`)).text();
-    expect(page).toContain(`name="redirectTo" value="/login?cliToken=${cli.user_code}"`);
+    const shown = `${cli.user_code.slice(0, 4)}-${cli.user_code.slice(4)}`;
+    const page = await (await send(`/login?cliToken=${shown}`)).text();
+    expect(page).toContain(`name="redirectTo" value="/login?cliToken=${shown}"`);
+    expect(page).toContain("<title>Sign in the Academy CLI");
+    expect(page).toContain("The academy command in your terminal asked to sign in.");
+    expect(page).toContain(shown);
+    expect(page).not.toContain("Welcome back");
+    // Creating an account instead keeps to the CLI, and its code.
+    const signup = await (await send(`/login?mode=signup&redirectTo=${encodeURIComponent(`/login?cliToken=${shown}`)}`)).text();
+    expect(signup).toContain("Create your account for the Academy CLI");
+    expect(signup).toContain(shown);
+    // A malformed code is not shown as one to compare.
+    for (const path of ["/login?cliToken=%3Cb%3Enope", `/login?redirectTo=${encodeURIComponent("/login?cliToken=%ZZ")}`]) {
+      const odd = await send(path);
+      expect(odd.status, path).toBe(200);
+      const html = await odd.text();
+      expect(html, path).toContain("Sign in the Academy CLI");
+      expect(html, path).not.toContain("Check that your terminal shows this code");
+    }
+  });
+
+  it("tells a visitor who decided nothing here how to sign the CLI in, not that it is signed in", async () => {
+    const person = await signedIn();
+    for (const [path, cookie] of [["/cli-auth-success", undefined], ["/cli-auth-success", person.cookie], ["/cli-auth-success?outcome=forged", person.cookie], ["/cli-auth-success?denied=1", undefined]] as const) {
+      const page = await (await send(path, { cookie })).text();
+      expect(page, path).toContain("There is no CLI sign-in from this browser to report here.");
+      expect(page, path).toContain("Run <code class=\"font-mono\">academy login</code> in your terminal");
+      expect(page, path).not.toContain("is signed in");
+      expect(page.includes("Settings → Signed-in devices"), path).toBe(cookie !== undefined);
+    }
   });
 });
 
@@ -211,6 +272,7 @@ describe("refusals on the approval page and /api/cli-auth", () => {
       [{ intent: "cli-approve", cliToken: cli.user_code, email: person.email, idToken: "forged" }, 400, "Your sign-in on this page has expired."],
       [{ intent: "cli-approve", cliToken: "ZZZZ-ZZZZ", email: person.email, idToken }, 400, "That code is not one we issued."],
       [{ intent: "cli-deny", cliToken: cli.user_code, email: "someone@example.com", idToken }, 400, "The e-mail address sent does not match"],
+      [{ intent: "cli-approve", cliToken: (await startCliLogin()).user_code, email: person.email, idToken }, 400, "This page was opened for another code."],
     ];
     for (const [fields, status, message] of cases) {
       const response = await form(fields);
@@ -223,7 +285,9 @@ describe("refusals on the approval page and /api/cli-auth", () => {
     expect(await nul.text()).toContain("The form contains a NUL character");
     const [untouched] = await t.database.db.select().from(deviceCode).where(eq(deviceCode.deviceCode, cli.device_code));
     expect(untouched).toMatchObject({ status: "pending", userId: null });
-    expect((await form({ intent: "cli-approve", cliToken: cli.user_code, email: person.email, idToken })).headers.get("location")).toBe("/cli-auth-success");
+    const approved = (await form({ intent: "cli-approve", cliToken: cli.user_code, email: person.email, idToken })).headers.get("location") ?? "";
+    expect(approved).toMatch(/^\/cli-auth-success\?outcome=/);
+    expect(await (await send(approved, { cookie: person.cookie })).text()).toContain("Academy CLI approved");
   });
 
   it("keeps the approval page, which carries the session's idToken, out of every cache", async () => {
@@ -257,7 +321,7 @@ describe("guessing CLI codes", () => {
     // The classmate at the same address approves their own code as usual.
     const own = await startCliLogin();
     const ownToken = await pageIdToken(classmate.cookie, own.user_code);
-    expect(await (await postJson("/api/cli-auth", { cliToken: own.user_code, email: classmate.email, idToken: ownToken }, { cookie: classmate.cookie, from: origin, address })).json()).toEqual({ success: true });
+    expect(await (await postJson("/api/cli-auth", { cliToken: own.user_code, email: classmate.email, idToken: ownToken }, { cookie: classmate.cookie, from: origin, address })).json()).toMatchObject({ success: true });
   });
 
   it("limits look-ups per address generously: 600 in 15 minutes, then none", async () => {

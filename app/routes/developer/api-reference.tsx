@@ -4,15 +4,13 @@ import { Container, PageIntro } from "../../components/page-intro.tsx";
 import { pageMeta } from "../../lib/seo.ts";
 import type { Route } from "./+types/api-reference";
 import { cardClass } from "../../components/ui/card.tsx";
-
-// Scalar's stylesheet as a file: the CSP refuses the un-nonced style elements its bundle would add.
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: "/api-tools/reference.css" }];
+import { apiReferenceModule } from "../../../common/api-reference.ts";
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, { title: "API reference", description: "Every operation of the Academy API, its parameters and answers, with a console to try them." });
 
-/** What Scalar's standalone bundle puts on window. */
-interface ScalarGlobal {
+/** What Scalar's module exports. */
+interface ScalarModule {
   createApiReference(target: HTMLElement, configuration: Record<string, unknown>): { destroy?(): void };
 }
 
@@ -20,9 +18,39 @@ function labelCopyButtons(root: HTMLElement): void {
   for (const button of root.querySelectorAll<HTMLButtonElement>("button.scalar-code-copy:not([aria-label])")) button.setAttribute("aria-label", "Copy the example");
 }
 
+/** The style elements Scalar put in the head (its stylesheet, its toasts'), kept aside while the page is away. */
+const scalarHeadStyles: HTMLStyleElement[] = [];
+
+/**
+ * Gives the page's nonce to every style element made while the reference is shown: Scalar's bundle
+ * adds its stylesheet, its toasts' and its theme as style elements, most with no way to pass a
+ * nonce, and the CSP (style-src 'self' 'nonce-…') refuses them otherwise. Its stylesheet reads the
+ * nonce from a csp-nonce meta element, there only until the module has run. Returns the undoing.
+ */
+function nonceScalarStyles(nonce: string): () => void {
+  const create = document.createElement;
+  const made: HTMLStyleElement[] = [];
+  document.createElement = function (this: Document, tagName: string, options?: ElementCreationOptions) {
+    const element = create.call(this, tagName, options);
+    if (element instanceof HTMLStyleElement) {
+      element.nonce = nonce;
+      made.push(element);
+    }
+    return element;
+  } as typeof document.createElement;
+  document.head.append(...scalarHeadStyles);
+  return () => {
+    document.createElement = create;
+    const inHead = [...scalarHeadStyles, ...made].filter((style) => style.parentElement === document.head);
+    for (const style of inHead) style.remove();
+    scalarHeadStyles.splice(0, scalarHeadStyles.length, ...inHead);
+  };
+}
+
 /**
  * The interactive reference (Scalar), rendered in the browser from /api/v1/openapi.json. The
- * bundle comes from this origin; its own style elements carry the page's CSP nonce.
+ * module comes from this origin, fetched by this page alone (its parts as they are needed); its style elements carry the page's
+ * CSP nonce (nonceScalarStyles).
  */
 export default function ApiReference() {
   const host = useRef<HTMLDivElement>(null);
@@ -37,9 +65,8 @@ export default function ApiReference() {
     // The theme the page opened in (root.tsx's bootstrap script sets the class).
     const dark = document.documentElement.classList.contains("dark");
     const nonce = document.querySelector<HTMLScriptElement>("script[nonce]")?.nonce || undefined;
-    const start = () => {
-      const scalar = (window as unknown as { Scalar?: ScalarGlobal }).Scalar;
-      if (!scalar) return setState("failed");
+    const undoNonces = nonce ? nonceScalarStyles(nonce) : () => {};
+    const start = (scalar: ScalarModule) => {
       target.replaceChildren();
       app = scalar.createApiReference(target, {
         url: "/api/v1/openapi.json",
@@ -56,18 +83,22 @@ export default function ApiReference() {
       nameCopyButtons.observe(target, { childList: true, subtree: true });
       labelCopyButtons(target);
     };
-    const existing = document.querySelector<HTMLScriptElement>('script[src="/api-tools/reference.js"]');
-    if (existing && (window as unknown as { Scalar?: ScalarGlobal }).Scalar) start();
-    else {
-      const script = existing ?? Object.assign(document.createElement("script"), { src: "/api-tools/reference.js", async: true });
-      if (nonce) script.nonce = nonce;
-      script.addEventListener("load", start, { once: true });
-      script.addEventListener("error", () => setState("failed"), { once: true });
-      if (!existing) document.head.append(script);
-    }
+    // Scalar's module reads the nonce for its stylesheet from a csp-nonce meta element when it first runs.
+    const nonceMeta = Object.assign(document.createElement("meta"), { content: nonce ?? "" });
+    nonceMeta.setAttribute("property", "csp-nonce");
+    if (nonce) document.head.append(nonceMeta);
+    let cancelled = false;
+    (import(/* @vite-ignore */ apiReferenceModule.entry) as Promise<ScalarModule>)
+      .then(
+        (scalar) => !cancelled && start(scalar),
+        () => !cancelled && setState("failed"),
+      )
+      .finally(() => nonceMeta.remove());
     return () => {
+      cancelled = true;
       nameCopyButtons.disconnect();
       app?.destroy?.();
+      undoNonces();
     };
   }, []);
 

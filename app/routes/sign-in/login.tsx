@@ -1,9 +1,10 @@
+import type { ReactNode } from "react";
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { authErrorMessage, emailVerifiedPath, postToAuth, safeRedirectTarget, verifyEmailPath } from "../../../server/auth/index.ts";
+import { authErrorMessage, emailVerifiedPath, postToAuth, safeRedirectTarget, verifyEmailPath, wellFormedUserCode } from "../../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
 import { profileName } from "../../../server/users/index.ts";
-import { CliApproval } from "../../components/cli-approval.tsx";
+import { CliApproval, CliCodeBox } from "../../components/cli-approval.tsx";
 import { nameLength, passwordLength } from "../../../common/limits.ts";
 import { AuthCard, FormAlert, PasswordField, SubmitButton } from "../../components/form-controls.tsx";
 import { GoogleButton } from "../../components/google-button.tsx";
@@ -47,7 +48,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
         cli: {
           cliToken,
           email: viewer.email,
-          idToken: await cliLogin.idTokenFor({ sessionId: viewer.sessionId, userId: viewer.id, email: viewer.email }, now),
+          idToken: await cliLogin.idTokenFor({ sessionId: viewer.sessionId, userId: viewer.id, email: viewer.email, code: cliToken }, now),
           request: pending,
         },
       },
@@ -56,6 +57,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   }
   const redirectTo = cliToken !== null ? `/login?cliToken=${encodeURIComponent(cliToken)}` : safeRedirectTarget(url.searchParams.get("redirectTo"));
   if (viewer) throw redirect(redirectTo);
+  // Signing in for the CLI: the page says so, with the code to compare with the terminal's.
+  const cliCode = redirectTo.startsWith("/login?") ? new URLSearchParams(redirectTo.slice("/login?".length)).get("cliToken") : null;
   // Enrolling without an account: the page is about that course, and creating the account comes first.
   const enrolling = /^\/courses\/([^/?#]+)\/confirm(?:[?#]|$)/.exec(redirectTo)?.[1];
   const course = enrolling ? context.get(appServices).catalog.courses.find((c) => c.id === enrolling) : undefined;
@@ -72,6 +75,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     mode,
     redirectTo,
     enrolIn: course?.title ?? null,
+    forCli: cliCode === null ? null : { code: wellFormedUserCode(cliCode) },
     notice,
     googleError: googleError ?? null,
     googleEnabled: context.get(appServices).googleEnabled,
@@ -80,7 +84,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = (args) =>
   pageMeta(args, {
-    title: args.loaderData?.cli
+    title: args.loaderData?.cli || args.loaderData?.forCli
       ? "Sign in the Academy CLI"
       : args.loaderData?.enrolIn
         ? `${args.loaderData.mode === "signup" ? "Create your account" : "Sign in"} to enrol in ${args.loaderData.enrolIn}`
@@ -110,9 +114,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     case "cli-approve":
     case "cli-deny": {
       const approve = input.intent === "cli-approve";
-      const decided = await cliLogin.decide({ cliToken: input.cliToken, email: input.email, idToken: input.idToken, approve }, shop.now(), { address: cliLogin.addressOf(request.headers) });
+      const from = { address: cliLogin.addressOf(request.headers), sessionId: context.get(viewerContext)?.sessionId ?? null };
+      const decided = await cliLogin.decide({ cliToken: input.cliToken, email: input.email, idToken: input.idToken, approve }, shop.now(), from);
       if (!decided.ok) return data(refused(form, decided.message), { status: decided.status, headers: secretPage(decided.retryAfterSeconds) });
-      throw redirect(approve ? "/cli-auth-success" : "/cli-auth-success?denied=1");
+      throw redirect(decided.next);
     }
     case "signup": {
       const redirectTo = safeRedirectTarget(input.redirectTo ?? null);
@@ -138,9 +143,39 @@ export default function LoginPage({ loaderData, actionData }: Route.ComponentPro
   return <SignInForm loaderData={loaderData} actionData={replyFor(actionData, "signin", "signup")} />;
 }
 
-function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.ComponentProps["loaderData"], { cli: object }>; actionData: FormReply | undefined }) {
+type SignInData = Exclude<Route.ComponentProps["loaderData"], { cli: object }>;
+
+/** What the card is for: the CLI's sign-in, an enrolment, or the account itself. */
+function cardHeading(mode: Mode, { enrolIn, forCli }: SignInData, modeLink: (m: Mode) => string): { title: string; lead: ReactNode } {
+  if (forCli) {
+    return mode === "signup"
+      ? { title: "Create your account for the Academy CLI", lead: "Then verify your e-mail, and you will be back here to approve the academy command in your terminal." }
+      : { title: "Sign in the Academy CLI", lead: "The academy command in your terminal asked to sign in. Sign in to your account, then approve it on the next page." };
+  }
+  if (enrolIn) {
+    return {
+      title: `${mode === "signup" ? "Create your account" : "Sign in"} to enrol in ${enrolIn}`,
+      lead:
+        mode === "signup" ? (
+          <>
+            Then verify your e-mail, and you will be back here to pay. Already have an account?{" "}
+            <Link to={modeLink("signin")} replace className="font-semibold text-brand-700 underline dark:text-brand-300">
+              Sign in
+            </Link>
+          </>
+        ) : (
+          "You will be back on the enrolment page once you are signed in."
+        ),
+    };
+  }
+  return mode === "signup"
+    ? { title: "Create your account", lead: "Buy courses, track your progress and manage your websites." }
+    : { title: "Welcome back", lead: "Sign in to continue learning." };
+}
+
+function SignInForm({ loaderData, actionData }: { loaderData: SignInData; actionData: FormReply | undefined }) {
   const mode: Mode = actionData?.intent === "signup" || (!actionData && loaderData.mode === "signup") ? "signup" : "signin";
-  const { redirectTo, enrolIn, notice, googleError, googleEnabled } = loaderData;
+  const { redirectTo, forCli, notice, googleError, googleEnabled } = loaderData;
   const pending = useNavigation().state === "submitting";
   const modeLink = (m: Mode) => `/login?mode=${m}${redirectTo !== "/" ? `&redirectTo=${encodeURIComponent(redirectTo)}` : ""}`;
   const tab = (m: Mode, label: string) => (
@@ -158,28 +193,14 @@ function SignInForm({ loaderData, actionData }: { loaderData: Exclude<Route.Comp
     </Link>
   );
 
+  const { title, lead } = cardHeading(mode, loaderData, modeLink);
   return (
-    <AuthCard
-      title={enrolIn ? `${mode === "signup" ? "Create your account" : "Sign in"} to enrol in ${enrolIn}` : mode === "signup" ? "Create your account" : "Welcome back"}
-      lead={
-        enrolIn ? (
-          mode === "signup" ? (
-            <>
-              Then verify your e-mail, and you will be back here to pay. Already have an account?{" "}
-              <Link to={modeLink("signin")} replace className="font-semibold text-brand-700 underline dark:text-brand-300">
-                Sign in
-              </Link>
-            </>
-          ) : (
-            "You will be back on the enrolment page once you are signed in."
-          )
-        ) : mode === "signup" ? (
-          "Buy courses, track your progress and manage your websites."
-        ) : (
-          "Sign in to continue learning."
-        )
-      }
-    >
+    <AuthCard title={title} lead={lead}>
+      {forCli?.code && (
+        <div className="mb-6">
+          <CliCodeBox code={forCli.code} />
+        </div>
+      )}
       <nav aria-label="Sign in or create an account" className="mb-6 flex rounded-full bg-slate-100 p-1 dark:bg-slate-800">
         {tab("signin", "Sign in")}
         {tab("signup", "Create account")}
