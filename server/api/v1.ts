@@ -193,9 +193,6 @@ export function createApi(deps: ApiDeps) {
   return { api, document };
 }
 
-/** Where the browser fetches the interactive reference (Scalar's standalone bundle and its stylesheet). */
-export const apiReferenceAssets = { script: "/api-tools/reference.js", stylesheet: "/api-tools/reference.css" } as const;
-
 const documentInfo = {
   openapi: "3.1.0",
   info: { title: "Academy API", version: "1.0.0", description: "What the academy CLI does, for your own scripts. Sign in with `academy login`, or send an API key made on /api-tools." },
