@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { release } from "node:os";
 import { readToken } from "./credentials.ts";
+import cliPackage from "./package.json" with { type: "json" };
 
 /** Exit codes every command keeps to. */
 export const exitCodes = { ok: 0, failure: 1, usage: 2, signedOut: 3, notFound: 4 } as const;
@@ -15,8 +15,8 @@ export class CliError extends Error {
 }
 
 const platformName: Record<string, string> = { linux: "Linux", darwin: "macOS", win32: "Windows" };
-/** The release it ships with (package.json): `academy --version` and the server's /healthz agree. */
-export const cliVersion = (JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }).version;
+/** The release it ships with (cli/package.json, kept to the server's): `academy --version` and the server's /healthz agree. */
+export const cliVersion = cliPackage.version;
 export const userAgent = `academy-cli/${cliVersion} (${platformName[process.platform] ?? process.platform} ${release()}; Node ${process.versions.node})`;
 
 /** The server every command talks to: --server, else ACADEMY_URL, else the local one `npm start` serves. */

@@ -1,0 +1,74 @@
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtemp } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { getRequestListener } from "@hono/node-server";
+import { eq } from "drizzle-orm";
+import { createApiKey } from "../../server/api/keys.ts";
+import { user } from "../../server/db/schema.ts";
+import { projectRoot, startTestApp, type TestApp } from "./helpers.ts";
+
+export interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The CLI from this checkout's sources, as `npm run academy` runs it. */
+export const sourceCli = [process.execPath, path.join(projectRoot, "cli/academy.ts")];
+
+/** Runs `command` (the CLI: an installed `academy`, or node and a script) with `args`, its own config directory and no colour; `input` is its standard input. */
+export function runCli(command: string[], args: string[], env: NodeJS.ProcessEnv = {}, input = ""): Promise<CliRun> {
+  const [file = "", ...before] = command;
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, [...before, ...args], { env: { ...process.env, NO_COLOR: "1", ACADEMY_URL: "", ACADEMY_TOKEN: "", ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    child.stdin.end(input);
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A config directory of its own, so runs never share (or read the developer's) credentials. */
+export const freshConfig = () => mkdtemp(path.join(tmpdir(), "academy-cli-config-"));
+
+export interface ServedApp {
+  t: TestApp;
+  /** The server's origin, as --server or ACADEMY_URL take it. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The test app listening on a port of its own, for the CLI to reach over HTTP. */
+export async function serveTestApp(): Promise<ServedApp> {
+  let listener: ReturnType<typeof getRequestListener> | undefined;
+  const server: Server = createServer((req, res) => void listener?.(req, res));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const t = await startTestApp({ publicUrl: url });
+  listener = getRequestListener(t.app.fetch);
+  return {
+    t,
+    url,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await t.close();
+    },
+  };
+}
+
+/** A verified person and an API key of theirs with `scopes`. */
+export async function personWithKey(t: TestApp, scopes: string[] = ["read", "notes:write"], name = "Script Sanjay"): Promise<{ id: string; email: string; key: string }> {
+  const email = `cli-${randomBytes(4).toString("hex")}@example.com`;
+  const { user: created } = await t.identity.auth.api.signUpEmail({ body: { name, email, password: "a good long password" } });
+  await t.database.db.update(user).set({ emailVerified: true }).where(eq(user.id, created.id));
+  const { secret } = await createApiKey(t.database.db, created.id, { name: "CLI tests", scopes, lifetimeDays: 30 }, new Date());
+  return { id: created.id, email, key: secret };
+}
