@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { writeFile } from "node:fs/promises";
 import { Command, CommanderError } from "commander";
-import { api, CliError, cliVersion, everyPage, exitCodes, serverUrl } from "./client.ts";
+import { authStatus } from "./auth-status.ts";
+import { api, CliError, cliVersion, everyPage, exitCodes, giveToken, serverUrl } from "./client.ts";
 import { login, logout, openBrowser } from "./login.ts";
 import { invoiceHtml, invoicePdf } from "./invoice.ts";
 import { noteText } from "./text-input.ts";
@@ -10,16 +11,22 @@ import { paint, printJson, printTable } from "./output.ts";
 interface Globals {
   server?: string;
   json?: boolean;
+  token?: string;
 }
+
+/** The exit code of a command that finished but reports a failure (auth status with a refused token). */
+let finishedWith: number = exitCodes.ok;
 
 const program = new Command("academy")
   .description("Academy from your terminal: your courses, progress, notes, orders and websites.")
   .option("--server <url>", "the Academy server (default: $ACADEMY_URL, else http://localhost:3000)")
   .option("--json", "print JSON for scripts instead of tables")
+  .option("--token <key>", "use this API key (acd_…) instead of the stored login (default: $ACADEMY_TOKEN)")
   .version(cliVersion, "-V, --version", "print the CLI's version")
   .showHelpAfterError("(run academy --help for the commands)")
   .configureOutput({ outputError: (text, write) => write(paint("red", text, process.stderr)) })
-  .exitOverride();
+  .exitOverride()
+  .hook("preAction", () => void giveToken(program.opts<Globals>().token));
 
 const globals = () => program.opts<Globals>();
 const server = () => serverUrl(globals().server);
@@ -37,6 +44,15 @@ program
   .description("sign this machine out, on the server too")
   .addHelpText("after", examples(["academy logout"]))
   .action(async () => logout(server(), { json: globals().json === true }));
+
+const auth = program.command("auth").description("the credentials this machine uses");
+auth
+  .command("status")
+  .description("every server this machine is signed in to, and who is signed in on each")
+  .addHelpText("after", examples(["academy auth status", "ACADEMY_TOKEN=acd_… academy auth status --json"]))
+  .action(async () => {
+    finishedWith = await authStatus({ server: server(), given: giveToken(globals().token), json: globals().json === true });
+  });
 
 program
   .command("whoami")
@@ -57,6 +73,9 @@ interface ApiCourse {
   progressPercent: number | null;
 }
 
+/** The catalogue, with your enrolments when signed in; anyone may list it. */
+const catalogue = () => api<{ courses: ApiCourse[] }>(server(), "/courses", {}, { optional: true });
+
 const rupees = (price: ApiCourse["price"]) => new Intl.NumberFormat("en-IN", { style: "currency", currency: price.currency, maximumFractionDigits: 0 }).format(price.amount / 100);
 
 const courses = program.command("courses").description("the course catalogue, with your enrolments and progress");
@@ -65,7 +84,7 @@ courses
   .description("every course")
   .addHelpText("after", examples(["academy courses", "academy courses list --json | jq '.courses[] | select(.enrolled)'"]))
   .action(async () => {
-    const { courses: list } = await api<{ courses: ApiCourse[] }>(server(), "/courses");
+    const { courses: list } = await catalogue();
     if (globals().json) return printJson({ courses: list });
     printTable(
       ["ID", "PRICE", "YOURS", "TITLE"],
@@ -78,7 +97,7 @@ courses
   .description("one course, with your progress in it")
   .addHelpText("after", examples(["academy courses show react-fundamentals"]))
   .action(async (courseId: string) => {
-    const { courses: list } = await api<{ courses: ApiCourse[] }>(server(), "/courses");
+    const { courses: list } = await catalogue();
     const course = list.find((c) => c.id === courseId);
     if (!course) throw new CliError(`There is no course "${courseId}". Run academy courses for the list.`, exitCodes.notFound);
     if (globals().json) return printJson(course);
@@ -291,7 +310,7 @@ program
 async function main(): Promise<number> {
   try {
     await program.parseAsync(process.argv);
-    return exitCodes.ok;
+    return finishedWith;
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end here too, with code 0.

@@ -55,7 +55,7 @@ describe("the CLI package", () => {
     const config = await freshConfig();
     const whoami = await runCli([academy], ["whoami", "--server", served.url], { XDG_CONFIG_HOME: config });
     expect(whoami.code).toBe(3);
-    expect(whoami.stderr).toBe(`Error: You are not signed in to ${served.url}. Run academy login first.\n`);
+    expect(whoami.stderr).toBe(`Error: You are not signed in to ${served.url}. Run academy login first, or give an API key with ACADEMY_TOKEN or --token.\n`);
 
     expect(npx.slice(0, 2)).toEqual(["npx", "--package"]);
     const viaNpx = await run("npx", ["--yes", "--offline", ...npx.slice(1)], { cwd: work, env: npmEnv });

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtemp } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -8,7 +8,7 @@ import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { createApiKey } from "../../server/api/keys.ts";
-import { user } from "../../server/db/schema.ts";
+import { deviceCode, user } from "../../server/db/schema.ts";
 import { projectRoot, startTestApp, type TestApp } from "./helpers.ts";
 
 export interface CliRun {
@@ -71,4 +71,22 @@ export async function personWithKey(t: TestApp, scopes: string[] = ["read", "not
   await t.database.db.update(user).set({ emailVerified: true }).where(eq(user.id, created.id));
   const { secret } = await createApiKey(t.database.db, created.id, { name: "CLI tests", scopes, lifetimeDays: 30 }, new Date());
   return { id: created.id, email, key: secret };
+}
+
+/** A CLI token for the person, as `academy login` receives it once they approve its code. */
+export async function cliToken(served: ServedApp, userId: string): Promise<string> {
+  const post = (to: string, body: unknown) => fetch(`${served.url}${to}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const started = (await (await post("/api/auth/device/code", { client_id: "academy-cli" })).json()) as { device_code: string };
+  await served.t.database.db.update(deviceCode).set({ status: "approved", userId }).where(eq(deviceCode.deviceCode, started.device_code));
+  const granted = await post("/api/auth/device/token", { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: started.device_code, client_id: "academy-cli" });
+  return ((await granted.json()) as { access_token: string }).access_token;
+}
+
+/** A config directory whose credentials file holds these logins, as `academy login` writes it. */
+export async function configWithLogins(logins: { server: string; token: string; email: string }[]): Promise<string> {
+  const config = await freshConfig();
+  await mkdir(path.join(config, "academy"), { mode: 0o700 });
+  const entries = logins.map(({ server, token, email }) => [server, { token, email, savedAt: new Date().toISOString() }]);
+  await writeFile(path.join(config, "academy/credentials.json"), JSON.stringify(Object.fromEntries(entries)), { mode: 0o600 });
+  return config;
 }
