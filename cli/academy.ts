@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { writeFile } from "node:fs/promises";
 import { Command, CommanderError } from "commander";
+import { completionScript } from "./completion.ts";
+import { nearest } from "./suggest.ts";
 import { authStatus } from "./auth-status.ts";
 import { api, CliError, cliVersion, everyPage, exitCodes, giveToken, serverUrl } from "./client.ts";
 import { login, logout, openBrowser } from "./login.ts";
@@ -28,7 +30,48 @@ const program = new Command("academy")
   .exitOverride()
   .hook("preAction", () => void giveToken(program.opts<Globals>().token));
 
+program.addHelpText(
+  "after",
+  `
+Examples:
+  $ academy login
+  $ academy courses
+  $ academy notes add --title "Hooks" --file hooks.md
+  $ ACADEMY_TOKEN=acd_… academy notes --json | jq '.notes[].title'
+  $ academy auth status
+
+Environment variables:
+  ACADEMY_URL      the server, when --server is not given (default http://localhost:3000)
+  ACADEMY_TOKEN    an API key (acd_…) to use instead of the stored login, as --token does
+  XDG_CONFIG_HOME  where academy/credentials.json is kept (default ~/.config)
+  VISUAL, EDITOR   the editor notes add and notes edit open
+  CHROME_PATH      the Chromium or Chrome that receipts --pdf prints with
+  NO_COLOR         set to anything to turn colour off
+
+Exit codes:
+  0  done
+  1  failed (the server refused, could not be reached, or answered in error)
+  2  usage: an unknown command or option, or a missing or wrong argument
+  3  not signed in, or the token was refused
+  4  not found
+
+Shell completion: academy completion bash|zsh|fish. Documentation: docs/cli.md.
+`,
+);
+
 const globals = () => program.opts<Globals>();
+
+/**
+ * A group's default command (list) takes no words: one given is a mistyped subcommand, answered
+ * with the nearest one rather than commander's "too many arguments for 'list'".
+ */
+function refuseStray(command: Command): void {
+  const [word] = command.args;
+  const group = command.parent;
+  if (word === undefined || !group) return;
+  const meant = nearest(word, group.commands.map((c) => c.name()));
+  throw new CliError(`"${word}" is not an academy ${group.name()} command.${meant ? ` Did you mean academy ${group.name()} ${meant}?` : ""} See academy ${group.name()} --help.`, exitCodes.usage);
+}
 const server = () => serverUrl(globals().server);
 const examples = (lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}\n`;
 
@@ -81,9 +124,11 @@ const rupees = (price: ApiCourse["price"]) => new Intl.NumberFormat("en-IN", { s
 const courses = program.command("courses").description("the course catalogue, with your enrolments and progress");
 courses
   .command("list", { isDefault: true })
+  .allowExcessArguments(true)
   .description("every course")
   .addHelpText("after", examples(["academy courses", "academy courses list --json | jq '.courses[] | select(.enrolled)'"]))
-  .action(async () => {
+  .action(async (_options: object, command: Command) => {
+    refuseStray(command);
     const { courses: list } = await catalogue();
     if (globals().json) return printJson({ courses: list });
     printTable(
@@ -142,9 +187,11 @@ const day = (iso: string) => iso.slice(0, 10);
 const notes = program.command("notes").description("your notes: list, read, write, change, delete and export them");
 notes
   .command("list", { isDefault: true })
+  .allowExcessArguments(true)
   .description("every note, last updated first")
   .addHelpText("after", examples(["academy notes", "academy notes list --json"]))
-  .action(async () => {
+  .action(async (_options: object, command: Command) => {
+    refuseStray(command);
     const list = await allNotes();
     if (globals().json) return printJson({ notes: list });
     if (list.length === 0) return void process.stdout.write("You have no notes yet. Write one with academy notes add.\n");
@@ -272,9 +319,11 @@ interface ApiWebsite {
 const websites = program.command("websites").description("the websites we host for you");
 websites
   .command("list", { isDefault: true })
+  .allowExcessArguments(true)
   .description("every website, with its status and expiry")
   .addHelpText("after", examples(["academy websites", "academy websites list --json"]))
-  .action(async () => {
+  .action(async (_options: object, command: Command) => {
+    refuseStray(command);
     const { websites: list } = await api<{ websites: ApiWebsite[] }>(server(), "/websites");
     if (globals().json) return printJson({ websites: list });
     if (list.length === 0) return void process.stdout.write(`We host no websites for you yet. See the plans at ${server()}/service/website-hosting\n`);
@@ -292,6 +341,12 @@ websites
     process.stdout.write(`Renew: ${server()}/account/services/websites/${site.id}/renew\n`);
   });
 
+program
+  .command("completion <shell>")
+  .description("print the script that completes academy's commands in bash, zsh or fish")
+  .addHelpText("after", examples(["source <(academy completion bash)     # in ~/.bashrc", "source <(academy completion zsh)      # in ~/.zshrc, after compinit", "academy completion fish > ~/.config/fish/completions/academy.fish"]))
+  .action((shell: string) => void process.stdout.write(completionScript(program, shell)));
+
 const pages: Record<string, string> = { home: "/", courses: "/courses", account: "/account", orders: "/account/orders", notes: "/notes", websites: "/account/services/websites", settings: "/settings", "api-tools": "/api-tools", help: "/help" };
 
 program
@@ -300,7 +355,8 @@ program
   .addHelpText("after", examples(["academy open notes", "academy open /course/react-fundamentals"]))
   .action((page: string) => {
     const target = pages[page] ?? (page.startsWith("/") ? page : null);
-    if (!target) throw new CliError(`There is no page "${page}". Choose one of ${Object.keys(pages).join(", ")}, or give a path that starts with /.`, exitCodes.usage);
+    const meant = nearest(page, Object.keys(pages));
+    if (!target) throw new CliError(`There is no page "${page}".${meant ? ` Did you mean ${meant}?` : ""} Choose one of ${Object.keys(pages).join(", ")}, or give a path that starts with /.`, exitCodes.usage);
     const url = `${server()}${target}`;
     openBrowser(url);
     if (globals().json) return printJson({ opened: url });
