@@ -8,8 +8,10 @@ import path from "node:path";
 import { getRequestListener } from "@hono/node-server";
 import { eq } from "drizzle-orm";
 import { createApiKey } from "../../server/api/keys.ts";
+import { createHostingOrder } from "../../server/commerce/index.ts";
 import { deviceCode, user } from "../../server/db/schema.ts";
-import { projectRoot, startTestApp, type TestApp } from "./helpers.ts";
+import { startWebsite } from "../../server/websites/index.ts";
+import { payInTestSandbox, projectRoot, startTestApp, type TestApp } from "./helpers.ts";
 
 export interface CliRun {
   code: number | null;
@@ -89,4 +91,13 @@ export async function configWithLogins(logins: { server: string; token: string; 
   const entries = logins.map(({ server, token, email }) => [server, { token, email, savedAt: new Date().toISOString() }]);
   await writeFile(path.join(config, "academy/credentials.json"), JSON.stringify(Object.fromEntries(entries)), { mode: 0o600 });
   return config;
+}
+
+/** A website of the person's, paid for a month: its order has a receipt and a tax invoice. */
+export async function paidHostingOrder(t: TestApp, userId: string): Promise<{ orderId: string; websiteId: string; domain: string }> {
+  const domain = `cli-${randomBytes(3).toString("hex")}.example.in`;
+  const site = await startWebsite(t.database.db, t.catalog, { userId, serviceId: "website-hosting", planId: "starter-monthly", domain });
+  const order = await createHostingOrder(t.payments.shop, { userId, websiteId: site.id, planId: "starter-monthly", idempotencyKey: randomBytes(8).toString("hex") });
+  await payInTestSandbox(t.payments, order);
+  return { orderId: order.id, websiteId: site.id, domain };
 }
