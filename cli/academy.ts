@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { writeFile } from "node:fs/promises";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { completionScript } from "./completion.ts";
 import { nearest } from "./suggest.ts";
 import { authStatus } from "./auth-status.ts";
@@ -8,11 +8,12 @@ import { api, CliError, cliVersion, everyPage, exitCodes, giveToken, serverUrl }
 import { login, logout, openBrowser } from "./login.ts";
 import { invoiceHtml, invoicePdf } from "./invoice.ts";
 import { noteText } from "./text-input.ts";
-import { paint, printJson, printTable } from "./output.ts";
+import { jsonRequested, paint, printJson, printTable, selectJsonFields } from "./output.ts";
 
 interface Globals {
   server?: string;
   json?: boolean;
+  jsonFields?: string;
   token?: string;
 }
 
@@ -22,13 +23,17 @@ let finishedWith: number = exitCodes.ok;
 const program = new Command("academy")
   .description("Academy from your terminal: your courses, progress, notes, orders and websites.")
   .option("--server <url>", "the Academy server (default: $ACADEMY_URL, else http://localhost:3000)")
-  .option("--json", "print JSON for scripts instead of tables")
+  .option("--json", "print JSON for scripts instead of tables (--json title,progress: only those fields)")
+  .addOption(new Option("--json-fields <fields>").hideHelp())
   .option("--token <key>", "use this API key (acd_…) instead of the stored login (default: $ACADEMY_TOKEN)")
   .version(cliVersion, "-V, --version", "print the CLI's version")
-  .showHelpAfterError("(run academy --help for the commands)")
-  .configureOutput({ outputError: (text, write) => write(paint("red", text, process.stderr)) })
+  .showHelpAfterError(jsonRequested() ? false : "(run academy --help for the commands)")
+  .configureOutput({ outputError: (text, write) => write(jsonRequested() ? jsonError(text.replace(/^error: /, "").trim(), exitCodes.usage) : paint("red", text, process.stderr)) })
   .exitOverride()
-  .hook("preAction", () => void giveToken(program.opts<Globals>().token));
+  .hook("preAction", () => {
+    giveToken(program.opts<Globals>().token);
+    selectJsonFields(program.opts<Globals>().jsonFields);
+  });
 
 program.addHelpText(
   "after",
@@ -73,6 +78,15 @@ function refuseStray(command: Command): void {
   throw new CliError(`"${word}" is not an academy ${group.name()} command.${meant ? ` Did you mean academy ${group.name()} ${meant}?` : ""} See academy ${group.name()} --help.`, exitCodes.usage);
 }
 const server = () => serverUrl(globals().server);
+/** `--limit <n>` on a list: at most n items, n a whole number from 1. */
+const limitOption = () =>
+  new Option("--limit <n>", "show at most n of them").argParser((value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("Give a whole number from 1, like --limit 10.");
+    return n;
+  });
+const limited = <T>(items: T[], limit: number | undefined) => (limit ? items.slice(0, limit) : items);
+
 const examples = (lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}\n`;
 
 program
@@ -126,14 +140,15 @@ courses
   .command("list", { isDefault: true })
   .allowExcessArguments(true)
   .description("every course")
-  .addHelpText("after", examples(["academy courses", "academy courses list --json | jq '.courses[] | select(.enrolled)'"]))
-  .action(async (_options: object, command: Command) => {
+  .addOption(limitOption())
+  .addHelpText("after", examples(["academy courses", "academy courses --json title,price", "academy courses list --json | jq '.courses[] | select(.enrolled)'"]))
+  .action(async (options: { limit?: number }, command: Command) => {
     refuseStray(command);
-    const { courses: list } = await catalogue();
+    const list = limited((await catalogue()).courses, options.limit);
     if (globals().json) return printJson({ courses: list });
     printTable(
-      ["ID", "PRICE", "YOURS", "TITLE"],
-      list.map((c) => [c.id, rupees(c.price), c.enrolled ? `${c.progressPercent ?? 0}%` : "—", c.title]),
+      ["PRICE", "YOURS", "TITLE", "ID"],
+      list.map((c) => [rupees(c.price), c.enrolled ? `${c.progressPercent ?? 0}%` : "—", c.title, c.id]),
     );
   });
 
@@ -161,14 +176,15 @@ interface ApiProgress {
 program
   .command("progress [courseId]")
   .description("how far you are in each course you are enrolled in")
-  .addHelpText("after", examples(["academy progress", "academy progress react-fundamentals --json"]))
-  .action(async (courseId: string | undefined) => {
+  .addOption(limitOption())
+  .addHelpText("after", examples(["academy progress", "academy progress react-fundamentals --json", "academy progress --json title,percent"]))
+  .action(async (courseId: string | undefined, options: { limit?: number }) => {
     const { courses: all } = await api<{ courses: ApiProgress[] }>(server(), "/progress");
-    const shown = courseId ? all.filter((c) => c.courseId === courseId) : all;
+    const shown = limited(courseId ? all.filter((c) => c.courseId === courseId) : all, options.limit);
     if (courseId && shown.length === 0) throw new CliError(`You are not enrolled in "${courseId}". Run academy progress for your courses.`, exitCodes.notFound);
     if (globals().json) return printJson(courseId ? shown[0] : { courses: shown });
     if (shown.length === 0) return void process.stdout.write(`You are not enrolled in a course yet. Browse them with academy courses.\n`);
-    printTable(["COURSE", "LESSONS", "DONE", "TITLE"], shown.map((c) => [c.courseId, `${c.completedLessons}/${c.totalLessons}`, `${c.percent}%`, c.title]));
+    printTable(["LESSONS", "DONE", "TITLE", "COURSE"], shown.map((c) => [`${c.completedLessons}/${c.totalLessons}`, `${c.percent}%`, c.title, c.courseId]));
   });
 
 interface ApiNote {
@@ -181,7 +197,7 @@ interface ApiNote {
   updatedAt: string;
 }
 
-const allNotes = () => everyPage<ApiNote>(server(), "/notes", "notes");
+const allNotes = (limit?: number) => everyPage<ApiNote>(server(), "/notes", "notes", limit);
 
 const day = (iso: string) => iso.slice(0, 10);
 const notes = program.command("notes").description("your notes: list, read, write, change, delete and export them");
@@ -189,13 +205,14 @@ notes
   .command("list", { isDefault: true })
   .allowExcessArguments(true)
   .description("every note, last updated first")
-  .addHelpText("after", examples(["academy notes", "academy notes list --json"]))
-  .action(async (_options: object, command: Command) => {
+  .addOption(limitOption())
+  .addHelpText("after", examples(["academy notes", "academy notes list --json", "academy notes --limit 5 --json title,updatedAt"]))
+  .action(async (options: { limit?: number }, command: Command) => {
     refuseStray(command);
-    const list = await allNotes();
+    const list = await allNotes(options.limit);
     if (globals().json) return printJson({ notes: list });
     if (list.length === 0) return void process.stdout.write("You have no notes yet. Write one with academy notes add.\n");
-    printTable(["ID", "UPDATED", "TITLE"], list.map((n) => [n.id, day(n.updatedAt), n.title || "(untitled)"]));
+    printTable(["UPDATED", "TITLE", "ID"], list.map((n) => [day(n.updatedAt), n.title || "(untitled)", n.id]));
   });
 notes
   .command("show <noteId>")
@@ -270,23 +287,35 @@ interface ApiOrder {
 program
   .command("orders")
   .description("your orders, newest first")
-  .addHelpText("after", examples(["academy orders", "academy orders --json"]))
-  .action(async () => {
-    const orders = await everyPage<ApiOrder>(server(), "/orders", "orders");
+  .addOption(limitOption())
+  .addHelpText("after", examples(["academy orders", "academy orders --json", "academy orders --limit 1 --json number,status"]))
+  .action(async (options: { limit?: number }) => {
+    const orders = await everyPage<ApiOrder>(server(), "/orders", "orders", options.limit);
     if (globals().json) return printJson({ orders });
     if (orders.length === 0) return void process.stdout.write("You have no orders yet.\n");
-    printTable(["ID", "NUMBER", "DATE", "TOTAL", "STATUS", "WHAT"], orders.map((o) => [o.id, o.number, day(o.createdAt), rupees(o.total), o.refund ? `refund ${o.refund.status}` : o.status, o.title]));
+    printTable(["DATE", "TOTAL", "STATUS", "WHAT", "NUMBER", "ID"], orders.map((o) => [day(o.createdAt), rupees(o.total), o.refund ? `refund ${o.refund.status}` : o.status, o.title, o.number, o.id]), 2);
   });
 
+const uuid = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i;
+
+/** An order's id, given it or the order's number (ACD-000001), looked up in your orders. */
+async function orderIdOf(given: string): Promise<string> {
+  if (uuid.test(given)) return given;
+  const order = (await everyPage<ApiOrder>(server(), "/orders", "orders")).find((o) => o.number.toLowerCase() === given.toLowerCase());
+  if (!order) throw new CliError(`You have no order "${given}". Run academy orders for their numbers.`, exitCodes.notFound);
+  return order.id;
+}
+
 program
-  .command("receipts <orderId>")
-  .description("the receipt of a paid order; its GST tax invoice as HTML or PDF")
+  .command("receipts <order>")
+  .description("the receipt of a paid order (by its number, ACD-000001, or id); its GST tax invoice as HTML or PDF")
   .option("--html", "the tax invoice as one HTML file")
   .option("--pdf", "the tax invoice as a PDF (printed by a local Chromium or Chrome)")
   .option("-o, --output <file>", "where to write it (HTML: standard output by default; PDF: invoice-<number>.pdf)")
-  .addHelpText("after", examples(["academy receipts 0b7e…", "academy receipts 0b7e… --html > invoice.html", "academy receipts 0b7e… --pdf -o invoice.pdf"]))
-  .action(async (orderId: string, options: { html?: boolean; pdf?: boolean; output?: string }) => {
+  .addHelpText("after", examples(["academy receipts ACD-000001", "academy receipts ACD-000001 --html > invoice.html", "academy receipts 0b7e… --pdf -o invoice.pdf"]))
+  .action(async (given: string, options: { html?: boolean; pdf?: boolean; output?: string }) => {
     if (options.html && options.pdf) throw new CliError("Choose --html or --pdf, not both.", exitCodes.usage);
+    const orderId = await orderIdOf(given);
     if (options.html || options.pdf) {
       const html = await invoiceHtml(server(), orderId);
       if (options.html && !options.output) return void process.stdout.write(html);
@@ -321,20 +350,30 @@ websites
   .command("list", { isDefault: true })
   .allowExcessArguments(true)
   .description("every website, with its status and expiry")
-  .addHelpText("after", examples(["academy websites", "academy websites list --json"]))
-  .action(async (_options: object, command: Command) => {
+  .addOption(limitOption())
+  .addHelpText("after", examples(["academy websites", "academy websites list --json", "academy websites --json domain,expiresAt"]))
+  .action(async (options: { limit?: number }, command: Command) => {
     refuseStray(command);
-    const { websites: list } = await api<{ websites: ApiWebsite[] }>(server(), "/websites");
+    const list = limited((await api<{ websites: ApiWebsite[] }>(server(), "/websites")).websites, options.limit);
     if (globals().json) return printJson({ websites: list });
     if (list.length === 0) return void process.stdout.write(`We host no websites for you yet. See the plans at ${server()}/service/website-hosting\n`);
-    printTable(["ID", "EXPIRES", "STATUS", "PLAN", "DOMAIN"], list.map((w) => [w.id, w.expiresAt ? day(w.expiresAt) : "—", w.status, w.plan, w.domain]));
+    printTable(["EXPIRES", "STATUS", "PLAN", "DOMAIN", "ID"], list.map((w) => [w.expiresAt ? day(w.expiresAt) : "—", w.status, w.plan, w.domain, w.id]), 2);
   });
+/** A website's id, given it or the website's domain, looked up in your websites. */
+async function websiteIdOf(given: string): Promise<string> {
+  if (uuid.test(given)) return given;
+  const { websites: list } = await api<{ websites: ApiWebsite[] }>(server(), "/websites");
+  const site = list.find((w) => w.domain.toLowerCase() === given.toLowerCase().replace(/^www\./, ""));
+  if (!site) throw new CliError(`You have no website "${given}". Run academy websites for yours.`, exitCodes.notFound);
+  return site.id;
+}
+
 websites
-  .command("show <webId>")
-  .description("one website, with every period paid for")
-  .addHelpText("after", examples(["academy websites show 3c9a…"]))
-  .action(async (webId: string) => {
-    const site = await api<ApiWebsite>(server(), `/websites/${encodeURIComponent(webId)}`);
+  .command("show <website>")
+  .description("one website (by its domain or id), with every period paid for")
+  .addHelpText("after", examples(["academy websites show example.in", "academy websites show 3c9a…"]))
+  .action(async (given: string) => {
+    const site = await api<ApiWebsite>(server(), `/websites/${encodeURIComponent(await websiteIdOf(given))}`);
     if (globals().json) return printJson(site);
     process.stdout.write(`${paint("bold", site.domain)}: ${site.status}, ${site.plan}, ${site.expiresAt ? `hosted until ${day(site.expiresAt)}` : "not paid for yet"}\n`);
     for (const p of site.periods ?? []) process.stdout.write(`  ${day(p.startsAt)} → ${day(p.endsAt)}  ${p.plan}  ${p.orderNumber}\n`);
@@ -363,9 +402,36 @@ program
     process.stdout.write(`Opening ${url}\n`);
   });
 
+/** An error as one line of JSON for stderr, when --json was asked for: `{ error: { message, exitCode } }`. */
+function jsonError(message: string, exitCode: number): string {
+  return `${JSON.stringify({ error: { message, exitCode } })}\n`;
+}
+
+const fieldList = /^[A-Za-z]\w*(,[A-Za-z]\w*)*$/;
+
+/**
+ * gh's `--json title,progress`, as commander takes it: a field list after --json moves to the hidden
+ * --json-fields, so a lone --json never swallows the word after it (a command or an identifier).
+ * Only after the command: `academy --json notse` is a mistyped command, not a field.
+ */
+function withJsonFields(argv: string[]): string[] {
+  const commandNames = new Set(program.commands.flatMap((c) => [c.name(), ...c.commands.map((sub) => sub.name())]));
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i] ?? "";
+    const next = argv[i + 1] ?? "";
+    if (word.startsWith("--json=")) words.push("--json", `--json-fields=${word.slice("--json=".length)}`);
+    else if (word === "--json" && fieldList.test(next) && !commandNames.has(next) && words.some((w) => commandNames.has(w))) {
+      words.push("--json", `--json-fields=${next}`);
+      i++;
+    } else words.push(word);
+  }
+  return words;
+}
+
 async function main(): Promise<number> {
   try {
-    await program.parseAsync(process.argv);
+    await program.parseAsync(withJsonFields(process.argv));
     return finishedWith;
   } catch (error) {
     if (error instanceof CommanderError) {
@@ -373,7 +439,7 @@ async function main(): Promise<number> {
       return error.exitCode === 0 ? exitCodes.ok : exitCodes.usage;
     }
     if (error instanceof CliError) {
-      process.stderr.write(`${paint("red", "Error:", process.stderr)} ${error.message}\n`);
+      process.stderr.write(jsonRequested() ? jsonError(error.message, error.exitCode) : `${paint("red", "Error:", process.stderr)} ${error.message}\n`);
       return error.exitCode;
     }
     throw error;

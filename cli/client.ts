@@ -129,14 +129,14 @@ export async function api<T>(server: string, path: string, init: RequestInit = {
   return (response.status === 204 ? undefined : await response.json()) as T;
 }
 
-/** Every item of a paged /api/v1 list, following `nextCursor` until the last page. */
-export async function everyPage<T>(server: string, path: string, field: string): Promise<T[]> {
+/** Every item of a paged /api/v1 list (or the first `limit`), following `nextCursor` until the last page needed. */
+export async function everyPage<T>(server: string, path: string, field: string, limit = Infinity): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | null = null;
   do {
-    const page: Record<string, unknown> & { nextCursor: string | null } = await api(server, `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const page: Record<string, unknown> & { nextCursor: string | null } = await api(server, `${path}?limit=${Math.min(100, limit)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
     items.push(...(page[field] as T[]));
     cursor = page.nextCursor;
-  } while (cursor);
-  return items;
+  } while (cursor && items.length < limit);
+  return items.slice(0, limit);
 }

@@ -32,12 +32,14 @@ const expected: Record<string, { code: number; output?: string }> = {
 describe("docs/cli.md", () => {
   it("shows only commands that run as it says, with a key, against a server", { timeout: 120_000 }, async () => {
     const person = await personWithKey(served.t, ["read", "notes:write"], "Documented Dev");
-    const { orderId } = await paidHostingOrder(served.t, person.id);
+    const { orderId, domain } = await paidHostingOrder(served.t, person.id);
+    const listed = (await (await fetch(`${served.url}/api/v1/orders`, { headers: { authorization: `Bearer ${person.key}` } })).json()) as { orders: { number: string }[] };
+    const number = listed.orders[0]?.number ?? "";
     const commands = await documentedCommands();
     expect(commands).toEqual(expect.arrayContaining(["academy --version", "academy auth status", "ACADEMY_TOKEN=acd_… academy notes --json", "academy completion fish"]));
     const env = { XDG_CONFIG_HOME: await freshConfig(), ACADEMY_URL: served.url, ACADEMY_TOKEN: person.key };
     for (const command of commands.filter((c) => c !== "academy login")) {
-      const words = command.replace(/^ACADEMY_TOKEN=\S+ /, "").split(" ").slice(1).map((word) => word.replace("acd_…", person.key).replace("<orderId>", orderId));
+      const words = command.replace(/^ACADEMY_TOKEN=\S+ /, "").split(" ").slice(1).map((word) => word.replace("acd_…", person.key).replace("<order>", orderId).replace("ACD-000001", number).replace("example.in", domain));
       const ran = await runCli(sourceCli, words, env);
       const want = expected[command] ?? { code: 0 };
       expect(ran.code, `${command}: ${ran.stderr}`).toBe(want.code);
