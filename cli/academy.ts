@@ -3,6 +3,7 @@ import { writeFile } from "node:fs/promises";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { completionScript } from "./completion.ts";
 import { nearest } from "./suggest.ts";
+import { apiCommand } from "./api-command.ts";
 import { authStatus } from "./auth-status.ts";
 import { api, CliError, cliVersion, everyPage, exitCodes, giveToken, serverUrl } from "./client.ts";
 import { login, logout, openBrowser } from "./login.ts";
@@ -378,6 +379,16 @@ websites
     process.stdout.write(`${paint("bold", site.domain)}: ${site.status}, ${site.plan}, ${site.expiresAt ? `hosted until ${day(site.expiresAt)}` : "not paid for yet"}\n`);
     for (const p of site.periods ?? []) process.stdout.write(`  ${day(p.startsAt)} → ${day(p.endsAt)}  ${p.plan}  ${p.orderNumber}\n`);
     process.stdout.write(`Renew: ${server()}/account/services/websites/${site.id}/renew\n`);
+  });
+
+program
+  .command("api <method> <path>")
+  .description("send any request to the API (/api/v1) with your login or key; prints the answer, exit code from its status")
+  .option("-f, --field <key=value>", "a field: in the query of a GET or DELETE, else in a JSON body (repeat it)", (pair: string, all: string[]) => [...all, pair], [])
+  .option("--input <file>", "send this file as the JSON body (- for standard input)")
+  .addHelpText("after", examples(["academy api GET /me", "academy api GET /notes --field limit=5", "academy api POST /notes --field title=Hooks --field body='useEffect runs after paint'", "echo '{\"title\":\"Hooks, revised\"}' | academy api PATCH /notes/6f1c… --input -", "academy api DELETE /notes/6f1c…"]))
+  .action(async (method: string, path: string, options: { field: string[]; input?: string }) => {
+    finishedWith = await apiCommand(server(), method, path, options);
   });
 
 program

@@ -95,6 +95,11 @@ export async function signedRequest(server: string, path: string, init: RequestI
   throw new CliError(message);
 }
 
+/** A request as given (`academy api`): with the token if there is one, the answer as it comes, whatever its status. */
+export async function rawRequest(server: string, path: string, init: RequestInit = {}): Promise<Response> {
+  return send(server, path, { ...init, token: await credential(server, true) });
+}
+
 /** What a server says of one token: who it signs in as, or why it does not. */
 export type TokenCheck = { ok: true; name: string; email: string } | { ok: false; problem: "refused" | "unreachable" | "failed"; message: string };
 

@@ -18,7 +18,9 @@ afterAll(() => served.close());
  */
 async function documentedCommands(): Promise<string[]> {
   const doc = await readFile(path.join(projectRoot, "docs/cli.md"), "utf8");
-  const spans = [...doc.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? "");
+  // Headings name commands; the text under them shows how they are typed.
+  const text = doc.split("\n").filter((line) => !line.startsWith("#")).join("\n");
+  const spans = [...text.matchAll(/`([^`\n]+)`/g)].map((m) => m[1] ?? "");
   const blockLines = [...doc.matchAll(/```sh\n([^`]*)```/g)].flatMap((m) => (m[1] ?? "").split("\n"));
   const commands = [...spans, ...blockLines].map((line) => (/<\((academy [^)]+)\)/.exec(line)?.[1] ?? line).replace(/\s+(#|>).*$/, "").trim());
   return [...new Set(commands.filter((c) => /^(ACADEMY_TOKEN=\S+ )?academy \S/.test(c)))];
