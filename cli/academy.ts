@@ -1,11 +1,14 @@
 #!/usr/bin/env node
-import { writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import { access, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { formatPaise } from "../common/format.ts";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { completionScript } from "./completion.ts";
 import { nearest } from "./suggest.ts";
 import { apiCommand } from "./api-command.ts";
 import { authStatus } from "./auth-status.ts";
-import { api, CliError, cliVersion, everyPage, exitCodes, giveToken, serverUrl } from "./client.ts";
+import { api, CliError, cliVersion, debugRequests, everyPage, exitCodes, giveToken, serverUrl } from "./client.ts";
 import { login, logout, openBrowser } from "./login.ts";
 import { invoiceHtml, invoicePdf } from "./invoice.ts";
 import { noteText } from "./text-input.ts";
@@ -16,6 +19,7 @@ interface Globals {
   json?: boolean;
   jsonFields?: string;
   token?: string;
+  debug?: boolean;
 }
 
 /** The exit code of a command that finished but reports a failure (auth status with a refused token). */
@@ -26,6 +30,7 @@ const program = new Command("academy")
   .option("--server <url>", "the Academy server (default: $ACADEMY_URL, else http://localhost:3000)")
   .option("--json", "print JSON for scripts instead of tables (--json title,progress: only those fields)")
   .addOption(new Option("--json-fields <fields>").hideHelp())
+  .option("--debug", "print each HTTP request and its answer on stderr")
   .option("--token <key>", "use this API key (acd_…) instead of the stored login (default: $ACADEMY_TOKEN)")
   .version(cliVersion, "-V, --version", "print the CLI's version")
   .showHelpAfterError(jsonRequested() ? false : "(run academy --help for the commands)")
@@ -34,6 +39,7 @@ const program = new Command("academy")
   .hook("preAction", () => {
     giveToken(program.opts<Globals>().token);
     selectJsonFields(program.opts<Globals>().jsonFields);
+    debugRequests(program.opts<Globals>().debug === true);
   });
 
 program.addHelpText(
@@ -134,7 +140,8 @@ interface ApiCourse {
 /** The catalogue, with your enrolments when signed in; anyone may list it. */
 const catalogue = () => api<{ courses: ApiCourse[] }>(server(), "/courses", {}, { optional: true });
 
-const rupees = (price: ApiCourse["price"]) => new Intl.NumberFormat("en-IN", { style: "currency", currency: price.currency, maximumFractionDigits: 0 }).format(price.amount / 100);
+/** As the site and the invoice write it: whole rupees as ₹6,999, with paise as ₹1,067.64. */
+const rupees = (price: ApiCourse["price"]) => formatPaise(price.amount);
 
 const courses = program.command("courses").description("the course catalogue, with your enrolments and progress");
 courses
@@ -233,6 +240,7 @@ notes
   .addHelpText("after", examples(['academy notes add --title "Hooks"', 'echo "useEffect runs after paint" | academy notes add --title Hooks', "academy notes add --file notes.md --lesson react-fundamentals/1-2"]))
   .action(async (options: { title?: string; file?: string; lesson?: string }) => {
     const body = await noteText({ file: options.file, initial: "" });
+    if (body.trim() === "") throw new CliError("The note is empty, so nothing was saved. Give its text in $EDITOR, with --file or on standard input.", exitCodes.usage);
     const [courseId, lessonId] = options.lesson ? options.lesson.split("/") : [];
     if (options.lesson && (!courseId || !lessonId)) throw new CliError("Give the lesson as courseId/lessonId, like react-fundamentals/1-2.", exitCodes.usage);
     const note = await api<ApiNote>(server(), "/notes", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: options.title ?? "", body, courseId, lessonId }) });
@@ -261,7 +269,13 @@ notes
   .description("delete a note (it can be restored on the notes page for a day)")
   .addHelpText("after", examples(["academy notes rm 6f1c…"]))
   .action(async (noteId: string) => {
-    await api(server(), `/notes/${encodeURIComponent(noteId)}`, { method: "DELETE" });
+    const at = `/notes/${encodeURIComponent(noteId)}`;
+    // Deleting a deleted note changes nothing on the server: ask first, so "Deleted" is only said when it was.
+    await api(server(), at).catch((error: unknown) => {
+      if (error instanceof CliError && error.exitCode === exitCodes.notFound) throw new CliError(`There is no note ${noteId} to delete: it was deleted already (restore it on ${server()}/notes within a day), or it is not yours.`, exitCodes.notFound);
+      throw error;
+    });
+    await api(server(), at, { method: "DELETE" });
     if (globals().json) return printJson({ deleted: noteId });
     process.stdout.write(`Deleted note ${noteId}. Undo it on ${server()}/notes within a day.\n`);
   });
@@ -297,6 +311,15 @@ program
     printTable(["DATE", "TOTAL", "STATUS", "WHAT", "NUMBER", "ID"], orders.map((o) => [day(o.createdAt), rupees(o.total), o.refund ? `refund ${o.refund.status}` : o.status, o.title, o.number, o.id]), 2);
   });
 
+/** A file the CLI could not write, as a sentence: the folder that is not there, or not writable. */
+function cannotWrite(file: string, error: unknown): never {
+  const code = (error as NodeJS.ErrnoException).code;
+  const folder = path.dirname(path.resolve(file));
+  if (code === "ENOENT") throw new CliError(`Could not write ${file}: there is no folder ${folder}. Create it, or choose another -o.`);
+  if (code === "EACCES" || code === "EPERM") throw new CliError(`Could not write ${file}: you may not write in ${folder}. Choose another -o.`);
+  throw new CliError(`Could not write ${file}: ${(error as Error).message}`);
+}
+
 const uuid = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i;
 
 /** An order's id, given it or the order's number (ACD-000001), looked up in your orders. */
@@ -322,7 +345,9 @@ program
       if (options.html && !options.output) return void process.stdout.write(html);
       const number = /<title>Tax invoice ([\w-]+)<\/title>/.exec(html)?.[1] ?? orderId;
       const output = options.output ?? `invoice-${number}.pdf`;
-      if (options.html) await writeFile(output, html);
+      // A folder that is not there is said before Chromium is started, in the same words for both.
+      await access(path.dirname(path.resolve(output)), constants.W_OK).catch((error: unknown) => cannotWrite(output, error));
+      if (options.html) await writeFile(output, html).catch((error: unknown) => cannotWrite(output, error));
       else await invoicePdf(html, output);
       if (globals().json) return printJson({ written: output });
       return void process.stdout.write(`Wrote the tax invoice to ${output}.\n`);

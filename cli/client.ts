@@ -34,15 +34,38 @@ export function serverUrl(option: string | undefined): string {
 /** The server did not answer at all: nothing there, or the network is down. */
 export class UnreachableError extends CliError {}
 
+let debug = false;
+
+/** `--debug`: each HTTP request and its answer on stderr (the token never). */
+export function debugRequests(on: boolean): void {
+  debug = on;
+}
+
 async function send(server: string, path: string, init: RequestInit & { token?: string }): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.set("user-agent", userAgent);
   headers.set("accept", "application/json");
   if (init.token) headers.set("authorization", `Bearer ${init.token}`);
+  const method = init.method ?? "GET";
+  const started = performance.now();
+  if (debug) process.stderr.write(`> ${method} ${server}${path}${init.token ? " (with a token)" : ""}${typeof init.body === "string" ? ` ${init.body.length} bytes` : ""}\n`);
   try {
-    return await fetch(`${server}${path}`, { ...init, headers });
-  } catch {
+    const response = await fetch(`${server}${path}`, { ...init, headers });
+    if (debug) process.stderr.write(`< ${response.status} ${response.statusText} ${response.headers.get("content-type") ?? ""} in ${Math.round(performance.now() - started)} ms\n`);
+    return response;
+  } catch (error) {
+    if (debug) process.stderr.write(`< no answer: ${(error as Error).cause ?? (error as Error).message}\n`);
     throw new UnreachableError(`Could not reach ${server}. Is the server running? Start it with npm start, or pass --server.`);
+  }
+}
+
+/** The JSON of an answer; a web page (a wrong --server, or a proxy's error page) is said in a sentence. */
+async function jsonOf<T>(server: string, response: Response): Promise<T> {
+  const body = await response.text();
+  try {
+    return JSON.parse(body) as T;
+  } catch {
+    throw new CliError(`${server} answered with ${/^\s*</.test(body) ? "a web page" : "something"} that is not the Academy API's JSON. Is ${server} an Academy server? Pass another with --server or ACADEMY_URL.`);
   }
 }
 
@@ -131,7 +154,7 @@ export async function endSession(server: string, token: string): Promise<string 
 /** A call to /api/v1, its JSON answer parsed (nothing for a 204); `optional` sends no token when there is none, for what anyone may read. */
 export async function api<T>(server: string, path: string, init: RequestInit = {}, options: { optional?: boolean } = {}): Promise<T> {
   const response = await signedRequest(server, `/api/v1${path}`, init, options);
-  return (response.status === 204 ? undefined : await response.json()) as T;
+  return (response.status === 204 ? undefined : await jsonOf<T>(server, response)) as T;
 }
 
 /** Every item of a paged /api/v1 list (or the first `limit`), following `nextCursor` until the last page needed. */
