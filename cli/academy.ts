@@ -412,8 +412,8 @@ program
   .option("-f, --field <key=value>", "a field: in the query of a GET or DELETE, else in a JSON body (repeat it)", (pair: string, all: string[]) => [...all, pair], [])
   .option("--input <file>", "send this file as the JSON body (- for standard input)")
   .addHelpText("after", examples(["academy api GET /me", "academy api GET /notes --field limit=5", "academy api POST /notes --field title=Hooks --field body='useEffect runs after paint'", "echo '{\"title\":\"Hooks, revised\"}' | academy api PATCH /notes/6f1c… --input -", "academy api DELETE /notes/6f1c…"]))
-  .action(async (method: string, path: string, options: { field: string[]; input?: string }) => {
-    finishedWith = await apiCommand(server(), method, path, options);
+  .action(async (method: string, apiPath: string, options: { field: string[]; input?: string }) => {
+    finishedWith = await apiCommand(server(), method, apiPath, options);
   });
 
 program
