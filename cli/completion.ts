@@ -8,7 +8,7 @@ interface Entry {
   options: string[];
 }
 
-const longOptions = (command: Command) => command.options.flatMap((o) => (o.long ? [o.long] : []));
+const longOptions = (command: Command) => command.options.flatMap((o) => (o.long && !o.hidden ? [o.long] : []));
 
 /** Every command two levels deep, each with the global options (but --version) after its own. */
 function entriesOf(program: Command): Entry[] {

@@ -52,7 +52,7 @@ describe("academy completion", () => {
   it("prints zsh and fish scripts, and names the shells it knows for any other", async () => {
     const zsh = await academy("completion", "zsh");
     expect(zsh.stdout).toMatch(/^#compdef academy\n/);
-    expect(zsh.stdout).toContain("'notes add') options=(--title --file --lesson --server --json --token) ;;");
+    expect(zsh.stdout).toContain("'notes add') options=(--title --file --lesson --server --json --debug --token) ;;");
     expect(zsh.stdout).toContain("compdef _academy academy\n");
     const fish = await academy("completion", "fish");
     expect(fish.stdout).toContain("complete -c academy -n '__fish_use_subcommand' -a notes -d 'your notes'\n");
