@@ -1,10 +1,11 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orders } from "../../server/db/schema.ts";
+import { orders, session } from "../../server/db/schema.ts";
 import { paidCourseOrderRows } from "./helpers.ts";
-import { freshConfig, paidHostingOrder, personWithKey, runCli, serveTestApp, sourceCli, type ServedApp } from "./cli-run.ts";
+import { cliToken, configWithLogins, freshConfig, paidHostingOrder, personWithKey, runCli, serveTestApp, sourceCli, type ServedApp } from "./cli-run.ts";
 
 let served: ServedApp;
 let person: Awaited<ReturnType<typeof personWithKey>>;
@@ -81,5 +82,15 @@ describe("the CLI's edges", () => {
     expect(run.stderr).not.toContain(person.key);
     const away = await runCli(sourceCli, ["courses", "--debug", "--server", "http://127.0.0.1:9"], { XDG_CONFIG_HOME: await freshConfig() });
     expect(away.stderr).toMatch(/^> GET http:\/\/127\.0\.0\.1:9\/api\/v1\/courses\n< no answer: .+\nError: Could not reach/);
+  });
+
+  it("says a revoked login is not valid any more in the same words for receipts --html as everywhere", async () => {
+    const { orderId } = await paidHostingOrder(served.t, person.id);
+    const token = await cliToken(served, person.id);
+    const signedIn = { ACADEMY_URL: served.url, XDG_CONFIG_HOME: await configWithLogins([{ server: served.url, token, email: person.email }]) };
+    expect((await runCli(sourceCli, ["receipts", orderId, "--html"], signedIn)).code).toBe(0);
+    await served.t.database.db.delete(session).where(eq(session.token, token));
+    const refusal = "Error: This token is not valid any more. Run academy login to sign in again.\n";
+    for (const args of [["whoami"], ["receipts", orderId], ["receipts", orderId, "--html"]]) expect(await runCli(sourceCli, args, signedIn), args.join(" ")).toMatchObject({ code: 3, stderr: refusal });
   });
 });
