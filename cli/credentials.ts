@@ -21,6 +21,11 @@ async function readAll(file: string): Promise<Stored> {
   }
 }
 
+/** Every server this machine is signed in to, with its token and the address it was signed in as. */
+export async function storedLogins(): Promise<{ server: string; token: string; email: string }[]> {
+  return Object.entries(await readAll(credentialsFile())).map(([server, entry]) => ({ server, token: entry.token, email: entry.email }));
+}
+
 export async function readToken(server: string): Promise<{ token: string; email: string } | null> {
   return (await readAll(credentialsFile()))[server] ?? null;
 }

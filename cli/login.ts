@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import { api, CliError, postJson } from "./client.ts";
+import { checkToken, CliError, endSession, postJson } from "./client.ts";
 import { forgetToken, readToken, saveToken } from "./credentials.ts";
 import { paint } from "./output.ts";
 
@@ -74,9 +74,9 @@ export async function login(server: string, options: { browser: boolean; json: b
     if (answer.status === 200 && typeof answer.json.access_token === "string") {
       if (tty) say("\r\x1b[K");
       const token = answer.json.access_token;
-      const file = await saveToken(server, token, "");
-      const me = await api<{ email: string; name: string }>(server, "/me");
-      await saveToken(server, token, me.email);
+      const me = await checkToken(server, token);
+      if (!me.ok) throw new CliError(`The sign-in was approved, but asking who it is failed: ${me.message}. Run academy login to try again.`);
+      const file = await saveToken(server, token, me.email);
       if (options.json) process.stdout.write(`${JSON.stringify({ signedIn: true, email: me.email, name: me.name, server, credentials: file })}\n`);
       else process.stdout.write(`${paint("green", "✓")} Signed in to ${server} as ${me.email}. The token is in ${file}.\n`);
       return;
@@ -100,16 +100,16 @@ export async function login(server: string, options: { browser: boolean; json: b
   }
 }
 
-/** `academy logout`: the server forgets the token, then this machine does. */
+/**
+ * `academy logout`: the server forgets the token, then this machine does. The token is removed here
+ * even when the server cannot be told, which is said, with where to end the session instead.
+ */
 export async function logout(server: string, options: { json: boolean }): Promise<void> {
   const stored = await readToken(server);
-  if (stored) {
-    await api(server, "/session", { method: "DELETE" }).catch((error: unknown) => {
-      // A token the server no longer knows is as good as revoked.
-      if (!(error instanceof CliError) || error.exitCode !== 3) throw error;
-    });
-    await forgetToken(server);
-  }
-  if (options.json) process.stdout.write(`${JSON.stringify({ signedIn: false, server })}\n`);
-  else process.stdout.write(stored ? `Signed out of ${server}.\n` : `You were not signed in to ${server}.\n`);
+  const unended = stored ? await endSession(server, stored.token) : null;
+  if (stored) await forgetToken(server);
+  if (options.json) process.stdout.write(`${JSON.stringify({ signedIn: false, server, ...(stored ? { endedOnServer: unended === null } : {}) })}\n`);
+  else if (!stored) process.stdout.write(`You were not signed in to ${server}.\n`);
+  else if (unended === null) process.stdout.write(`Signed out of ${server}.\n`);
+  else process.stdout.write(`Signed out on this machine (its token is deleted), but ${unended}: that session lasts until you sign it out in Settings → Signed-in devices.\n`);
 }

@@ -27,11 +27,12 @@ function errorResponse(c: Context, status: number, message: string, fields?: Rec
   return c.json({ error: { ...apiErrorBody(status, message).error, ...(fields ? { fields } : {}) } }, status as 400);
 }
 
-/** One operation as the OpenAPI document declares it; `scopes` null for the document itself, which anyone may read. */
+/** One operation as the OpenAPI document declares it; `scopes` null for the document itself, which anyone may read; `anonymous` when its security also offers `{}`: a request without a token is answered too. */
 interface Operation {
   method: string;
   pattern: RegExp;
   scopes: readonly ApiScope[] | null;
+  anonymous: boolean;
   hasBody: boolean;
 }
 
@@ -60,10 +61,11 @@ function operationsOf(document: ApiDocument): Operation[] {
       operationIds.add(operation.operationId);
       if (operation.servers) return [];
       const pattern = new RegExp(`^${path.replaceAll(/\{[^/}]+\}/g, "[^/]+")}$`);
-      return [{ method: method.toUpperCase(), pattern, scopes: declared as ApiScope[], hasBody: operation.requestBody !== undefined }];
+      const anonymous = operation.security?.some((requirement) => Object.keys(requirement).length === 0) === true;
+      return [{ method: method.toUpperCase(), pattern, scopes: declared as ApiScope[], anonymous, hasBody: operation.requestBody !== undefined }];
     }),
   );
-  return [...operations, { method: "GET", pattern: /^\/openapi\.json$/, scopes: null, hasBody: false }];
+  return [...operations, { method: "GET", pattern: /^\/openapi\.json$/, scopes: null, anonymous: true, hasBody: false }];
 }
 
 
@@ -121,7 +123,7 @@ export function createApi(deps: ApiDeps) {
       c.header("Allow", allowed);
       return errorResponse(c, 405, `${apiBase}${path} does not take ${c.req.method}: use ${allowed}.`);
     }
-    if (operation.scopes === null) return next();
+    if (operation.scopes === null || (operation.anonymous && !c.req.header("authorization"))) return next();
 
     const checked = await checkBearer(c.req.header("authorization"), operation.scopes, (token) => authorize(deps.db, token, deps.now(), rateLimit));
     for (const [name, value] of Object.entries(checked.headers)) c.header(name, value);
@@ -135,6 +137,8 @@ export function createApi(deps: ApiDeps) {
   });
 
   const caller = (c: Context<ApiEnv>) => c.get("caller");
+  // Unset only on an operation that takes requests without a token.
+  const callerIfAny = (c: Context<ApiEnv>): ApiCaller | undefined => c.get("caller");
 
   api.openapi(
     createRoute({ method: "get", path: "/me", operationId: "getMe", summary: "Who the token signs in as", security: requires("read"), responses: { 200: json(Me, "The signed-in person"), ...errorResponses(401, 403, 429) } }),
@@ -159,13 +163,14 @@ export function createApi(deps: ApiDeps) {
       method: "get",
       path: "/courses",
       operationId: "listCourses",
-      summary: "Every course on sale and every course you have, with whether you are enrolled and how far you are",
-      security: requires("read"),
+      summary: "Every course on sale and every course you have, with whether you are enrolled and how far you are (without a token: every course on sale)",
+      security: [...requires("read"), {}],
       responses: { 200: json(z.object({ courses: z.array(Course) }), "The catalogue"), ...errorResponses(401, 403, 429) },
     }),
     async (c) => {
       const catalog = deps.catalog();
-      const [ownedCourses, onSale] = await Promise.all([listOwnedCourses(deps.db, catalog, caller(c).userId), coursesOnSale(deps.db)]);
+      const userId = callerIfAny(c)?.userId;
+      const [ownedCourses, onSale] = await Promise.all([userId ? listOwnedCourses(deps.db, catalog, userId) : [], coursesOnSale(deps.db)]);
       const owned = new Map(ownedCourses.map((o) => [o.course.id, o.percent]));
       return c.json(
         {

@@ -1,7 +1,8 @@
-import { spawn } from "node:child_process";
-import { mkdtemp, readFile, stat } from "node:fs/promises";
+import { execFile, spawn } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
 import { chromiumPath } from "../chromium.ts";
 import { seriousViolations, seriousViolationsInBothThemes } from "./axe.ts";
@@ -17,10 +18,14 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the academy CLI from this checkout with its own config directory; `onStderr` sees its progress as it comes. */
-function academy(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: string) => void, input = ""): Promise<Run> {
+/** The CLI from this checkout's sources; an installed one is its `academy` file alone. */
+const sourceCli = [process.execPath, "cli/academy.ts"];
+
+/** Runs the academy CLI (from this checkout unless `cli` says) with its own config directory; `onStderr` sees its progress as it comes. */
+function academy(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: string) => void, input = "", cli = sourceCli): Promise<Run> {
+  const [command = "", ...before] = cli;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["cli/academy.ts", ...args], { env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(command, [...before, ...args], { env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["pipe", "pipe", "pipe"] });
     child.stdin.end(input);
     let stdout = "";
     let stderr = "";
@@ -35,12 +40,18 @@ function academy(args: string[], env: NodeJS.ProcessEnv, onStderr?: (text: strin
 }
 
 /** Starts `academy login`; resolves `url` with the address it asks to open, and `done` when it exits. */
-function startLogin(args: string[], env: NodeJS.ProcessEnv): { url: Promise<string>; done: Promise<Run> } {
+function startLogin(args: string[], env: NodeJS.ProcessEnv, cli = sourceCli): { url: Promise<string>; done: Promise<Run> } {
   const url = Promise.withResolvers<string>();
-  const done = academy(["login", "--no-browser", ...args], env, (text) => {
-    const match = /(https?:\/\/\S+\/login\?cliToken=[\w-]+)/.exec(text)?.[1];
-    if (match) url.resolve(match);
-  });
+  const done = academy(
+    ["login", "--no-browser", ...args],
+    env,
+    (text) => {
+      const match = /(https?:\/\/\S+\/login\?cliToken=[\w-]+)/.exec(text)?.[1];
+      if (match) url.resolve(match);
+    },
+    "",
+    cli,
+  );
   return { url: url.promise, done };
 }
 
@@ -88,7 +99,7 @@ test("academy login is approved in the browser, then whoami, courses and logout 
   expect(list.courses.length).toBeGreaterThan(0);
   expect(list.courses.every((c) => !c.enrolled)).toBe(true);
   const table = await academy(["courses"], env);
-  expect(table.stdout.split("\n")[0]).toMatch(/^ID\s+PRICE\s+YOURS\s+TITLE$/);
+  expect(table.stdout.split("\n")[0]).toBe("PRICE\tYOURS\tTITLE\tID");
 
   // Notes: written from standard input, listed as JSON, read, deleted; a note that is not there is exit code 4.
   const added = await academy(["notes", "add", "--title", "From the terminal", "--json"], env, undefined, "useEffect runs after paint\n");
@@ -253,4 +264,48 @@ test("without JavaScript, the approval page's form signs the CLI in through the 
   await expect(page.getByText("You can close this tab and return to your terminal")).toBeVisible();
   expect((await login.done).code).toBe(0);
   await context.close();
+});
+
+/** `npm pack ./cli` and `npm install -g` of the tarball into an empty prefix, offline, as docs/cli.md says: the installed `academy`. */
+async function installedAcademy(work: string): Promise<string[]> {
+  const run = promisify(execFile);
+  // Not the settings of an npm that may have started the tests; npm's cache stays in the test's folder.
+  const env = { ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith("npm_"))), npm_config_cache: path.join(work, "npm-cache") };
+  await run("npm", ["pack", path.resolve("cli"), "--pack-destination", work], { env });
+  const tarball = (await readdir(work)).find((name) => name.endsWith(".tgz")) ?? "";
+  const prefix = path.join(work, "prefix");
+  await mkdir(prefix);
+  await run("npm", ["install", "-g", "--offline", "--no-audit", "--no-fund", "--prefix", prefix, path.join(work, tarball)], { env });
+  return [path.join(prefix, "bin/academy")];
+}
+
+test("the installed academy signs in through the browser, calls the API, and runs on a key in a script", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const work = await mkdtemp(path.join(tmpdir(), "academy-cli-installed-"));
+  const cli = await installedAcademy(work);
+  const origin = new URL((await page.request.get("/healthz")).url()).origin;
+  const env = { XDG_CONFIG_HOME: path.join(work, "config"), ACADEMY_URL: origin };
+  const email = uniqueEmail("installed");
+  await signUpVerified(page, request, { name: "Installed Indu", email, password });
+
+  const login = startLogin([], env, cli);
+  await page.goto(await login.url);
+  await page.getByRole("button", { name: "Approve" }).click();
+  await expect(page).toHaveURL(/\/cli-auth-success$/);
+  expect((await login.done).code).toBe(0);
+
+  const me = await academy(["api", "GET", "/me"], env, undefined, "", cli);
+  expect(me.code, me.stderr).toBe(0);
+  expect(JSON.parse(me.stdout)).toMatchObject({ name: "Installed Indu", email });
+  const added = await academy(["notes", "add", "--title", "From the installed CLI"], env, undefined, "It runs from npm install -g.\n", cli);
+  expect(added.code, added.stderr).toBe(0);
+
+  await page.goto("/api-tools");
+  await page.getByLabel("Name").fill("CI script");
+  await page.getByRole("button", { name: "Make a key" }).click();
+  const key = await page.getByLabel("Your new key (shown once)").inputValue();
+  // A script with the key and no login: what `ACADEMY_TOKEN=<key> academy notes --json title | jq` reads.
+  const script = await academy(["notes", "--json", "title"], { XDG_CONFIG_HOME: path.join(work, "no-login"), ACADEMY_URL: origin, ACADEMY_TOKEN: key }, undefined, "", cli);
+  expect(script.code, script.stderr).toBe(0);
+  expect(JSON.parse(script.stdout)).toEqual({ notes: [{ title: "From the installed CLI" }] });
 });

@@ -418,8 +418,11 @@ describe("Better Auth's own limits", () => {
 });
 
 describe("the API's door", () => {
-  it("answers 401 in the one error shape without a token or with an unknown one, and serves its OpenAPI document to anyone", async () => {
-    const none = await send("/api/v1/courses");
+  it("answers 401 in the one error shape without a token or with an unknown one, and serves its OpenAPI document and the catalogue to anyone", async () => {
+    const catalogue = await send("/api/v1/courses");
+    expect(catalogue.status).toBe(200);
+    expect(((await catalogue.json()) as { courses: { enrolled: boolean }[] }).courses.every((c) => !c.enrolled)).toBe(true);
+    const none = await send("/api/v1/me");
     expect(none.status).toBe(401);
     expect(await none.json()).toEqual({ error: { code: "unauthorized", message: "Sign in first: run academy login, or send a token as Authorization: Bearer <token>." } });
     expect((await send("/api/v1/courses", { headers: { authorization: "Bearer nope" } })).status).toBe(401);

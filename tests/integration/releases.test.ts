@@ -40,7 +40,8 @@ describe("releases", () => {
     expect(named.toSorted()).toEqual(journal.entries.map((e) => e.tag).toSorted());
   });
 
-  it("are what academy --version prints", async () => {
+  it("are what academy --version prints, the CLI package's version kept to the server's", async () => {
+    expect((JSON.parse(await read("cli/package.json")) as { version: string }).version).toBe(version);
     const { stdout } = await promisify(execFile)(process.execPath, ["cli/academy.ts", "--version"], { cwd: projectRoot });
     expect(stdout.trim()).toBe(version);
   });

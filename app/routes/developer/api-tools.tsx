@@ -106,13 +106,14 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
         <SettingsSection headingLevel={2} id="cli" title="The academy CLI" lead="List courses and your progress, keep notes in your editor, check orders, receipts and websites.">
           <ol className="list-decimal space-y-3 pl-5 text-sm text-slate-700 dark:text-slate-300">
             <li>
-              In a checkout of this project, with Node 24: <code className={code}>npm install</code>.
+              Install it from a checkout of this project (Node 20.12 or later): <code className={code}>npm pack ./cli</code>, then{" "}
+              <code className={code}>npm install -g ./academy-cli-*.tgz</code>.
             </li>
             <li>
-              Sign in: <code className={code}>npm run academy -- login</code>. It prints a code and opens this site, where you approve it.
+              Sign in: <code className={code}>academy login</code>. It prints a code and opens this site, where you approve it.
             </li>
             <li>
-              Then, for example: <code className={code}>npm run academy -- notes add --title Hooks</code> opens your $EDITOR.
+              Then, for example: <code className={code}>academy notes add --title Hooks</code> opens your $EDITOR.
             </li>
           </ol>
           <pre className={`${block} mt-4`}>
