@@ -291,7 +291,7 @@ test("the installed academy signs in through the browser, calls the API, and run
   const login = startLogin([], env, cli);
   await page.goto(await login.url);
   await page.getByRole("button", { name: "Approve" }).click();
-  await expect(page).toHaveURL(/\/cli-auth-success$/);
+  await expect(page).toHaveURL(/\/cli-auth-success\?outcome=/);
   expect((await login.done).code).toBe(0);
 
   const me = await academy(["api", "GET", "/me"], env, undefined, "", cli);
