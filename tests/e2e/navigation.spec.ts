@@ -103,7 +103,7 @@ test("the view scrolls to the top on a route change and back restores the positi
 
 test("the back action returns to the previous page", async ({ page }) => {
   await gotoHydrated(page, "/");
-  await page.getByRole("link", { name: "Front-End Web Development" }).first().click();
+  await page.getByRole("region", { name: "Popular courses" }).getByRole("link", { name: "Front-End Web Development" }).first().click();
   await expect(page).toHaveURL(/\/course\/webdevfrontendcourse$/);
   await page.getByRole("link", { name: "Back to courses" }).click();
   await expect(page).toHaveURL(/\/$/);
