@@ -55,7 +55,7 @@ async function send(server: string, path: string, init: RequestInit & { token?: 
     return response;
   } catch (error) {
     if (debug) process.stderr.write(`< no answer: ${(error as Error).cause ?? (error as Error).message}\n`);
-    throw new UnreachableError(`Could not reach ${server}. Is the server running? Start it with npm start, or pass --server.`);
+    throw new UnreachableError(`Could not reach ${server}. Is the server running, and is that its address? Pass --server <url> or set ACADEMY_URL to use another.`);
   }
 }
 

@@ -11,6 +11,11 @@ test("a visitor sees what the CLI and API offer; a signed-in person makes a key,
   await page.goto("/api-tools");
   await expect(page).toHaveTitle(/API and command-line tools/);
   await expect(page.getByRole("heading", { name: "The academy CLI" })).toBeVisible();
+  // The installed CLI's commands, the escape hatch and a key for scripts included.
+  const cli = page.getByRole("region", { name: "The academy CLI" });
+  await expect(cli).toContainText("academy api GET /me");
+  await expect(cli).toContainText("academy auth status");
+  await expect(cli).toContainText("ACADEMY_TOKEN");
   await expect(page.getByRole("cell", { name: "/api/v1/notes", exact: true }).first()).toBeVisible();
   await page.getByRole("region", { name: "API keys" }).getByRole("link", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fapi-tools$/);

@@ -123,15 +123,19 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
               "academy progress",
               "academy notes [list|show|add|edit|rm|export]",
               "academy orders",
-              "academy receipts <orderId>",
-              "academy websites [list|show <webId>]",
+              "academy receipts <orderId|ACD-000001>",
+              "academy websites [list|show <webId|domain>]",
+              "academy api GET /me",
               "academy open notes",
+              "academy auth status",
               "academy logout",
+              "academy completion bash",
             ].join("\n")}
           </pre>
           <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
-            Every command takes <code className={code}>--help</code>, <code className={code}>--json</code> and <code className={code}>--server URL</code> (or{" "}
-            <code className={code}>ACADEMY_URL</code>). Exit codes: 0 ok, 1 failure, 2 usage, 3 not signed in, 4 not found.
+            Every command takes <code className={code}>--help</code>, <code className={code}>--json</code> (or <code className={code}>--json title,progress</code> for some fields) and{" "}
+            <code className={code}>--server URL</code> (or <code className={code}>ACADEMY_URL</code>). In scripts and CI, give an API key as{" "}
+            <code className={code}>ACADEMY_TOKEN</code> or <code className={code}>--token</code> instead of signing in. Exit codes: 0 ok, 1 failure, 2 usage, 3 not signed in, 4 not found.
           </p>
         </SettingsSection>
 
