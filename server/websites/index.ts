@@ -25,4 +25,4 @@ export {
   type Website,
   type WebsitePeriodEntry,
 } from "./websites.ts";
-export { dueReminder, queueDueReminders, type ReminderRun } from "./reminders.ts";
+export { dueReminder, queueDueReminders, reminderMail, type ReminderRun } from "./reminders.ts";

@@ -4,7 +4,7 @@ import { formatDay } from "../../common/format.ts";
 import type { Site } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
 import { type ReminderKind, user, websitePeriods, websiteReminders, websites } from "../db/schema.ts";
-import { enqueueMail } from "../mail/outbox.ts";
+import { enqueueMail, type MailMessage } from "../mail/outbox.ts";
 import { renewalReminderMail } from "../mail/templates.ts";
 import { type BillingInterval, expiringWithinDays, graceDays, suspensionDate } from "./rules.ts";
 
@@ -75,6 +75,20 @@ function reminderText(kind: ReminderKind, domain: string, expiresAt: Date): { he
   }
 }
 
+/** The reminder `kind` for a website, to its owner: when it expires (or did) and a link to renew it. */
+export function reminderMail(
+  site: Site,
+  publicUrl: string,
+  to: { email: string; name: string },
+  website: { kind: ReminderKind; id: string; domain: string; expiresAt: Date },
+): MailMessage {
+  return renewalReminderMail(site, to, {
+    domain: website.domain,
+    ...reminderText(website.kind, website.domain, website.expiresAt),
+    renewUrl: `${publicUrl}/account/services/websites/${website.id}/renew`,
+  });
+}
+
 export interface ReminderRun {
   sent: number;
   /** Websites looked at in this run. */
@@ -141,14 +155,7 @@ export async function queueDueReminders(
           .onConflictDoNothing()
           .returning();
         if (!claimed) continue;
-        await enqueueMail(
-          tx,
-          renewalReminderMail(options.site, site, {
-            domain: site.domain,
-            ...reminderText(due.kind, site.domain, site.expiresAt),
-            renewUrl: `${options.publicUrl}/account/services/websites/${site.id}/renew`,
-          }),
-        );
+        await enqueueMail(tx, reminderMail(options.site, options.publicUrl, site, { kind: due.kind, id: site.id, domain: site.domain, expiresAt: site.expiresAt }));
         sent++;
       }
       return { sent, examined: candidates.length, last: candidates.at(-1)?.id };

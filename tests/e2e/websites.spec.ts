@@ -1,5 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
-import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
+import path from "node:path";
+import { loadCatalog } from "../../server/catalog/index.ts";
+import type { ReminderKind } from "../../server/db/schema.ts";
+import { reminderMail } from "../../server/websites/index.ts";
+import { scanBudget, seriousMailViolations, seriousViolationsInBothThemes } from "./axe.ts";
 import { gotoHydrated } from "./hydration.ts";
 import { latestMail, signIn, signOut, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
@@ -448,3 +452,28 @@ for (const width of [1280, 375]) {
     expect(await seriousViolationsInBothThemes(page)).toEqual([]);
   });
 }
+
+test("each renewal reminder reads on a phone: when the hosting expires, that nothing renews by itself, and a link to renew", async ({ page }) => {
+  test.setTimeout(scanBudget(5));
+  const { site } = await loadCatalog(path.join(import.meta.dirname, "../../content"));
+  const owner = { email: "owner@example.com", name: "Kavya Menon" };
+  const expiresAt = new Date("2026-12-27T06:30:00Z");
+  await page.setViewportSize({ width: 375, height: 740 });
+  const openings: Record<ReminderKind, RegExp> = {
+    "30-days": /^The hosting of shop\.example\.in expires on 27 December 2026\. Nothing renews by itself: renew it to keep the website online\.$/,
+    "7-days": /^The hosting of shop\.example\.in expires in 7 days, on 27 December 2026\./,
+    "1-day": /^The hosting of shop\.example\.in expires tomorrow, on 27 December 2026\./,
+    "expiry-day": /^The hosting of shop\.example\.in expired on 27 December 2026\. The website stays online/,
+    suspended: /^shop\.example\.in is offline: its hosting was not renewed/,
+  };
+  for (const [kind, opening] of Object.entries(openings) as [ReminderKind, RegExp][]) {
+    const mail = reminderMail(site, "https://academy.example", owner, { kind, id: "site-1", domain: "shop.example.in", expiresAt });
+    if (kind === "30-days") expect(mail.subject).toBe("shop.example.in: expires on 27 December 2026 — renew to keep it online");
+    expect(mail.subject, kind).toMatch(/^shop\.example\.in: [a-z]/);
+    await page.setContent(mail.html);
+    await expect(page.getByText(opening), kind).toBeVisible();
+    await expect(page.getByRole("link", { name: "Renew shop.example.in" })).toHaveAttribute("href", "https://academy.example/account/services/websites/site-1/renew");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), kind).toBeLessThanOrEqual(375);
+    expect(await seriousMailViolations(page, `the ${kind} reminder`)).toEqual([]);
+  }
+});
