@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import path from "node:path";
+import { join } from "node:path";
 import { loadCatalog } from "../../server/catalog/index.ts";
 import type { ReminderKind } from "../../server/db/schema.ts";
 import { reminderMail } from "../../server/websites/index.ts";
@@ -455,7 +455,7 @@ for (const width of [1280, 375]) {
 
 test("each renewal reminder reads on a phone: when the hosting expires, that nothing renews by itself, and a link to renew", async ({ page }) => {
   test.setTimeout(scanBudget(5));
-  const { site } = await loadCatalog(path.join(import.meta.dirname, "../../content"));
+  const { site } = await loadCatalog(join(import.meta.dirname, "../../content"));
   const owner = { email: "owner@example.com", name: "Kavya Menon" };
   const expiresAt = new Date("2026-12-27T06:30:00Z");
   await page.setViewportSize({ width: 375, height: 740 });
