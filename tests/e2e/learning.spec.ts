@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { scanBudget, seriousViolations, seriousViolationsInBothThemes } from "./axe.ts";
 import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
-import { gotoHydrated } from "./hydration.ts";
+import { gotoHydrated, hydrated } from "./hydration.ts";
 
 const password = "correct horse battery staple";
 const course = "webdevfrontendcourse";
@@ -121,6 +121,8 @@ test("a lesson is completed only by the learner's own act, an undo sticks, and t
   await page.getByRole("button", { name: "Mark as not done" }).click();
   await expect(completeAndContinue).toBeVisible();
   await page.reload();
+  // The arrow keys move between lessons once the page's script has taken over.
+  await hydrated(page);
   await page.keyboard.press("End");
   await expect(completeAndContinue).toBeVisible();
   await expect(complete).toHaveCount(0);
