@@ -8,7 +8,7 @@ import { completionScript } from "./completion.ts";
 import { nearest } from "./suggest.ts";
 import { apiCommand } from "./api-command.ts";
 import { authStatus } from "./auth-status.ts";
-import { api, CliError, cliVersion, debugRequests, everyPage, exitCodes, giveToken, serverUrl } from "./client.ts";
+import { answer, apiClient, CliError, cliVersion, debugRequests, everyPage, exitCodes, giveToken, serverUrl, type Schemas } from "./client.ts";
 import { login, logout, openBrowser } from "./login.ts";
 import { invoiceHtml, invoicePdf } from "./invoice.ts";
 import { noteText } from "./text-input.ts";
@@ -85,6 +85,8 @@ function refuseStray(command: Command): void {
   throw new CliError(`"${word}" is not an academy ${group.name()} command.${meant ? ` Did you mean academy ${group.name()} ${meant}?` : ""} See academy ${group.name()} --help.`, exitCodes.usage);
 }
 const server = () => serverUrl(globals().server);
+/** The typed API client for this run's server (its types generated from the server's OpenAPI document). */
+const client = (options: { optional?: boolean } = {}) => apiClient(server(), options);
 /** `--limit <n>` on a list: at most n items, n a whole number from 1. */
 const limitOption = () =>
   new Option("--limit <n>", "show at most n of them").argParser((value: string) => {
@@ -123,25 +125,16 @@ program
   .description("show who you are signed in as")
   .addHelpText("after", examples(["academy whoami", "academy whoami --json"]))
   .action(async () => {
-    const me = await api<{ id: string; name: string; email: string }>(server(), "/me");
+    const me = await answer(client().GET("/me"));
     if (globals().json) printJson(me);
     else process.stdout.write(`${me.name} <${me.email}> on ${server()}\n`);
   });
 
-interface ApiCourse {
-  id: string;
-  title: string;
-  summary: string;
-  price: { amount: number; currency: string };
-  enrolled: boolean;
-  progressPercent: number | null;
-}
-
 /** The catalogue, with your enrolments when signed in; anyone may list it. */
-const catalogue = () => api<{ courses: ApiCourse[] }>(server(), "/courses", {}, { optional: true });
+const catalogue = () => answer(client({ optional: true }).GET("/courses"));
 
 /** As the site and the invoice write it: whole rupees as ₹6,999, with paise as ₹1,067.64. */
-const rupees = (price: ApiCourse["price"]) => formatPaise(price.amount);
+const rupees = (price: Schemas["Course"]["price"]) => formatPaise(price.amount);
 
 const courses = program.command("courses").description("the course catalogue, with your enrolments and progress");
 courses
@@ -173,21 +166,13 @@ courses
     process.stdout.write(course.enrolled ? `You are enrolled: ${course.progressPercent ?? 0}% done.\n` : `Not enrolled. Buy it at ${server()}/course/${course.id}\n`);
   });
 
-interface ApiProgress {
-  courseId: string;
-  title: string;
-  completedLessons: number;
-  totalLessons: number;
-  percent: number;
-}
-
 program
   .command("progress [courseId]")
   .description("how far you are in each course you are enrolled in")
   .addOption(limitOption())
   .addHelpText("after", examples(["academy progress", "academy progress react-fundamentals --json", "academy progress --json title,percent"]))
   .action(async (courseId: string | undefined, options: { limit?: number }) => {
-    const { courses: all } = await api<{ courses: ApiProgress[] }>(server(), "/progress");
+    const { courses: all } = await answer(client().GET("/progress"));
     const shown = limited(courseId ? all.filter((c) => c.courseId === courseId) : all, options.limit);
     if (courseId && shown.length === 0) throw new CliError(`You are not enrolled in "${courseId}". Run academy progress for your courses.`, exitCodes.notFound);
     if (globals().json) return printJson(courseId ? shown[0] : { courses: shown });
@@ -195,17 +180,13 @@ program
     printTable(["LESSONS", "DONE", "TITLE", "COURSE"], shown.map((c) => [`${c.completedLessons}/${c.totalLessons}`, `${c.percent}%`, c.title, c.courseId]));
   });
 
-interface ApiNote {
-  id: string;
-  title: string;
-  body: string;
-  courseId: string | null;
-  lessonId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-const allNotes = (limit?: number) => everyPage<ApiNote>(server(), "/notes", "notes", limit);
+const allNotes = (limit?: number) =>
+  everyPage(async (query) => {
+    const page = await answer(client().GET("/notes", { params: { query } }));
+    return { items: page.notes, nextCursor: page.nextCursor };
+  }, limit);
+/** One of your notes, by its id. */
+const noteOf = (id: string) => answer(client().GET("/notes/{id}", { params: { path: { id } } }));
 
 const day = (iso: string) => iso.slice(0, 10);
 const notes = program.command("notes").description("your notes: list, read, write, change, delete and export them");
@@ -227,7 +208,7 @@ notes
   .description("one note's text")
   .addHelpText("after", examples(["academy notes show 6f1c…", "academy notes show 6f1c… --json"]))
   .action(async (noteId: string) => {
-    const note = await api<ApiNote>(server(), `/notes/${encodeURIComponent(noteId)}`);
+    const note = await noteOf(noteId);
     if (globals().json) return printJson(note);
     process.stdout.write(`${paint("bold", note.title || "(untitled)")}\n\n${note.body}${note.body.endsWith("\n") ? "" : "\n"}`);
   });
@@ -243,7 +224,7 @@ notes
     if (body.trim() === "") throw new CliError("The note is empty, so nothing was saved. Give its text in $EDITOR, with --file or on standard input.", exitCodes.usage);
     const [courseId, lessonId] = options.lesson ? options.lesson.split("/") : [];
     if (options.lesson && (!courseId || !lessonId)) throw new CliError("Give the lesson as courseId/lessonId, like react-fundamentals/1-2.", exitCodes.usage);
-    const note = await api<ApiNote>(server(), "/notes", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ title: options.title ?? "", body, courseId, lessonId }) });
+    const note = await answer(client().POST("/notes", { body: { title: options.title ?? "", body, ...(courseId && lessonId ? { courseId, lessonId } : {}) } }));
     if (globals().json) return printJson(note);
     process.stdout.write(`Saved note ${note.id}${note.title ? ` "${note.title}"` : ""}.\n`);
   });
@@ -254,13 +235,9 @@ notes
   .option("--file <path>", "read the new text from this file (- for standard input)")
   .addHelpText("after", examples(["academy notes edit 6f1c…", "academy notes edit 6f1c… --title 'Hooks, revised' --file hooks.md"]))
   .action(async (noteId: string, options: { title?: string; file?: string }) => {
-    const current = await api<ApiNote>(server(), `/notes/${encodeURIComponent(noteId)}`);
+    const current = await noteOf(noteId);
     const body = await noteText({ file: options.file, initial: current.body });
-    const note = await api<ApiNote>(server(), `/notes/${encodeURIComponent(noteId)}`, {
-      method: "PATCH",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ title: options.title ?? current.title, body }),
-    });
+    const note = await answer(client().PATCH("/notes/{id}", { params: { path: { id: noteId } }, body: { title: options.title ?? current.title, body } }));
     if (globals().json) return printJson(note);
     process.stdout.write(`Saved note ${note.id}.\n`);
   });
@@ -269,13 +246,12 @@ notes
   .description("delete a note (it can be restored on the notes page for a day)")
   .addHelpText("after", examples(["academy notes rm 6f1c…"]))
   .action(async (noteId: string) => {
-    const at = `/notes/${encodeURIComponent(noteId)}`;
     // Deleting a deleted note changes nothing on the server: ask first, so "Deleted" is only said when it was.
-    await api(server(), at).catch((error: unknown) => {
+    await noteOf(noteId).catch((error: unknown) => {
       if (error instanceof CliError && error.exitCode === exitCodes.notFound) throw new CliError(`There is no note ${noteId} to delete: it was deleted already (restore it on ${server()}/notes within a day), or it is not yours.`, exitCodes.notFound);
       throw error;
     });
-    await api(server(), at, { method: "DELETE" });
+    await answer(client().DELETE("/notes/{id}", { params: { path: { id: noteId } } }));
     if (globals().json) return printJson({ deleted: noteId });
     process.stdout.write(`Deleted note ${noteId}. Undo it on ${server()}/notes within a day.\n`);
   });
@@ -289,15 +265,12 @@ notes
     process.stdout.write(list.map((n) => `# ${n.title || "(untitled)"}\n\n_${day(n.updatedAt)}_\n\n${n.body.trim()}\n`).join("\n---\n\n"));
   });
 
-interface ApiOrder {
-  id: string;
-  number: string;
-  title: string;
-  status: string;
-  total: ApiCourse["price"];
-  createdAt: string;
-  refund: { status: string } | null;
-}
+/** Your orders, newest first (or the first `limit`). */
+const allOrders = (limit?: number) =>
+  everyPage(async (query) => {
+    const page = await answer(client().GET("/orders", { params: { query } }));
+    return { items: page.orders, nextCursor: page.nextCursor };
+  }, limit);
 
 program
   .command("orders")
@@ -305,7 +278,7 @@ program
   .addOption(limitOption())
   .addHelpText("after", examples(["academy orders", "academy orders --json", "academy orders --limit 1 --json number,status"]))
   .action(async (options: { limit?: number }) => {
-    const orders = await everyPage<ApiOrder>(server(), "/orders", "orders", options.limit);
+    const orders = await allOrders(options.limit);
     if (globals().json) return printJson({ orders });
     if (orders.length === 0) return void process.stdout.write("You have no orders yet.\n");
     printTable(["DATE", "TOTAL", "STATUS", "WHAT", "NUMBER", "ID"], orders.map((o) => [day(o.createdAt), rupees(o.total), o.refund ? `refund ${o.refund.status}` : o.status, o.title, o.number, o.id]), 2);
@@ -325,7 +298,7 @@ const uuid = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/i;
 /** An order's id, given it or the order's number (ACD-000001), looked up in your orders. */
 async function orderIdOf(given: string): Promise<string> {
   if (uuid.test(given)) return given;
-  const order = (await everyPage<ApiOrder>(server(), "/orders", "orders")).find((o) => o.number.toLowerCase() === given.toLowerCase());
+  const order = (await allOrders()).find((o) => o.number.toLowerCase() === given.toLowerCase());
   if (!order) throw new CliError(`You have no order "${given}". Run academy orders for their numbers.`, exitCodes.notFound);
   return order.id;
 }
@@ -352,24 +325,12 @@ program
       if (globals().json) return printJson({ written: output });
       return void process.stdout.write(`Wrote the tax invoice to ${output}.\n`);
     }
-    const receipt = await api<{ number: string; title: string; total: ApiCourse["price"]; tax: ApiCourse["price"]; paidAt: string | null; paymentId: string | null; url: string }>(
-      server(),
-      `/orders/${encodeURIComponent(orderId)}/receipt`,
-    );
+    const receipt = await answer(client().GET("/orders/{id}/receipt", { params: { path: { id: orderId } } }));
     if (globals().json) return printJson({ ...receipt, url: `${server()}${receipt.url}` });
     process.stdout.write(
       `Receipt ${receipt.number}: ${receipt.title}\nTotal ${rupees(receipt.total)} (GST ${rupees(receipt.tax)}), paid ${receipt.paidAt ? day(receipt.paidAt) : "—"}, payment ${receipt.paymentId ?? "—"}\nInvoice (print or save as PDF from the browser): ${server()}${receipt.url}\n`,
     );
   });
-
-interface ApiWebsite {
-  id: string;
-  domain: string;
-  plan: string;
-  status: string;
-  expiresAt: string | null;
-  periods?: { plan: string; startsAt: string; endsAt: string; orderNumber: string }[];
-}
 
 const websites = program.command("websites").description("the websites we host for you");
 websites
@@ -380,7 +341,7 @@ websites
   .addHelpText("after", examples(["academy websites", "academy websites list --json", "academy websites --json domain,expiresAt"]))
   .action(async (options: { limit?: number }, command: Command) => {
     refuseStray(command);
-    const list = limited((await api<{ websites: ApiWebsite[] }>(server(), "/websites")).websites, options.limit);
+    const list = limited((await answer(client().GET("/websites"))).websites, options.limit);
     if (globals().json) return printJson({ websites: list });
     if (list.length === 0) return void process.stdout.write(`We host no websites for you yet. See the plans at ${server()}/service/website-hosting\n`);
     printTable(["EXPIRES", "STATUS", "PLAN", "DOMAIN", "ID"], list.map((w) => [w.expiresAt ? day(w.expiresAt) : "—", w.status, w.plan, w.domain, w.id]), 2);
@@ -388,7 +349,7 @@ websites
 /** A website's id, given it or the website's domain, looked up in your websites. */
 async function websiteIdOf(given: string): Promise<string> {
   if (uuid.test(given)) return given;
-  const { websites: list } = await api<{ websites: ApiWebsite[] }>(server(), "/websites");
+  const { websites: list } = await answer(client().GET("/websites"));
   const site = list.find((w) => w.domain.toLowerCase() === given.toLowerCase().replace(/^www\./, ""));
   if (!site) throw new CliError(`You have no website "${given}". Run academy websites for yours.`, exitCodes.notFound);
   return site.id;
@@ -399,7 +360,7 @@ websites
   .description("one website (by its domain or id), with every period paid for")
   .addHelpText("after", examples(["academy websites show example.in", "academy websites show 3c9a…"]))
   .action(async (given: string) => {
-    const site = await api<ApiWebsite>(server(), `/websites/${encodeURIComponent(await websiteIdOf(given))}`);
+    const site = await answer(client().GET("/websites/{id}", { params: { path: { id: await websiteIdOf(given) } } }));
     if (globals().json) return printJson(site);
     process.stdout.write(`${paint("bold", site.domain)}: ${site.status}, ${site.plan}, ${site.expiresAt ? `hosted until ${day(site.expiresAt)}` : "not paid for yet"}\n`);
     for (const p of site.periods ?? []) process.stdout.write(`  ${day(p.startsAt)} → ${day(p.endsAt)}  ${p.plan}  ${p.orderNumber}\n`);

@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { CliError, signedRequest } from "./client.ts";
+import { answer, apiClient, CliError } from "./client.ts";
 
 /** The browsers that can print a page to PDF without a window, by the names they install under. */
 const browsers = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "microsoft-edge"];
@@ -22,8 +22,8 @@ function findBrowser(): string | null {
 
 /** The tax invoice of a paid order as one self-contained HTML file, as the server renders it. */
 export async function invoiceHtml(server: string, orderId: string): Promise<string> {
-  const response = await signedRequest(server, `/invoices/${encodeURIComponent(orderId)}`, { headers: { accept: "text/html" } });
-  return response.text();
+  // Served with the pages, not under /api/v1: the document gives the path its own server, the site.
+  return answer(apiClient(server).GET("/invoices/{orderId}", { baseUrl: server, params: { path: { orderId } }, headers: { accept: "text/html" }, parseAs: "text" }));
 }
 
 /** Prints the invoice to a PDF file with a local Chromium or Chrome (set CHROME_PATH to choose one). */
