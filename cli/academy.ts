@@ -3,7 +3,7 @@ import { constants } from "node:fs";
 import { access, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { formatPaise } from "../common/format.ts";
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { completionScript } from "./completion.ts";
 import { nearest } from "./suggest.ts";
 import { apiCommand } from "./api-command.ts";
@@ -11,13 +11,15 @@ import { authStatus } from "./auth-status.ts";
 import { answer, apiClient, CliError, cliVersion, debugRequests, everyPage, exitCodes, giveToken, serverUrl, type Schemas } from "./client.ts";
 import { login, logout, openBrowser } from "./login.ts";
 import { invoiceHtml, invoicePdf } from "./invoice.ts";
+import { everyValue, mentions, ordered, readsWhole, withListOptions, type ListOptions } from "./lists.ts";
 import { noteText } from "./text-input.ts";
-import { jsonRequested, paint, printJson, printTable, selectJsonFields } from "./output.ts";
+import { jsonRequested, paint, printJson, printTable, selectJqFilter, selectJsonFields } from "./output.ts";
 
 interface Globals {
   server?: string;
   json?: boolean;
   jsonFields?: string;
+  jq?: string;
   token?: string;
   debug?: boolean;
 }
@@ -30,6 +32,7 @@ const program = new Command("academy")
   .option("--server <url>", "the Academy server (default: $ACADEMY_URL, else http://localhost:3000)")
   .option("--json", "print JSON for scripts instead of tables (--json title,progress: only those fields)")
   .addOption(new Option("--json-fields <fields>").hideHelp())
+  .option("--jq <filter>", "filter that JSON with jq, like --jq '.notes[].title' (implies --json; strings print as text)")
   .option("--debug", "print each HTTP request and its answer on stderr")
   .option("--token <key>", "use this API key (acd_…) instead of the stored login (default: $ACADEMY_TOKEN)")
   .version(cliVersion, "-V, --version", "print the CLI's version")
@@ -39,6 +42,8 @@ const program = new Command("academy")
   .hook("preAction", () => {
     giveToken(program.opts<Globals>().token);
     selectJsonFields(program.opts<Globals>().jsonFields);
+    selectJqFilter(program.opts<Globals>().jq);
+    if (program.opts<Globals>().jq !== undefined) program.setOptionValue("json", true);
     debugRequests(program.opts<Globals>().debug === true);
   });
 
@@ -49,7 +54,7 @@ Examples:
   $ academy login
   $ academy courses
   $ academy notes add --title "Hooks" --file hooks.md
-  $ ACADEMY_TOKEN=acd_… academy notes --json | jq '.notes[].title'
+  $ ACADEMY_TOKEN=acd_… academy notes --jq '.notes[].title'
   $ academy auth status
 
 Environment variables:
@@ -87,14 +92,6 @@ function refuseStray(command: Command): void {
 const server = () => serverUrl(globals().server);
 /** The typed API client for this run's server (its types generated from the server's OpenAPI document). */
 const client = (options: { optional?: boolean } = {}) => apiClient(server(), options);
-/** `--limit <n>` on a list: at most n items, n a whole number from 1. */
-const limitOption = () =>
-  new Option("--limit <n>", "show at most n of them").argParser((value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError("Give a whole number from 1, like --limit 10.");
-    return n;
-  });
-const limited = <T>(items: T[], limit: number | undefined) => (limit ? items.slice(0, limit) : items);
 
 const examples = (lines: string[]) => `\nExamples:\n${lines.map((line) => `  $ ${line}`).join("\n")}\n`;
 
@@ -126,7 +123,7 @@ program
   .addHelpText("after", examples(["academy whoami", "academy whoami --json"]))
   .action(async () => {
     const me = await answer(client().GET("/me"));
-    if (globals().json) printJson(me);
+    if (globals().json) await printJson(me);
     else process.stdout.write(`${me.name} <${me.email}> on ${server()}\n`);
   });
 
@@ -137,16 +134,23 @@ const catalogue = () => answer(client({ optional: true }).GET("/courses"));
 const rupees = (price: Schemas["Course"]["price"]) => formatPaise(price.amount);
 
 const courses = program.command("courses").description("the course catalogue, with your enrolments and progress");
-courses
-  .command("list", { isDefault: true })
-  .allowExcessArguments(true)
-  .description("every course")
-  .addOption(limitOption())
-  .addHelpText("after", examples(["academy courses", "academy courses --json title,price", "academy courses list --json | jq '.courses[] | select(.enrolled)'"]))
-  .action(async (options: { limit?: number }, command: Command) => {
+withListOptions(
+  courses
+    .command("list", { isDefault: true })
+    .allowExcessArguments(true)
+    .description("every course (--enrolled: only yours; --search: by title or summary)")
+    .option("--enrolled", "only the courses you are enrolled in")
+    .option("--search <text>", "only courses whose title or summary mentions this"),
+  "price",
+)
+  .addHelpText("after", examples(["academy courses", "academy courses --json title,price", "academy courses --sort price --desc --limit 3", "academy courses --search react", "academy courses --enrolled --jq '.courses[].title'"]))
+  .action(async (options: ListOptions & { enrolled?: boolean; search?: string }, command: Command) => {
     refuseStray(command);
-    const list = limited((await catalogue()).courses, options.limit);
+    const { search } = options;
+    const all = (await catalogue()).courses.filter((c) => (!options.enrolled || c.enrolled) && (search === undefined || mentions(c.title, search) || mentions(c.summary, search)));
+    const list = ordered(all, options);
     if (globals().json) return printJson({ courses: list });
+    if (list.length === 0) return void process.stdout.write(options.enrolled && search === undefined ? "You are not enrolled in a course yet.\n" : "No course is like that. Run academy courses for them all.\n");
     printTable(
       ["PRICE", "YOURS", "TITLE", "ID"],
       list.map((c) => [rupees(c.price), c.enrolled ? `${c.progressPercent ?? 0}%` : "—", c.title, c.id]),
@@ -166,21 +170,20 @@ courses
     process.stdout.write(course.enrolled ? `You are enrolled: ${course.progressPercent ?? 0}% done.\n` : `Not enrolled. Buy it at ${server()}/course/${course.id}\n`);
   });
 
-program
-  .command("progress [courseId]")
+withListOptions(program.command("progress [courseId]"), "percent")
   .description("how far you are in each course you are enrolled in")
-  .addOption(limitOption())
-  .addHelpText("after", examples(["academy progress", "academy progress react-fundamentals --json", "academy progress --json title,percent"]))
-  .action(async (courseId: string | undefined, options: { limit?: number }) => {
+  .option("--unfinished", "only the courses you have not finished")
+  .addHelpText("after", examples(["academy progress", "academy progress react-fundamentals --json", "academy progress --json title,percent", "academy progress --unfinished --sort percent --desc"]))
+  .action(async (courseId: string | undefined, options: ListOptions & { unfinished?: boolean }) => {
     const { courses: all } = await answer(client().GET("/progress"));
-    const shown = limited(courseId ? all.filter((c) => c.courseId === courseId) : all, options.limit);
+    const shown = ordered(all.filter((c) => (courseId === undefined || c.courseId === courseId) && (!options.unfinished || c.percent < 100)), options);
     if (courseId && shown.length === 0) throw new CliError(`You are not enrolled in "${courseId}". Run academy progress for your courses.`, exitCodes.notFound);
     if (globals().json) return printJson(courseId ? shown[0] : { courses: shown });
     if (shown.length === 0) return void process.stdout.write(`You are not enrolled in a course yet. Browse them with academy courses.\n`);
     printTable(["LESSONS", "DONE", "TITLE", "COURSE"], shown.map((c) => [`${c.completedLessons}/${c.totalLessons}`, `${c.percent}%`, c.title, c.courseId]));
   });
 
-const allNotes = (limit?: number) =>
+const allNotes = (limit?: number): Promise<Schemas["Note"][]> =>
   everyPage(async (query) => {
     const page = await answer(client().GET("/notes", { params: { query } }));
     return { items: page.notes, nextCursor: page.nextCursor };
@@ -190,17 +193,24 @@ const noteOf = (id: string) => answer(client().GET("/notes/{id}", { params: { pa
 
 const day = (iso: string) => iso.slice(0, 10);
 const notes = program.command("notes").description("your notes: list, read, write, change, delete and export them");
-notes
-  .command("list", { isDefault: true })
-  .allowExcessArguments(true)
-  .description("every note, last updated first")
-  .addOption(limitOption())
-  .addHelpText("after", examples(["academy notes", "academy notes list --json", "academy notes --limit 5 --json title,updatedAt"]))
-  .action(async (options: { limit?: number }, command: Command) => {
+withListOptions(
+  notes
+    .command("list", { isDefault: true })
+    .allowExcessArguments(true)
+    .description("every note, last updated first (--course: one course's; --search: by title or text)")
+    .option("--course <courseId>", "only the notes attached to this course's lessons")
+    .option("--search <text>", "only notes whose title or text mentions this"),
+  "title",
+)
+  .addHelpText("after", examples(["academy notes", "academy notes list --json", "academy notes --limit 5 --json title,updatedAt", "academy notes --search hooks --sort title", "academy notes --course react-fundamentals --jq '.notes[].title'"]))
+  .action(async (options: ListOptions & { course?: string; search?: string }, command: Command) => {
     refuseStray(command);
-    const list = await allNotes(options.limit);
+    const { course, search } = options;
+    const filtered = course !== undefined || search !== undefined;
+    const every = await allNotes(readsWhole(options, filtered) ? undefined : options.limit);
+    const list = ordered(every.filter((n) => (course === undefined || n.courseId === course) && (search === undefined || mentions(n.title, search) || mentions(n.body, search))), options);
     if (globals().json) return printJson({ notes: list });
-    if (list.length === 0) return void process.stdout.write("You have no notes yet. Write one with academy notes add.\n");
+    if (list.length === 0) return void process.stdout.write(filtered ? "None of your notes is like that.\n" : "You have no notes yet. Write one with academy notes add.\n");
     printTable(["UPDATED", "TITLE", "ID"], list.map((n) => [day(n.updatedAt), n.title || "(untitled)", n.id]));
   });
 notes
@@ -266,21 +276,30 @@ notes
   });
 
 /** Your orders, newest first (or the first `limit`). */
-const allOrders = (limit?: number) =>
+const allOrders = (limit?: number): Promise<Schemas["Order"][]> =>
   everyPage(async (query) => {
     const page = await answer(client().GET("/orders", { params: { query } }));
     return { items: page.orders, nextCursor: page.nextCursor };
   }, limit);
 
-program
-  .command("orders")
-  .description("your orders, newest first")
-  .addOption(limitOption())
-  .addHelpText("after", examples(["academy orders", "academy orders --json", "academy orders --limit 1 --json number,status"]))
-  .action(async (options: { limit?: number }) => {
-    const orders = await allOrders(options.limit);
+const orderStatuses = everyValue<Schemas["Order"]["status"]>()("created", "paid", "failed", "cancelled", "refunded");
+const orderKinds = everyValue<Schemas["Order"]["kind"]>()("course", "website");
+
+withListOptions(
+  program
+    .command("orders")
+    .description("your orders, newest first (--status, --kind: only those)")
+    .addOption(new Option("--status <status>", "only orders in this state").choices(orderStatuses))
+    .addOption(new Option("--kind <kind>", "only orders for a course or for a website").choices(orderKinds)),
+  "total",
+)
+  .addHelpText("after", examples(["academy orders", "academy orders --json", "academy orders --limit 1 --json number,status", "academy orders --status paid --kind website", "academy orders --sort total --desc --jq '.orders[0].number'"]))
+  .action(async (options: ListOptions & { status?: string; kind?: string }) => {
+    const filtered = options.status !== undefined || options.kind !== undefined;
+    const every = await allOrders(readsWhole(options, filtered) ? undefined : options.limit);
+    const orders = ordered(every.filter((o) => (options.status === undefined || o.status === options.status) && (options.kind === undefined || o.kind === options.kind)), options);
     if (globals().json) return printJson({ orders });
-    if (orders.length === 0) return void process.stdout.write("You have no orders yet.\n");
+    if (orders.length === 0) return void process.stdout.write(filtered ? "None of your orders is like that.\n" : "You have no orders yet.\n");
     printTable(["DATE", "TOTAL", "STATUS", "WHAT", "NUMBER", "ID"], orders.map((o) => [day(o.createdAt), rupees(o.total), o.refund ? `refund ${o.refund.status}` : o.status, o.title, o.number, o.id]), 2);
   });
 
@@ -333,16 +352,21 @@ program
   });
 
 const websites = program.command("websites").description("the websites we host for you");
-websites
-  .command("list", { isDefault: true })
-  .allowExcessArguments(true)
-  .description("every website, with its status and expiry")
-  .addOption(limitOption())
-  .addHelpText("after", examples(["academy websites", "academy websites list --json", "academy websites --json domain,expiresAt"]))
-  .action(async (options: { limit?: number }, command: Command) => {
+const websiteStates = everyValue<Schemas["Website"]["state"]>()("pending", "active", "expiring", "expired", "suspended", "cancelled");
+withListOptions(
+  websites
+    .command("list", { isDefault: true })
+    .allowExcessArguments(true)
+    .description("every website, with its status and expiry (--state: only those)")
+    .addOption(new Option("--state <state>", "only websites in this state").choices(websiteStates)),
+  "expiresAt",
+)
+  .addHelpText("after", examples(["academy websites", "academy websites list --json", "academy websites --json domain,expiresAt", "academy websites --state expiring --sort expiresAt"]))
+  .action(async (options: ListOptions & { state?: string }, command: Command) => {
     refuseStray(command);
-    const list = limited((await answer(client().GET("/websites"))).websites, options.limit);
+    const list = ordered((await answer(client().GET("/websites"))).websites.filter((w) => options.state === undefined || w.state === options.state), options);
     if (globals().json) return printJson({ websites: list });
+    if (list.length === 0 && options.state !== undefined) return void process.stdout.write(`None of your websites is ${options.state}.\n`);
     if (list.length === 0) return void process.stdout.write(`We host no websites for you yet. See the plans at ${server()}/service/website-hosting\n`);
     printTable(["EXPIRES", "STATUS", "PLAN", "DOMAIN", "ID"], list.map((w) => [w.expiresAt ? day(w.expiresAt) : "—", w.status, w.plan, w.domain, w.id]), 2);
   });

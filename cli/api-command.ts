@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { text } from "node:stream/consumers";
 import { CliError, exitCodes, rawRequest } from "./client.ts";
+import { printJson } from "./output.ts";
 
 const methods = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -43,13 +44,18 @@ export async function apiCommand(server: string, method: string, path: string, o
   const body = options.input ? await inputOf(options.input) : !inQuery && options.field.length > 0 ? JSON.stringify(fields) : undefined;
   const response = await rawRequest(server, `${url.pathname}${url.search}`, { method: verb, ...(body === undefined ? {} : { body, headers: { "content-type": "application/json" } }) });
   const answer = await response.text();
-  let shown = answer;
+  let json: { parsed: unknown } | null = null;
   try {
-    shown = JSON.stringify(JSON.parse(answer), null, 2);
+    json = { parsed: JSON.parse(answer) };
   } catch {
     // Not JSON: shown as it came.
   }
-  if (shown) process.stdout.write(shown.endsWith("\n") ? shown : `${shown}\n`);
+  // A JSON success goes through --json fields and --jq as any command's output does; an error is shown whole.
+  if (json && response.ok) await printJson(json.parsed);
+  else {
+    const shown = json ? JSON.stringify(json.parsed, null, 2) : answer;
+    if (shown) process.stdout.write(shown.endsWith("\n") ? shown : `${shown}\n`);
+  }
   if (!response.ok) process.stderr.write(`${verb} ${url.pathname} answered ${response.status}.\n`);
   return exitCodeOf(response.status);
 }

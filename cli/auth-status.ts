@@ -29,7 +29,7 @@ export async function authStatus(options: { server: string; given: GivenToken | 
   const entries = await Promise.all(tokens.map(async (t): Promise<Entry> => ({ server: t.server, source: t.source, check: await checkToken(t.server, t.token) })));
   if (entries.length === 0) throw new CliError("You are not signed in to any server. Run academy login, or give an API key with ACADEMY_TOKEN or --token.", exitCodes.signedOut);
   if (options.json) {
-    printJson({
+    await printJson({
       credentials: credentialsFile(),
       servers: entries.map(({ server: at, source, check }) => (check.ok ? { server: at, source, signedIn: true, name: check.name, email: check.email } : { server: at, source, signedIn: false, problem: check.problem, message: check.message })),
     });

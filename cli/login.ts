@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import { checkToken, CliError, endSession, postJson } from "./client.ts";
 import { forgetToken, readToken, saveToken } from "./credentials.ts";
-import { paint } from "./output.ts";
+import { paint, printJson } from "./output.ts";
 
 /** The client id the server's device grant accepts (server/auth/options.ts). */
 const clientId = "academy-cli";
@@ -77,7 +77,7 @@ export async function login(server: string, options: { browser: boolean; json: b
       const me = await checkToken(server, token);
       if (!me.ok) throw new CliError(`The sign-in was approved, but asking who it is failed: ${me.message}. Run academy login to try again.`);
       const file = await saveToken(server, token, me.email);
-      if (options.json) process.stdout.write(`${JSON.stringify({ signedIn: true, email: me.email, name: me.name, server, credentials: file })}\n`);
+      if (options.json) await printJson({ signedIn: true, email: me.email, name: me.name, server, credentials: file });
       else process.stdout.write(`${paint("green", "✓")} Signed in to ${server} as ${me.email}. The token is in ${file}.\n`);
       return;
     }
@@ -108,7 +108,7 @@ export async function logout(server: string, options: { json: boolean }): Promis
   const stored = await readToken(server);
   const unended = stored ? await endSession(server, stored.token) : null;
   if (stored) await forgetToken(server);
-  if (options.json) process.stdout.write(`${JSON.stringify({ signedIn: false, server, ...(stored ? { endedOnServer: unended === null } : {}) })}\n`);
+  if (options.json) await printJson({ signedIn: false, server, ...(stored ? { endedOnServer: unended === null } : {}) });
   else if (!stored) process.stdout.write(`You were not signed in to ${server}.\n`);
   else if (unended === null) process.stdout.write(`Signed out of ${server}.\n`);
   else process.stdout.write(`Signed out on this machine (its token is deleted), but ${unended}: that session lasts until you sign it out in Settings → Signed-in devices.\n`);

@@ -17,8 +17,30 @@ export function selectJsonFields(list: string | undefined): void {
   fields = list ? list.split(",").map((f) => f.trim()).filter(Boolean) : null;
 }
 
-/** Whether `--json` was asked for, judged from the words alone, for errors that come before (or without) the parse. */
-export const jsonRequested = (argv: readonly string[] = process.argv) => argv.some((word) => word === "--json" || word.startsWith("--json="));
+let jqFilter: string | null = null;
+
+/** `--jq <filter>`: the JSON goes through jq before it is printed (strings raw, as gh's --jq prints them). */
+export function selectJqFilter(filter: string | undefined): void {
+  jqFilter = filter ?? null;
+}
+
+/** Whether JSON was asked for (`--json`, or `--jq`, which implies it), judged from the words alone, for errors that come before (or without) the parse. */
+export const jsonRequested = (argv: readonly string[] = process.argv) => argv.some((word) => word === "--json" || word.startsWith("--json=") || word === "--jq" || word.startsWith("--jq="));
+
+/**
+ * `value` through jq: the real jq, compiled to WebAssembly (jq-wasm, loaded only when a filter is
+ * given), with `-r` so strings come out as text. A filter jq refuses or that fails on this JSON is a
+ * usage error, in jq's words.
+ */
+async function throughJq(value: unknown, filter: string): Promise<string> {
+  const jq = await import("jq-wasm");
+  try {
+    return await jq.raw(JSON.stringify(value), filter, ["-r"]);
+  } catch (error) {
+    const said = (error as Error).message.replace(/^Failed to execute raw query: /, "").replace(/^jq: error(?: \(at [^)]*\))?: /, "").split("\n")[0];
+    throw new CliError(`The --jq filter ${JSON.stringify(filter)} failed: ${said}`, exitCodes.usage);
+  }
+}
 
 function pick(item: unknown, wanted: string[]): unknown {
   if (typeof item !== "object" || item === null) return item;
@@ -28,8 +50,11 @@ function pick(item: unknown, wanted: string[]): unknown {
   return Object.fromEntries(wanted.map((f) => [f, record[f]]));
 }
 
-/** The value as JSON on stdout; with fields chosen, each item of a list (`{ notes: [...] }`) or the one object keeps only those. */
-export function printJson(value: unknown): void {
+/**
+ * The value as JSON on stdout; with fields chosen, each item of a list (`{ notes: [...] }`) or the
+ * one object keeps only those; with a --jq filter, what jq makes of that.
+ */
+export async function printJson(value: unknown): Promise<void> {
   let shown = value;
   if (fields && typeof value === "object" && value !== null) {
     const entries = Object.entries(value);
@@ -37,7 +62,9 @@ export function printJson(value: unknown): void {
     const wanted = fields;
     shown = entries.length === 1 && only && Array.isArray(only[1]) ? { [only[0]]: only[1].map((item) => pick(item, wanted)) } : pick(value, wanted);
   }
-  process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+  if (jqFilter === null) return void process.stdout.write(`${JSON.stringify(shown, null, 2)}\n`);
+  const out = await throughJq(shown, jqFilter);
+  if (out !== "") process.stdout.write(out.endsWith("\n") ? out : `${out}\n`);
 }
 
 /** The width to fit a table to on a terminal: COLUMNS when set (as shells export it), else the terminal's. */

@@ -16,6 +16,8 @@ test("a visitor sees what the CLI and API offer; a signed-in person makes a key,
   await expect(cli).toContainText("academy api GET /me");
   await expect(cli).toContainText("academy auth status");
   await expect(cli).toContainText("ACADEMY_TOKEN");
+  await expect(cli).toContainText("academy courses --jq '.courses[].title'");
+  await expect(cli).toContainText("academy notes --search hooks --sort title");
   await expect(page.getByRole("cell", { name: "/api/v1/notes", exact: true }).first()).toBeVisible();
   await page.getByRole("region", { name: "API keys" }).getByRole("link", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fapi-tools$/);

@@ -308,4 +308,8 @@ test("the installed academy signs in through the browser, calls the API, and run
   const script = await academy(["notes", "--json", "title"], { XDG_CONFIG_HOME: path.join(work, "no-login"), ACADEMY_URL: origin, ACADEMY_TOKEN: key }, undefined, "", cli);
   expect(script.code, script.stderr).toBe(0);
   expect(JSON.parse(script.stdout)).toEqual({ notes: [{ title: "From the installed CLI" }] });
+  // The jq the package carries (WebAssembly, in the bundle) runs where it is installed.
+  const filtered = await academy(["notes", "--jq", ".notes[].title"], { XDG_CONFIG_HOME: path.join(work, "no-login"), ACADEMY_URL: origin, ACADEMY_TOKEN: key }, undefined, "", cli);
+  expect(filtered.code, filtered.stderr).toBe(0);
+  expect(filtered.stdout).toBe("From the installed CLI\n");
 });

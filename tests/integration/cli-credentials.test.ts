@@ -96,7 +96,9 @@ describe("the CLI's credentials for scripts", () => {
     });
     expect(Object.keys(JSON.parse(await readFile(file, "utf8")) as object)).toEqual([served.url]);
 
-    expect(await academy(["logout", "--json"], { XDG_CONFIG_HOME: config })).toMatchObject({ code: 0, stdout: `${JSON.stringify({ signedIn: false, server: served.url, endedOnServer: true })}\n` });
+    const out = await academy(["logout", "--json"], { XDG_CONFIG_HOME: config });
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toEqual({ signedIn: false, server: served.url, endedOnServer: true });
     // The token no longer works anywhere, and nothing is left on this machine.
     expect((await fetch(`${served.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
     await expect(readFile(file, "utf8")).rejects.toThrow(/ENOENT/);

@@ -38,10 +38,11 @@ describe("docs/cli.md", () => {
     const listed = (await (await fetch(`${served.url}/api/v1/orders`, { headers: { authorization: `Bearer ${person.key}` } })).json()) as { orders: { number: string }[] };
     const number = listed.orders[0]?.number ?? "";
     const commands = await documentedCommands();
-    expect(commands).toEqual(expect.arrayContaining(["academy --version", "academy auth status", "ACADEMY_TOKEN=acd_… academy notes --json", "academy completion fish"]));
+    expect(commands).toEqual(expect.arrayContaining(["academy --version", "academy auth status", "ACADEMY_TOKEN=acd_… academy notes --json", "academy completion fish", "ACADEMY_TOKEN=acd_… academy notes --jq '.notes[].title'"]));
     const env = { XDG_CONFIG_HOME: await freshConfig(), ACADEMY_URL: served.url, ACADEMY_TOKEN: person.key };
     for (const command of commands.filter((c) => c !== "academy login")) {
-      const words = command.replace(/^ACADEMY_TOKEN=\S+ /, "").split(" ").slice(1).map((word) => word.replace("acd_…", person.key).replace("<order>", orderId).replace("ACD-000001", number).replace("example.in", domain));
+      // Words as a shell splits them: a quoted one ('.notes[].title') is one word, without its quotes.
+      const words = (command.replace(/^ACADEMY_TOKEN=\S+ /, "").match(/'[^']*'|\S+/g) ?? []).slice(1).map((word) => word.replace(/^'(.*)'$/, "$1")).map((word) => word.replace("acd_…", person.key).replace("<order>", orderId).replace("ACD-000001", number).replace("example.in", domain));
       const ran = await runCli(sourceCli, words, env);
       const want = expected[command] ?? { code: 0 };
       expect(ran.code, `${command}: ${ran.stderr}`).toBe(want.code);

@@ -12,7 +12,7 @@ describe("the CLI's help", () => {
     const help = await academy("--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("Examples:\n  $ academy login\n");
-    expect(help.stdout).toContain("ACADEMY_TOKEN=acd_… academy notes --json");
+    expect(help.stdout).toContain("ACADEMY_TOKEN=acd_… academy notes --jq '.notes[].title'");
     for (const variable of ["ACADEMY_URL", "ACADEMY_TOKEN", "XDG_CONFIG_HOME", "VISUAL, EDITOR", "CHROME_PATH", "NO_COLOR"]) expect(help.stdout).toMatch(new RegExp(`^  ${variable} `, "m"));
     expect(help.stdout).toContain("Exit codes:\n  0  done\n  1  failed");
     expect(help.stdout).toContain("  3  not signed in, or the token was refused\n  4  not found\n");
@@ -52,7 +52,7 @@ describe("academy completion", () => {
   it("prints zsh and fish scripts, and names the shells it knows for any other", async () => {
     const zsh = await academy("completion", "zsh");
     expect(zsh.stdout).toMatch(/^#compdef academy\n/);
-    expect(zsh.stdout).toContain("'notes add') options=(--title --file --lesson --server --json --debug --token) ;;");
+    expect(zsh.stdout).toContain("'notes add') options=(--title --file --lesson --server --json --jq --debug --token) ;;");
     expect(zsh.stdout).toContain("compdef _academy academy\n");
     const fish = await academy("completion", "fish");
     expect(fish.stdout).toContain("complete -c academy -n '__fish_use_subcommand' -a notes -d 'your notes'\n");

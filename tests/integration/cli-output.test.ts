@@ -83,4 +83,57 @@ describe("the CLI's output for scripts", () => {
     expect(await academy("receipts", "ACD-999999")).toMatchObject({ code: 4, stderr: 'Error: You have no order "ACD-999999". Run academy orders for their numbers.\n' });
     expect((await academy("websites", "show", "nowhere.example.in")).code).toBe(4);
   });
+
+  it("filters JSON with --jq, as jq does, strings as text; a filter jq refuses is exit 2 in jq's words", async () => {
+    const titles = await academy("notes", "--jq", ".notes[].title");
+    expect(titles.code, titles.stderr).toBe(0);
+    expect(titles.stdout).toBe(`${longTitle}\nSecond\nFirst\n`);
+    // After --json fields, on one object, and with jq's own functions.
+    expect((await academy("notes", "--json", "title", "--jq", ".notes | map(.title | length) | add")).stdout).toBe(`${longTitle.length + "Second".length + "First".length}\n`);
+    expect((await academy("whoami", "--jq", "{name}")).stdout).toBe('{\n  "name": "Output Omar"\n}\n');
+    expect((await academy("notes", "--jq", '.notes[] | select(.title == "Nothing")')).stdout).toBe("");
+    const refused = await academy("notes", "--jq", ".notes[] |||");
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    // --jq implies --json, so the error is JSON on stderr too.
+    expect((JSON.parse(refused.stderr) as { error: { message: string } }).error.message).toMatch(/^The --jq filter ".notes\[\] \|\|\|" failed: syntax error, unexpected '\|'/);
+    const failed = await academy("notes", "--jq", ".notes[0].title | tonumber");
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain("failed: Invalid numeric literal");
+    // academy api's answer goes through it too.
+    expect((await academy("api", "GET", "/notes", "--jq", ".notes | length")).stdout).toBe("3\n");
+  });
+
+  it("sorts lists by a field with --sort (and --desc), before --limit cuts them", async () => {
+    const titles = async (...args: string[]) => (await academy("notes", ...args, "--jq", ".notes[].title")).stdout.trim().split("\n");
+    expect(await titles("--sort", "title")).toEqual([longTitle, "First", "Second"]);
+    expect(await titles("--sort", "title", "--desc")).toEqual(["Second", "First", longTitle]);
+    expect(await titles("--sort", "title", "--limit", "1")).toEqual([longTitle]);
+    const prices = JSON.parse((await academy("courses", "--sort", "price", "--desc", "--jq", "[.courses[].price.amount]")).stdout) as number[];
+    expect(prices.length).toBeGreaterThan(1);
+    expect(prices).toEqual(prices.toSorted((a, b) => b - a));
+    expect(await academy("notes", "--sort", "colour")).toMatchObject({ code: 2, stderr: 'Error: There is no field "colour" to sort by. Choose from: id, title, body, courseId, lessonId, createdAt, updatedAt.\n' });
+    expect(await academy("notes", "--desc")).toMatchObject({ code: 2, stderr: "Error: --desc turns a --sort around: give the field too, like --sort title --desc.\n" });
+  });
+
+  it("filters lists: notes by text or course, orders by status and kind, websites by state, courses by text or enrolment", async () => {
+    expect((await academy("notes", "--search", "SECOND", "--jq", ".notes[].title")).stdout).toBe("Second\n");
+    expect((await academy("notes", "--search", "first body")).stdout).toMatch(/^UPDATED\tTITLE\tID\n\S+\tFirst\t/);
+    expect((await academy("notes", "--course", "react-fundamentals")).stdout).toBe("None of your notes is like that.\n");
+    expect((await academy("orders", "--status", "paid", "--kind", "website", "--jq", ".orders[].id")).stdout).toBe(`${order.orderId}\n`);
+    expect((await academy("orders", "--status", "refunded")).stdout).toBe("None of your orders is like that.\n");
+    const wrong = await academy("orders", "--status", "done");
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("Allowed choices are created, paid, failed, cancelled, refunded.");
+    const { websites } = JSON.parse((await academy("websites", "--json", "state")).stdout) as { websites: { state: string }[] };
+    const state = websites[0]?.state ?? "";
+    expect((await academy("websites", "--state", state, "--jq", ".websites[].domain")).stdout).toBe(`${order.domain}\n`);
+    const other = state === "expired" ? "active" : "expired";
+    expect((await academy("websites", "--state", other)).stdout).toBe(`None of your websites is ${other}.\n`);
+    const react = JSON.parse((await academy("courses", "--search", "react", "--jq", '[.courses[] | .title + " " + .summary]')).stdout) as string[];
+    expect(react.length).toBeGreaterThan(0);
+    expect(react.every((text) => /react/i.test(text))).toBe(true);
+    expect((await academy("courses", "--enrolled")).stdout).toBe("You are not enrolled in a course yet.\n");
+    expect((await academy("progress", "--unfinished")).stdout).toBe("You are not enrolled in a course yet. Browse them with academy courses.\n");
+  });
 });

@@ -49,13 +49,17 @@ describe("the CLI package", () => {
     expect((await readdir(installed)).toSorted()).toEqual(["dist", "package.json"]);
     const bundle = await readFile(path.join(installed, "dist/academy.js"), "utf8");
     expect(bundle.startsWith("#!/usr/bin/env node\n")).toBe(true);
-    expect(bundle).not.toMatch(/from "(commander|\.\.?\/)/);
+    expect(bundle).not.toMatch(/from "(commander|openapi-fetch|jq-wasm|\.\.?\/)/);
 
     expect(await runCli([academy], versionCommand.slice(1))).toMatchObject({ code: 0, stdout: `${version}\n` });
     const config = await freshConfig();
     const whoami = await runCli([academy], ["whoami", "--server", served.url], { XDG_CONFIG_HOME: config });
     expect(whoami.code).toBe(3);
     expect(whoami.stderr).toBe(`Error: You are not signed in to ${served.url}. Run academy login first, or give an API key with ACADEMY_TOKEN or --token.\n`);
+    // The public catalogue through the jq the bundle carries (WebAssembly, loaded on first use).
+    const counted = await runCli([academy], ["courses", "--server", served.url, "--jq", ".courses | length"], { XDG_CONFIG_HOME: config });
+    expect(counted.code, counted.stderr).toBe(0);
+    expect(Number(counted.stdout)).toBeGreaterThan(0);
 
     expect(npx.slice(0, 2)).toEqual(["npx", "--package"]);
     const viaNpx = await run("npx", ["--yes", "--offline", ...npx.slice(1)], { cwd: work, env: npmEnv });

@@ -120,9 +120,11 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
             {[
               "academy whoami",
               "academy courses --json",
+              "academy courses --jq '.courses[].title'",
               "academy progress",
               "academy notes [list|show|add|edit|rm|export]",
-              "academy orders",
+              "academy notes --search hooks --sort title",
+              "academy orders --status paid",
               "academy receipts <orderId|ACD-000001>",
               "academy websites [list|show <webId|domain>]",
               "academy api GET /me",
@@ -133,9 +135,10 @@ export default function ApiTools({ loaderData, actionData }: Route.ComponentProp
             ].join("\n")}
           </pre>
           <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">
-            Every command takes <code className={code}>--help</code>, <code className={code}>--json</code> (or <code className={code}>--json title,progress</code> for some fields) and{" "}
+            Every command takes <code className={code}>--help</code>, <code className={code}>--json</code> (or <code className={code}>--json title,progress</code> for some fields), <code className={code}>--jq FILTER</code> (jq, built in) and{" "}
             <code className={code}>--server URL</code> (or <code className={code}>ACADEMY_URL</code>). In scripts and CI, give an API key as{" "}
-            <code className={code}>ACADEMY_TOKEN</code> or <code className={code}>--token</code> instead of signing in. Exit codes: 0 ok, 1 failure, 2 usage, 3 not signed in, 4 not found.
+            <code className={code}>ACADEMY_TOKEN</code> or <code className={code}>--token</code> instead of signing in. Lists take <code className={code}>--limit</code>,{" "}
+            <code className={code}>--sort FIELD</code> (<code className={code}>--desc</code>) and filters. Exit codes: 0 ok, 1 failure, 2 usage, 3 not signed in, 4 not found.
           </p>
         </SettingsSection>
 
