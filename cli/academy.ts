@@ -138,7 +138,7 @@ withListOptions(
   courses
     .command("list", { isDefault: true })
     .allowExcessArguments(true)
-    .description("every course (--enrolled: only yours; --search: by title or summary)")
+    .description("every course, or those --enrolled and --search choose")
     .option("--enrolled", "only the courses you are enrolled in")
     .option("--search <text>", "only courses whose title or summary mentions this"),
   "price",
@@ -197,7 +197,7 @@ withListOptions(
   notes
     .command("list", { isDefault: true })
     .allowExcessArguments(true)
-    .description("every note, last updated first (--course: one course's; --search: by title or text)")
+    .description("every note, last updated first")
     .option("--course <courseId>", "only the notes attached to this course's lessons")
     .option("--search <text>", "only notes whose title or text mentions this"),
   "title",
@@ -288,7 +288,7 @@ const orderKinds = everyValue<Schemas["Order"]["kind"]>()("course", "website");
 withListOptions(
   program
     .command("orders")
-    .description("your orders, newest first (--status, --kind: only those)")
+    .description("your orders, newest first")
     .addOption(new Option("--status <status>", "only orders in this state").choices(orderStatuses))
     .addOption(new Option("--kind <kind>", "only orders for a course or for a website").choices(orderKinds)),
   "total",
@@ -357,7 +357,7 @@ withListOptions(
   websites
     .command("list", { isDefault: true })
     .allowExcessArguments(true)
-    .description("every website, with its status and expiry (--state: only those)")
+    .description("every website, with its status and expiry")
     .addOption(new Option("--state <state>", "only websites in this state").choices(websiteStates)),
   "expiresAt",
 )

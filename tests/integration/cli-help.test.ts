@@ -49,6 +49,36 @@ describe("academy completion", () => {
     expect(await complete("academy", "--to")).toBe("--token");
   });
 
+  it("completes in a real zsh: the script sourced after compinit, Tab pressed in an interactive shell", { timeout: 60_000 }, async () => {
+    const script = path.join(await freshConfig(), "academy.zsh");
+    await writeFile(script, (await academy("completion", "zsh")).stdout);
+    // zsh drives an interactive zsh through a pseudo-terminal (zsh/zpty): each line is typed, Tab
+    // pressed, then " END" and Enter run it; \`academy\` there prints the words it was given after
+    // "RAN:" (written split, so the echo of its own definition does not end a read).
+    const typed = ["academy no", "academy notes ad", "academy notes add --ti", "academy orders --st", "academy websites list --sta"];
+    const driver = [
+      "zmodload zsh/zpty",
+      "zpty -b shell 'zsh -f -i'",
+      `zpty -w shell 'PS1=""; bindkey -e; setopt nobeep; autoload -Uz compinit; compinit -u -D; source ${script}; academy() { print -r -- "RA""N:$*" }'`,
+      // Each read waits for that line's answer, so no timing is guessed.
+      ...typed.flatMap((line) => [`zpty -w -n shell $'${line}\\t END\\n'`, "zpty -r shell chunk '*RAN:*END*'", 'print -r -- "$chunk"']),
+      "zpty -d shell",
+    ].join("\n");
+    const { stdout } = await promisify(execFile)("zsh", ["-f", "-c", driver], { timeout: 30_000 });
+    const ran = [...stdout.matchAll(/RAN:(.*?) ?END/g)].map((m) => (m[1] ?? "").trim());
+    expect(ran).toEqual(["notes", "notes add", "notes add --title", "orders --status", "websites list --state"]);
+  });
+
+  it("completes in a real fish, asked as fish asks (complete -C)", async () => {
+    const script = path.join(await freshConfig(), "academy.fish");
+    await writeFile(script, (await academy("completion", "fish")).stdout);
+    const complete = async (line: string) => (await promisify(execFile)("fish", ["--no-config", "-c", `source ${script}; complete -C '${line}'`])).stdout;
+    expect(await complete("academy no")).toBe("notes\tyour notes\n");
+    expect(await complete("academy notes ad")).toBe("add\twrite a note\n");
+    expect(await complete("academy notes add --ti")).toBe("--title\n");
+    expect(await complete("academy orders --st")).toBe("--status\n");
+  });
+
   it("prints zsh and fish scripts, and names the shells it knows for any other", async () => {
     const zsh = await academy("completion", "zsh");
     expect(zsh.stdout).toMatch(/^#compdef academy\n/);
