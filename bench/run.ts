@@ -5,8 +5,9 @@
 // server processes on PostgreSQL beside bare Hono at 1 and 2, and one account at the cap with its 20 API keys
 // attacking while /healthz and another learner's page are measured (see each file). Every figure is
 // reported beside its target or its reference from the same run; nothing is asserted.
-// Optional, only when BENCH_ONLY names it: payments-fault (kill -9 during 200 sandbox purchases, see payments-fault.ts)
-// and notes (listing and searching 1,000 encrypted notes, see notes.ts).
+// Optional, only when BENCH_ONLY names it: payments-fault (kill -9 during 200 sandbox purchases, see payments-fault.ts),
+// notes (listing and searching 1,000 encrypted notes, see notes.ts) and profile (where the CPU of the uncached
+// course page and of a signed-in lesson goes, see profile.ts).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,12 +20,13 @@ import { lighthouse } from "./lighthouse.ts";
 import { notesBench, printNotes } from "./notes.ts";
 import { notesAbuseBench, printNotesAbuse } from "./notes-abuse.ts";
 import { paymentsFault } from "./payments-fault.ts";
+import { printProfile, profilePage } from "./profile.ts";
 import { root, startServer } from "./server.ts";
 import { mixedLoad, printMixed, type MixedResult } from "./mixed.ts";
 import { startBenchPostgres } from "./postgres.ts";
 import { printReminders, remindersBench } from "./reminders.ts";
 import { printScale, scaleBench } from "./scale.ts";
-import { prepareLearner, printSignedIn, signedInBench } from "./signed-in.ts";
+import { learnerHeaders, prepareLearner, printSignedIn, signedInBench } from "./signed-in.ts";
 import { printUncached, uncachedBench } from "./uncached.ts";
 import { compareWithNginx, rawBody, startNginx, type AnonymousRun } from "./throughput.ts";
 
@@ -105,7 +107,7 @@ try {
     }
   }
 
-  const wantsPostgres = ["signed-in", "api", "mixed", "reminders", "back-office", "scale"].some((name) => only.has(name));
+  const wantsPostgres = ["signed-in", "api", "mixed", "reminders", "back-office", "scale", "profile"].some((name) => only.has(name));
   const postgres = wantsPostgres ? startBenchPostgres(55490) : null;
   if (wantsPostgres && !postgres) console.log("\nPostgreSQL runs skipped: no PostgreSQL server binary and no BENCH_DATABASE_URL");
   try {
@@ -163,6 +165,16 @@ try {
       }
       results.mixed = runs;
       printMixed(runs, mixedSeconds);
+    }
+
+    if (only.has("profile")) {
+      const env: Record<string, string> = postgres ? { DATABASE_URL: postgres.newDatabase() } : {};
+      const database = postgres ? "PostgreSQL" : "PGlite";
+      const course = await profilePage(4406, "/course/webdevfrontendcourse", { env: { ...env, PAGE_CACHE_SECONDS: "0" }, headers: { "Accept-Encoding": "br" }, seconds });
+      const lesson = await profilePage(4406, "/courses/webdevfrontendcourse/submodule/1-2", { env, seconds, prepare: async (url) => learnerHeaders(await prepareLearner(url)) });
+      results.profile = { database, course, lesson };
+      printProfile(course, `uncached, anonymous, ${database}:`);
+      printProfile(lesson, `signed in, ${database}:`);
     }
 
     if (only.has("scale") && postgres) {
