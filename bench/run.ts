@@ -1,5 +1,6 @@
 // `npm run bench`: Lighthouse (public pages and a signed-in lesson), first-load bytes, cached
 // anonymous pages beside nginx, the fixed cost per request beside bare Hono, uncached rendering,
+// the render floor (render-floor.ts: React Router and React alone beside the whole request),
 // signed-in pages (throughput, and latency at 200 req/s), the public API with a key beside /healthz, the renewal-reminder job over 100,000 websites, the back office (customer search over 100,000 accounts, the GST register of 100,000 orders), a 60 s mixed load at 200 connections
 // with resident memory, on PGlite and on a throwaway PostgreSQL, and the same mixed load against 1, 2 and 3
 // server processes on PostgreSQL beside bare Hono at 1 and 2, and one account at the cap with its 20 API keys
@@ -21,6 +22,7 @@ import { notesBench, printNotes } from "./notes.ts";
 import { notesAbuseBench, printNotesAbuse } from "./notes-abuse.ts";
 import { paymentsFault } from "./payments-fault.ts";
 import { printProfile, profilePage } from "./profile.ts";
+import { printRenderFloor, renderFloorBench } from "./render-floor.ts";
 import { root, startServer } from "./server.ts";
 import { mixedLoad, printMixed, type MixedResult } from "./mixed.ts";
 import { startBenchPostgres } from "./postgres.ts";
@@ -31,7 +33,7 @@ import { printUncached, uncachedBench } from "./uncached.ts";
 import { compareWithNginx, rawBody, startNginx, type AnonymousRun } from "./throughput.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,fixed-cost,uncached,signed-in,api,reminders,back-office,mixed,scale,notes-abuse").split(","));
+const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,fixed-cost,uncached,floor,signed-in,api,reminders,back-office,mixed,scale,notes-abuse").split(","));
 const mixedSeconds = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 
 if (spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
@@ -107,7 +109,7 @@ try {
     }
   }
 
-  const wantsPostgres = ["signed-in", "api", "mixed", "reminders", "back-office", "scale", "profile"].some((name) => only.has(name));
+  const wantsPostgres = ["floor", "signed-in", "api", "mixed", "reminders", "back-office", "scale", "profile"].some((name) => only.has(name));
   const postgres = wantsPostgres ? startBenchPostgres(55490) : null;
   if (wantsPostgres && !postgres) console.log("\nPostgreSQL runs skipped: no PostgreSQL server binary and no BENCH_DATABASE_URL");
   try {
@@ -165,6 +167,12 @@ try {
       }
       results.mixed = runs;
       printMixed(runs, mixedSeconds);
+    }
+
+    if (only.has("floor")) {
+      const floor = await renderFloorBench(postgres, seconds);
+      results.floor = floor;
+      printRenderFloor(floor, seconds);
     }
 
     if (only.has("profile")) {
