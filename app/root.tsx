@@ -30,8 +30,8 @@ import { themeBootstrapScript } from "./lib/theme.ts";
 /** Who is signed in, and the redirect rules of spec §4, before any page renders. */
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ request, url, context }, next) => {
-    const { auth, publicUrl } = context.get(appServices);
-    const session = await auth.api.getSession({ headers: request.headers });
+    const { pageSession, publicUrl } = context.get(appServices);
+    const session = await pageSession(request.headers);
     const viewer = session
       ? {
           id: session.user.id,

@@ -5,6 +5,7 @@ import type { Authorized } from "./api/credentials.ts";
 import type { ApiDocument } from "./api/v1.ts";
 import type { CliLogin } from "./auth/cli-login.ts";
 import type { Auth } from "./auth/index.ts";
+import type { PageSessions } from "./auth/page-session.ts";
 import type { Catalog } from "./catalog/index.ts";
 import type { FieldCipher } from "./crypto/field-encryption.ts";
 import type { Db } from "./db/client.ts";
@@ -20,6 +21,8 @@ export interface AppServices {
   db: Db;
   publicUrl: string;
   auth: Auth;
+  /** The signed-in person of a page request, or null (server/auth/page-session.ts). */
+  pageSession: PageSessions;
   cipher: FieldCipher;
   cliLogin: CliLogin;
   /** The public API's OpenAPI document, for /api-tools. */

@@ -1,5 +1,6 @@
 import { createGoogleStandIn, type GoogleStandIn } from "./auth/google-stand-in.ts";
 import { createCliLogin, type CliLogin } from "./auth/cli-login.ts";
+import { createPageSessions, type PageSessions } from "./auth/page-session.ts";
 import { createAuth, type Auth, type PasswordHashing } from "./auth/index.ts";
 import type { Catalog } from "./catalog/index.ts";
 import type { FieldCipher } from "./crypto/field-encryption.ts";
@@ -21,6 +22,8 @@ export interface Identity {
   googleStandIn: GoogleStandIn | null;
   /** Signing the `academy` CLI in from the browser. */
   cliLogin: CliLogin;
+  /** The signed-in person of a page request (server/auth/page-session.ts). */
+  pageSession: PageSessions;
 }
 
 export interface IdentityOptions {
@@ -74,5 +77,5 @@ export async function startIdentity(options: IdentityOptions): Promise<Identity>
       mailWorker.nudge();
     },
   });
-  return { auth, cipher, mailTransport, mailWorker, googleStandIn, cliLogin: createCliLogin(db, options.authSecret) };
+  return { auth, cipher, mailTransport, mailWorker, googleStandIn, cliLogin: createCliLogin(db, options.authSecret), pageSession: createPageSessions(auth, db) };
 }

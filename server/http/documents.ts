@@ -46,6 +46,7 @@ export function createDocuments(deps: HttpDeps, site: Site, publicApi: PublicApi
       auth: deps.identity.auth,
       cipher: deps.identity.cipher,
       cliLogin: deps.identity.cliLogin,
+      pageSession: deps.identity.pageSession,
       apiDocument: publicApi.document,
       authorizeApi: (token: string) => authorize(deps.database.db, token, now(), { windowSeconds: 60, max: deps.apiRateLimit }),
       logger: deps.logger,

@@ -1,0 +1,69 @@
+// What each compression level costs and saves on the pages rendered per request (issue 30: "no
+// brotli above the level whose extra CPU buys nothing"): the course page as a first visit gets it
+// (its stylesheet inlined), a lesson and /account as a signed-in learner gets them, each compressed
+// in this process, CPU milliseconds and bytes, beside what server/http/compression.ts uses.
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+import { perRequestBrotliQuality, perRequestGzipLevel } from "../server/http/compression.ts";
+import type { Buyer } from "./buyers.ts";
+import { learnerHeaders } from "./signed-in.ts";
+
+export interface LevelCost {
+  encoding: string;
+  level: number;
+  cpuMs: number;
+  bytes: number;
+}
+
+export interface PageCompression {
+  path: string;
+  htmlBytes: number;
+  levels: LevelCost[];
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** CPU a compression takes, as the server calls it (asynchronously), over a second of repeats. */
+async function cost(compress: () => Promise<Buffer>): Promise<{ cpuMs: number; bytes: number }> {
+  let bytes = 0;
+  for (let i = 0; i < 10; i++) bytes = (await compress()).length;
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  let runs = 0;
+  while (performance.now() - started < 1000) {
+    await compress();
+    runs++;
+  }
+  const used = process.cpuUsage(cpu);
+  return { cpuMs: Math.round(((used.user + used.system) / 1000 / runs) * 100) / 100, bytes };
+}
+
+export async function compressionBench(url: string, learner: Buyer): Promise<PageCompression[]> {
+  const pages = [
+    { path: "/course/webdevfrontendcourse", headers: {} },
+    { path: "/courses/webdevfrontendcourse/submodule/1-2", headers: learnerHeaders(learner) },
+    { path: "/account", headers: learnerHeaders(learner) },
+  ];
+  const results: PageCompression[] = [];
+  for (const page of pages) {
+    const { "Accept-Encoding": _encoding, ...headers } = page.headers as Record<string, string>;
+    const html = Buffer.from(await (await fetch(`${url}${page.path}`, { headers })).arrayBuffer());
+    const levels: LevelCost[] = [];
+    for (const quality of [1, 2, 3, 4, 5]) {
+      const params = { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: html.length };
+      levels.push({ encoding: "br", level: quality, ...(await cost(() => brotliAsync(html, { params }))) });
+    }
+    for (const level of [1, 3, 6]) levels.push({ encoding: "gzip", level, ...(await cost(() => gzipAsync(html, { level }))) });
+    results.push({ path: page.path, htmlBytes: html.length, levels });
+  }
+  return results;
+}
+
+export function printCompression(pages: PageCompression[]): void {
+  console.log(`\nCompression of pages rendered per request, CPU a response (the server uses brotli ${perRequestBrotliQuality}, gzip ${perRequestGzipLevel})`);
+  for (const page of pages) {
+    console.log(`  ${page.path}: ${(page.htmlBytes / 1024).toFixed(1)} KB of HTML`);
+    console.log(`    ${page.levels.map((l) => `${l.encoding} ${l.level}: ${l.cpuMs} ms, ${(l.bytes / 1024).toFixed(1)} KB`).join(" · ")}`);
+  }
+}
