@@ -42,13 +42,14 @@ const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
 /** The brotli quality of a response made per request (bench/compression.ts weighs each level on real pages). */
-export const perRequestBrotliQuality = 4;
+export const perRequestBrotliQuality = 3;
 /** The gzip level of a response made per request, for the clients that take no brotli. */
 export const perRequestGzipLevel = 6;
 
 /**
- * Compression for a response made per request, off the main thread: brotli 4 compresses a page 3×
- * faster than 5 for 7 % more bytes.
+ * Compression for a response made per request, off the main thread. Brotli 3: on a lesson (75 KB of
+ * HTML) it takes 0.76 ms of CPU for 13.5 KB where 4 took 1.15 ms for 12.9 KB and 5 took 1.42 ms for
+ * 11.9 KB; 2 saves 0.13 ms more for 2 % more bytes (bench/compression.ts, npm run bench).
  */
 export function compressPerRequest(body: Buffer, encoding: Encoding): Promise<Buffer<ArrayBuffer>> {
   return encoding === "br"
