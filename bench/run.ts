@@ -1,7 +1,8 @@
 // `npm run bench`: Lighthouse (public pages and a signed-in lesson), first-load bytes, cached
 // anonymous pages beside nginx, the fixed cost per request beside bare Hono, uncached rendering,
 // the render floor (render-floor.ts: React Router and React alone beside the whole request), the cost of
-// each compression level on pages rendered per request (compression.ts),
+// each compression level on pages rendered per request (compression.ts), the HTML each page sends
+// against the 60 KB budget (document-sizes.ts),
 // signed-in pages (throughput, and latency at 200 req/s), the public API with a key beside /healthz, the renewal-reminder job over 100,000 websites, the back office (customer search over 100,000 accounts, the GST register of 100,000 orders), a 60 s mixed load at 200 connections
 // with resident memory, on PGlite and on a throwaway PostgreSQL, and the same mixed load against 1, 2 and 3
 // server processes on PostgreSQL beside bare Hono at 1 and 2, and one account at the cap with its 20 API keys
@@ -17,6 +18,7 @@ import path from "node:path";
 import { apiBench, printApi } from "./api.ts";
 import { backOfficeBench, printBackOffice } from "./back-office.ts";
 import { compressionBench, printCompression } from "./compression.ts";
+import { documentSizes, printDocumentSizes } from "./document-sizes.ts";
 import { measureFirstLoad } from "./first-load.ts";
 import { fixedCostBench, printFixedCost } from "./fixed-cost.ts";
 import { lighthouse } from "./lighthouse.ts";
@@ -35,7 +37,7 @@ import { printUncached, uncachedBench } from "./uncached.ts";
 import { compareWithNginx, rawBody, startNginx, type AnonymousRun } from "./throughput.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,throughput,compression,fixed-cost,uncached,floor,signed-in,api,reminders,back-office,mixed,scale,notes-abuse").split(","));
+const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,sizes,throughput,compression,fixed-cost,uncached,floor,signed-in,api,reminders,back-office,mixed,scale,notes-abuse").split(","));
 const mixedSeconds = Number(process.env.BENCH_MIXED_SECONDS ?? 60);
 
 if (spawnSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" }).status !== 0) process.exit(1);
@@ -45,7 +47,7 @@ const results: Record<string, unknown> = { date: new Date().toISOString(), secon
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 try {
-  const learner = only.has("lighthouse") || only.has("signed-in") || only.has("compression") ? await prepareLearner(server.url) : null;
+  const learner = ["lighthouse", "signed-in", "compression", "sizes"].some((name) => only.has(name)) ? await prepareLearner(server.url) : null;
 
   if (only.has("first-load")) {
     const gzip = await measureFirstLoad(`${server.url}/`, "gzip");
@@ -92,6 +94,12 @@ try {
         `  ${r.path.padEnd(10)} ${r.encoding.padEnd(9)} nginx ${r.nginx.requestsPerSecond} req/s (p99 ${r.nginx.p99Ms} ms) · academy ${r.academy.requestsPerSecond} req/s (p99 ${r.academy.p99Ms} ms, ${r.academy.errors} errors) · ratio ${(r.academy.requestsPerSecond / r.nginx.requestsPerSecond).toFixed(2)} (target ≥ 0.50)`,
       );
     }
+  }
+
+  if (only.has("sizes") && learner) {
+    const sizes = await documentSizes(server.url, learner);
+    results.documentSizes = sizes;
+    printDocumentSizes(sizes);
   }
 
   if (only.has("compression") && learner) {
