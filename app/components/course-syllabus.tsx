@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { CourseModule } from "../../common/view-types.ts";
+import type { CourseModule, Lesson } from "../../common/view-types.ts";
 import { LockIcon } from "./icons.tsx";
 import { ButtonLink } from "./ui/button.tsx";
 import { Badge } from "./ui/badge.tsx";
@@ -24,7 +24,7 @@ export function CourseSyllabus({
   offer,
 }: {
   courseId: string;
-  modules: CourseModule[];
+  modules: (Pick<CourseModule, "title" | "summary"> & { lessons: Pick<Lesson, "id" | "title" | "minutes" | "preview">[] })[];
   enrolled: boolean;
   offer: EnrolOffer;
 }) {
@@ -86,7 +86,7 @@ export function CourseSyllabus({
                       <div className="mx-2 mb-2 rounded-lg bg-slate-50 p-4 text-sm text-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
                         <p>
                           This lesson opens when you enrol: <strong className="text-slate-950 dark:text-white">{offer.price}</strong>, one
-                          payment for every lesson, with lifetime access. Lessons marked “Free preview” are open now.
+                          payment for every lesson.
                         </p>
                         <ButtonLink
                           to={offer.enrolPath}

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { gotoHydrated } from "./hydration.ts";
 
 const pages: { path: string; title: RegExp; heading: RegExp }[] = [
   { path: "/", title: /^Academy$/, heading: /Learn the skills/ },
@@ -60,6 +61,35 @@ test("the help centre opens an answer", async ({ page }) => {
   const first = page.locator("details").first();
   await first.locator("summary").click();
   await expect(first.locator(".prose")).toBeVisible();
+});
+
+test("long HTML (help answers, a course's description) is sent once, and reads the same after hydration and after a client navigation", async ({ page, request }) => {
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  for (const { path, selector } of [
+    { path: "/help", selector: "[id^='answer-'].prose" },
+    { path: "/course/webdevfrontendcourse", selector: "#course-description" },
+  ]) {
+    const html = await (await request.get(path)).text();
+    await gotoHydrated(page, path);
+    const sent = (await page.locator(selector).first().textContent()) ?? "";
+    // Words the HTML writes as they read: no markup or entity inside them.
+    const phrase = /[A-Za-z][A-Za-z ,]{30,}/.exec(sent)?.[0] ?? "";
+    expect(phrase.length, path).toBeGreaterThan(30);
+    // Once in the page, not a second time (escaped) in its loader data.
+    expect(html.split(phrase).length - 1, path).toBe(1);
+    // A client navigation gets the HTML in its data, and renders the same.
+    await gotoHydrated(page, "/");
+    await page.evaluate((to) => {
+      const link = Object.assign(document.createElement("a"), { href: to, textContent: "go" });
+      document.body.append(link);
+    }, path);
+    await page.getByRole("link", { name: "go", exact: true }).click();
+    await expect(page.locator(selector).first()).toHaveText(sent);
+  }
+  expect(errors).toEqual([]);
 });
 
 test("an unknown path answers 404 with a helpful page", async ({ page }) => {

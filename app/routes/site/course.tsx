@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import { coursesOnSale, courseOffSale } from "../../../server/catalog/index.ts";
 import { coursePlayerPath, isEnrolled } from "../../../server/commerce/index.ts";
-import { appServices, viewerContext } from "../../../server/context.ts";
+import { appServices, documentRequest, viewerContext } from "../../../server/context.ts";
 import { courseRating, listReviews } from "../../../server/feedback/index.ts";
 import { BackLink } from "../../components/back-link.tsx";
 import { CheckList } from "../../components/check-list.tsx";
@@ -14,10 +14,14 @@ import { Container, Prose } from "../../components/page-intro.tsx";
 import { PersonProfile } from "../../components/person-profile.tsx";
 import { formatDuration, formatMoney, levelLabel } from "../../../common/format.ts";
 import { pageMeta, rootData } from "../../lib/seo.ts";
+import { htmlOnce, useHtmlOnce } from "../../lib/server-html.ts";
 import type { Route } from "./+types/course";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { StickyActionBar } from "../../components/ui/sticky-action-bar.tsx";
+
+/** The element the course's description is rendered in (app/lib/server-html.ts). */
+const courseDescriptionId = "course-description";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { catalog, db, cipher } = context.get(appServices);
@@ -34,7 +38,24 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   ]);
   if (!onSale.has(course.id) && !owned) throw data({ message: courseOffSale }, { status: 410 });
   return {
-    course,
+    // What the page shows of the course, no more: its data travels in the page a second time for hydration.
+    course: {
+      id: course.id,
+      title: course.title,
+      summary: course.summary,
+      category: course.category,
+      level: course.level,
+      price: course.price,
+      cover: course.cover,
+      outcomes: course.outcomes,
+      audience: course.audience,
+      prerequisites: course.prerequisites,
+      totalMinutes: course.totalMinutes,
+      lessonCount: course.lessonCount,
+      videoLessonCount: course.videoLessonCount,
+      description: htmlOnce(context.get(documentRequest), courseDescriptionId, course.descriptionHtml),
+      modules: course.modules.map((m) => ({ title: m.title, summary: m.summary, lessons: m.lessons.map((l) => ({ id: l.id, title: l.title, minutes: l.minutes, preview: l.preview })) })),
+    },
     instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml, portrait: instructor.portrait },
     refund: catalog.site.refund,
     taxMode: catalog.site.tax.mode,
@@ -116,6 +137,7 @@ function EnrolCall({ offer, owned, note }: { offer: EnrolOffer; owned: boolean; 
 
 export default function CoursePage({ loaderData }: Route.ComponentProps) {
   const { course, instructor, refund, taxMode, playerPath, rating, reviews } = loaderData;
+  const description = useHtmlOnce(courseDescriptionId, course.description);
   const free = course.price.amount === 0;
   const offer: EnrolOffer = {
     price: free ? "Free" : formatMoney(course.price),
@@ -189,7 +211,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
             <h2 id="about" className="text-2xl font-bold text-slate-950 dark:text-white">
               About this course
             </h2>
-            <Prose html={course.descriptionHtml} className="mt-4" />
+            <Prose id={courseDescriptionId} html={description} className="mt-4" />
           </section>
 
           <section aria-labelledby="syllabus" className="mt-12">

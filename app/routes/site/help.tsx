@@ -1,12 +1,27 @@
-import { appServices } from "../../../server/context.ts";
+import { appServices, documentRequest } from "../../../server/context.ts";
 import { MailIcon } from "../../components/icons.tsx";
 import { Container, PageIntro, Prose } from "../../components/page-intro.tsx";
 import { pageMeta } from "../../lib/seo.ts";
+import { htmlOnce, useHtmlOnce, type HtmlOnce } from "../../lib/server-html.ts";
 import type { Route } from "./+types/help";
+
+/** The element each answer is rendered in, where hydration finds the answer the page was sent with. */
+const answerId = (sectionId: string, questionId: string) => `answer-${sectionId}-${questionId}`;
 
 export function loader({ context }: Route.LoaderArgs) {
   const { help, site } = context.get(appServices).catalog;
-  return { sections: help, email: site.email, phone: site.phone };
+  const document = context.get(documentRequest);
+  // Each answer's HTML is sent once, in the page, not a second time in its loader data (app/lib/server-html.ts).
+  const sections = help.map((section) => ({
+    id: section.id,
+    title: section.title,
+    questions: section.questions.map((q) => ({ id: q.id, question: q.question, answer: htmlOnce(document, answerId(section.id, q.id), q.answerHtml) })),
+  }));
+  return { sections, email: site.email, phone: site.phone };
+}
+
+function Answer({ id, answer }: { id: string; answer: HtmlOnce }) {
+  return <Prose id={id} html={useHtmlOnce(id, answer)} className="mt-3 text-sm" />;
 }
 
 export const meta: Route.MetaFunction = (args) =>
@@ -54,7 +69,7 @@ export default function HelpPage({ loaderData: { sections, email, phone } }: Rou
                         +
                       </span>
                     </summary>
-                    <Prose html={q.answerHtml} className="mt-3 text-sm" />
+                    <Answer id={answerId(section.id, q.id)} answer={q.answer} />
                   </details>
                 ))}
               </div>
