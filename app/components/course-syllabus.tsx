@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import type { CourseModule, Lesson } from "../../common/view-types.ts";
 import { LockIcon } from "./icons.tsx";
-import { ButtonLink } from "./ui/button.tsx";
 import { Badge } from "./ui/badge.tsx";
 
 export interface EnrolOffer {
@@ -10,8 +9,6 @@ export interface EnrolOffer {
   enrolPath: string;
   enrolLabel: string;
 }
-
-const rowClass = "flex items-center gap-3 rounded-lg px-2 py-2.5 text-sm";
 
 /**
  * A course's modules and lessons. A lesson the viewer can open (a free preview, or any lesson once
@@ -50,14 +47,14 @@ export function CourseSyllabus({
             </summary>
             <ul className="border-t border-slate-200 px-3 py-2 dark:border-slate-800">
               {mod.lessons.map((lesson) => {
-                const number = <span className="w-8 shrink-0 text-slate-500 dark:text-slate-400">{lesson.id}</span>;
-                const minutes = <span className="shrink-0 text-slate-600 dark:text-slate-400">{lesson.minutes} min</span>;
+                const number = <span className="syllabus-number">{lesson.id}</span>;
+                const minutes = <span className="syllabus-minutes">{lesson.minutes} min</span>;
                 if (enrolled || lesson.preview) {
                   return (
                     <li key={lesson.id}>
                       <Link
                         to={`/courses/${courseId}/submodule/${lesson.id}`}
-                        className={`${rowClass} text-slate-800 hover:bg-brand-50 hover:text-brand-800 dark:text-slate-200 dark:hover:bg-slate-800 dark:hover:text-white`}
+                        className="syllabus-row syllabus-open"
                       >
                         {number}
                         <span className="flex flex-1 flex-wrap items-center gap-x-2 gap-y-1">
@@ -74,27 +71,23 @@ export function CourseSyllabus({
                 return (
                   <li key={lesson.id}>
                     <details className="group/locked">
-                      <summary className={`${rowClass} cursor-pointer list-none text-slate-700 hover:bg-slate-50 dark:text-slate-300 dark:hover:bg-slate-800/60`}>
+                      <summary className="syllabus-row syllabus-locked">
                         {number}
                         <span className="flex-1">
                           {lesson.title}
                           <span className="sr-only"> (locked)</span>
                         </span>
-                        <LockIcon className="size-4 shrink-0 text-slate-500 dark:text-slate-400" />
+                        <LockIcon className="syllabus-lock" />
                         {minutes}
                       </summary>
-                      <div className="mx-2 mb-2 rounded-lg bg-slate-50 p-4 text-sm text-slate-700 dark:bg-slate-800/60 dark:text-slate-300">
+                      <div className="syllabus-unlock">
                         <p>
                           This lesson opens when you enrol: <strong className="text-slate-950 dark:text-white">{offer.price}</strong>, one
                           payment for every lesson.
                         </p>
-                        <ButtonLink
-                          to={offer.enrolPath}
-                          size="sm"
-                          className="mt-3 inline-block"
-                        >
+                        <Link to={offer.enrolPath} className="syllabus-enrol">
                           {offer.enrolLabel}
-                        </ButtonLink>
+                        </Link>
                       </div>
                     </details>
                   </li>
