@@ -2,6 +2,7 @@ import { and, eq, ne, sql } from "drizzle-orm";
 import type { Catalog, Course, Lesson } from "../catalog/index.ts";
 import type { RenderedLesson } from "../catalog/markdown.ts";
 import type { Db } from "../db/client.ts";
+import { preparedStatement } from "../db/prepared.ts";
 import { coursePositions, enrolments, lessonProgress } from "../db/schema.ts";
 import { Forbidden, NotFound } from "../errors.ts";
 import { courseProgressPercent, progressPercent } from "./progress.ts";
@@ -32,23 +33,37 @@ export function allLessons(course: Course): Lesson[] {
   return course.modules.flatMap((m) => m.lessons);
 }
 
-/** A learner's standing in one course: enrolment, completed lessons, where they were, what is next. */
-export async function courseState(db: Db, course: Course, userId: string): Promise<CourseState> {
-  const [enrolment] = await db
+const userAndCourse = { userId: sql.placeholder("userId"), courseId: sql.placeholder("courseId") };
+const activeEnrolment = preparedStatement((db) =>
+  db
     .select({ id: enrolments.id })
     .from(enrolments)
-    .where(and(eq(enrolments.userId, userId), eq(enrolments.courseId, course.id), eq(enrolments.status, "active")));
-  const lessons = allLessons(course);
-  const ids = new Set(lessons.map((l) => l.id));
-  const done = await db
+    .where(and(eq(enrolments.userId, userAndCourse.userId), eq(enrolments.courseId, userAndCourse.courseId), eq(enrolments.status, "active")))
+    .prepare("course_state_enrolment"),
+);
+const completedLessons = preparedStatement((db) =>
+  db
     .select({ lessonId: lessonProgress.lessonId })
     .from(lessonProgress)
-    .where(and(eq(lessonProgress.userId, userId), eq(lessonProgress.courseId, course.id)));
-  const completed = new Set(done.map((d) => d.lessonId).filter((id) => ids.has(id)));
-  const [position] = await db
+    .where(and(eq(lessonProgress.userId, userAndCourse.userId), eq(lessonProgress.courseId, userAndCourse.courseId)))
+    .prepare("course_state_progress"),
+);
+const lastPosition = preparedStatement((db) =>
+  db
     .select({ lessonId: coursePositions.lessonId })
     .from(coursePositions)
-    .where(and(eq(coursePositions.userId, userId), eq(coursePositions.courseId, course.id)));
+    .where(and(eq(coursePositions.userId, userAndCourse.userId), eq(coursePositions.courseId, userAndCourse.courseId)))
+    .prepare("course_state_position"),
+);
+
+/** A learner's standing in one course: enrolment, completed lessons, where they were, what is next. */
+export async function courseState(db: Db, course: Course, userId: string): Promise<CourseState> {
+  const key = { userId, courseId: course.id };
+  // Asked at once: every page of the player waits on these three.
+  const [[enrolment], done, [position]] = await Promise.all([activeEnrolment(db).execute(key), completedLessons(db).execute(key), lastPosition(db).execute(key)]);
+  const lessons = allLessons(course);
+  const ids = new Set(lessons.map((l) => l.id));
+  const completed = new Set(done.map((d) => d.lessonId).filter((id) => ids.has(id)));
   return {
     course,
     enrolled: enrolment !== undefined,

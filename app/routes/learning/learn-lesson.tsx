@@ -35,7 +35,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const view = found.value;
   // Opening a lesson (there is no prefetching) is what "Continue where you left off" remembers; a
   // form posted here, refused or not, is not opening it.
-  if (viewer && view.access === "enrolled" && !context.get(actionRan)) await rememberLesson(db, viewer.id, state.course.id, view.lesson.id);
+  // Opened again (a reload, the way back): the position is this lesson already, and nothing is written.
+  if (viewer && view.access === "enrolled" && !context.get(actionRan) && state.lastLessonId !== view.lesson.id) await rememberLesson(db, viewer.id, state.course.id, view.lesson.id);
   const notes = !viewer || view.access === "locked" ? { notes: [], total: 0 } : await listLessonNotes(db, context.get(appServices).cipher, viewer.id, state.course.id, view.lesson.id);
   const summary = playerSummary(state);
   const { shop } = context.get(appServices);
