@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import type { Catalog } from "../catalog/index.ts";
 import { decryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
+import { preparedStatement } from "../db/prepared.ts";
 import { enrolments, feedback, user, users } from "../db/schema.ts";
 import type { Review } from "../../common/view-types.ts";
 
@@ -25,9 +26,8 @@ export const shown = isNull(feedback.hiddenAt);
 
 const starCount = (n: number) => sql<number>`(count(*) filter (where ${feedback.rating} = ${n}))::int`;
 
-/** Count, average and per-star counts of one course's reviews, in one query. */
-export async function courseRating(db: Db, courseId: string): Promise<RatingSummary> {
-  const [row] = await db
+const ratingOfCourse = preparedStatement((db) =>
+  db
     .select({
       count: sql<number>`count(*)::int`,
       average: sql<number | null>`avg(${feedback.rating})::float8`,
@@ -38,7 +38,13 @@ export async function courseRating(db: Db, courseId: string): Promise<RatingSumm
       s1: starCount(1),
     })
     .from(feedback)
-    .where(and(eq(feedback.courseId, courseId), shown));
+    .where(and(eq(feedback.courseId, sql.placeholder("courseId")), shown))
+    .prepare("course_rating"),
+);
+
+/** Count, average and per-star counts of one course's reviews, in one query. */
+export async function courseRating(db: Db, courseId: string): Promise<RatingSummary> {
+  const [row] = await ratingOfCourse(db).execute({ courseId });
   if (!row) return { count: 0, average: 0, histogram: [5, 4, 3, 2, 1].map((n) => ({ stars: n, count: 0 })) };
   return {
     count: row.count,
