@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Catalog, Course } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
+import { preparedStatement } from "../db/prepared.ts";
 import { enrolments, lessonProgress, orders, payments, refunds } from "../db/schema.ts";
 import { allLessons } from "../learning/player.ts";
 import { progressPercent } from "../learning/progress.ts";
@@ -19,18 +20,23 @@ export interface OwnedCourse {
   percent: number;
 }
 
+const ownedWithProgress = preparedStatement((db) =>
+  db
+    .select({ courseId: enrolments.courseId, enrolledAt: enrolments.createdAt, lessonId: lessonProgress.lessonId })
+    .from(enrolments)
+    .leftJoin(lessonProgress, and(eq(lessonProgress.userId, enrolments.userId), eq(lessonProgress.courseId, enrolments.courseId)))
+    .where(and(eq(enrolments.userId, sql.placeholder("userId")), eq(enrolments.status, "active")))
+    .orderBy(desc(enrolments.createdAt))
+    .prepare("owned_courses_with_progress"),
+);
+
 /**
  * The courses the user has access to now, most recently enrolled first, with their progress: one
  * query, each enrolment beside the lessons completed in its course (the pages and the API ask for
  * this on every visit).
  */
 export async function listOwnedCourses(db: Db, catalog: Catalog, userId: string): Promise<OwnedCourse[]> {
-  const rows = await db
-    .select({ courseId: enrolments.courseId, enrolledAt: enrolments.createdAt, lessonId: lessonProgress.lessonId })
-    .from(enrolments)
-    .leftJoin(lessonProgress, and(eq(lessonProgress.userId, enrolments.userId), eq(lessonProgress.courseId, enrolments.courseId)))
-    .where(and(eq(enrolments.userId, userId), eq(enrolments.status, "active")))
-    .orderBy(desc(enrolments.createdAt));
+  const rows = await ownedWithProgress(db).execute({ userId });
   const owned = new Map<string, { course: Course; enrolledAt: Date; done: Set<string> }>();
   for (const row of rows) {
     const course = catalog.courses.find((c) => c.id === row.courseId);
