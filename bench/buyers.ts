@@ -27,9 +27,9 @@ export function send(url: string, from: { address?: string; cookie?: string }, b
     payload = JSON.stringify(body.json);
   }
   const request = () => fetch(url, { method: payload ? "POST" : "GET", headers, body: payload, redirect: "manual", signal: AbortSignal.timeout(60_000) });
-  // A kept-alive connection can close under us after minutes of other measurements; a read is tried once more on a new one.
+  // A kept-alive connection can close under us after minutes of other measurements (or wrk's load); a read is tried once more on a new one.
   return request().catch((error: unknown) => {
-    if (payload === undefined && (error as { cause?: { code?: string } }).cause?.code === "UND_ERR_SOCKET") return request();
+    if (payload === undefined && ["UND_ERR_SOCKET", "EPIPE", "ECONNRESET"].includes((error as { cause?: { code?: string } }).cause?.code ?? "")) return request();
     throw error;
   });
 }

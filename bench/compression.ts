@@ -5,8 +5,7 @@
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { perRequestBrotliQuality, perRequestGzipLevel } from "../server/http/compression.ts";
-import type { Buyer } from "./buyers.ts";
-import { learnerHeaders } from "./signed-in.ts";
+import { send, type Buyer } from "./buyers.ts";
 
 export interface LevelCost {
   encoding: string;
@@ -41,14 +40,13 @@ async function cost(compress: () => Promise<Buffer>): Promise<{ cpuMs: number; b
 
 export async function compressionBench(url: string, learner: Buyer): Promise<PageCompression[]> {
   const pages = [
-    { path: "/course/webdevfrontendcourse", headers: {} },
-    { path: "/courses/webdevfrontendcourse/submodule/1-2", headers: learnerHeaders(learner) },
-    { path: "/account", headers: learnerHeaders(learner) },
+    { path: "/course/webdevfrontendcourse", from: {} },
+    { path: "/courses/webdevfrontendcourse/submodule/1-2", from: learner },
+    { path: "/account", from: learner },
   ];
   const results: PageCompression[] = [];
   for (const page of pages) {
-    const { "Accept-Encoding": _encoding, ...headers } = page.headers as Record<string, string>;
-    const html = Buffer.from(await (await fetch(`${url}${page.path}`, { headers })).arrayBuffer());
+    const html = Buffer.from(await (await send(`${url}${page.path}`, page.from)).arrayBuffer());
     const levels: LevelCost[] = [];
     for (const quality of [1, 2, 3, 4, 5]) {
       const params = { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: html.length };

@@ -2,8 +2,7 @@
 // lessons with long text excepted), and how much of it is the inlined stylesheet (a first visit's)
 // and the loader data React Router embeds for hydration. Signed-in pages as the learner's browser
 // asks for them (holding the stylesheet); public ones as a first visit (stylesheet inlined).
-import type { Buyer } from "./buyers.ts";
-import { learnerHeaders } from "./signed-in.ts";
+import { send, type Buyer } from "./buyers.ts";
 
 export interface DocumentSize {
   path: string;
@@ -22,11 +21,10 @@ export const documentBudgetBytes = 60 * 1024;
 const bytesOf = (parts: string[]) => parts.reduce((sum, part) => sum + Buffer.byteLength(part), 0);
 
 export async function documentSizes(url: string, learner: Buyer): Promise<DocumentSize[]> {
-  const { "Accept-Encoding": _encoding, ...signedIn } = learnerHeaders(learner);
   const pages = [...publicPaths.map((path) => ({ path, signedIn: false })), ...signedInPaths.map((path) => ({ path, signedIn: true }))];
   const sizes: DocumentSize[] = [];
   for (const page of pages) {
-    const response = await fetch(`${url}${page.path}`, { headers: page.signedIn ? signedIn : {} });
+    const response = await send(`${url}${page.path}`, page.signedIn ? learner : {});
     if (response.status !== 200) throw new Error(`${page.path} answered ${response.status}`);
     const html = await response.text();
     const stylesheetBytes = bytesOf([...html.matchAll(/<style[^>]*>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? ""));
