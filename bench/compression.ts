@@ -6,6 +6,7 @@ import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { perRequestBrotliQuality, perRequestGzipLevel } from "../server/http/compression.ts";
 import { send, type Buyer } from "./buyers.ts";
+import { perRun } from "./cpu.ts";
 
 export interface LevelCost {
   encoding: string;
@@ -25,17 +26,8 @@ const gzipAsync = promisify(gzip);
 
 /** CPU a compression takes, as the server calls it (asynchronously), over a second of repeats. */
 async function cost(compress: () => Promise<Buffer>): Promise<{ cpuMs: number; bytes: number }> {
-  let bytes = 0;
-  for (let i = 0; i < 10; i++) bytes = (await compress()).length;
-  const started = performance.now();
-  const cpu = process.cpuUsage();
-  let runs = 0;
-  while (performance.now() - started < 1000) {
-    await compress();
-    runs++;
-  }
-  const used = process.cpuUsage(cpu);
-  return { cpuMs: Math.round(((used.user + used.system) / 1000 / runs) * 100) / 100, bytes };
+  const bytes = (await compress()).length;
+  return { cpuMs: (await perRun(1, 10, compress)).cpuMs, bytes };
 }
 
 export async function compressionBench(url: string, learner: Buyer): Promise<PageCompression[]> {

@@ -5,6 +5,7 @@ import { appServices, documentRequest, viewerContext } from "../server/context.t
 import { createHttpApp } from "../server/http/app.ts";
 import { loadStaticAssets, stylesheetText } from "../server/http/static-assets.ts";
 import { httpDepsOf, startServices } from "../server/runtime.ts";
+import { perRun } from "./cpu.ts";
 import { root } from "./server.ts";
 
 export interface FloorPage {
@@ -87,20 +88,10 @@ function inMemoryBuild(build: ServerBuild, renderMs: { total: number }): ServerB
   return { ...build, routes, entry: { module: { ...build.entry.module, default: timed } } };
 }
 
-const round = (ms: number) => Math.round(ms * 1000) / 1000;
-
 /** Requests one after another for `seconds` (after 30 to warm up): CPU and wall milliseconds each. */
 async function measure(seconds: number, request: () => Promise<unknown>): Promise<FloorMode> {
-  for (let i = 0; i < 30; i++) await request();
-  const started = performance.now();
-  const cpu = process.cpuUsage();
-  let requests = 0;
-  while (performance.now() - started < seconds * 1000) {
-    await request();
-    requests++;
-  }
-  const used = process.cpuUsage(cpu);
-  return { requests, cpuMs: round((used.user + used.system) / 1000 / requests), wallMs: round((performance.now() - started) / requests) };
+  const { runs, cpuMs, wallMs } = await perRun(seconds, 30, request);
+  return { requests: runs, cpuMs, wallMs };
 }
 
 export async function runFloor({ pages, seconds }: { pages: FloorPage[]; seconds: number }, environment: Record<string, string | undefined>): Promise<FloorResult[]> {
@@ -140,7 +131,7 @@ export async function runFloor({ pages, seconds }: { pages: FloorPage[]; seconds
     renderMs.total = 0;
     const floor = await measure(seconds, floorRequest);
     // measure() made 30 warm-up requests before it counted.
-    const reactMs = round(renderMs.total / (floor.requests + 30));
+    const reactMs = Math.round((renderMs.total / (floor.requests + 30)) * 1000) / 1000;
     results.push({ path: page.path, htmlBytes, full, inMemory, floor, reactMs });
   }
   await services.database.close();

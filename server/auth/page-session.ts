@@ -11,19 +11,21 @@ export interface PageSession {
   session: { id: string };
 }
 
-/** Every value a cookie header gives `name`, decoded as Better Auth decodes them. */
-function cookieValues(header: string, name: string): string[] {
-  const values: string[] = [];
+/** A cookie header's values by name, every one a name is given, decoded as Better Auth decodes them. */
+function cookieValues(header: string): Map<string, string[]> {
+  const values = new Map<string, string[]>();
   for (const pair of header.split(";")) {
     const at = pair.indexOf("=");
-    if (at === -1 || pair.slice(0, at).trim() !== name) continue;
+    if (at === -1) continue;
+    const name = pair.slice(0, at).trim();
     let value = pair.slice(at + 1).trim();
     if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
     try {
-      values.push(decodeURIComponent(value));
+      value = decodeURIComponent(value);
     } catch {
-      values.push(value);
+      // Kept as sent, as Better Auth keeps it.
     }
+    values.set(name, [...(values.get(name) ?? []), value]);
   }
   return values;
 }
@@ -76,9 +78,10 @@ export function createPageSessions(auth: Auth, db: Db) {
     const cookie = headers.get("cookie");
     if (!cookie) return null;
     const { secret, tokenCookie, otherCookies, lifetimeMs, refreshAfterMs } = await settings;
-    const values = cookieValues(cookie, tokenCookie);
+    const cookies = cookieValues(cookie);
+    const values = cookies.get(tokenCookie) ?? [];
     if (values.length === 0) return null;
-    if (values.length > 1 || otherCookies.some((name) => cookieValues(cookie, name).length > 0)) return fromBetterAuth(headers);
+    if (values.length > 1 || otherCookies.some((name) => cookies.has(name))) return fromBetterAuth(headers);
     const token = signedToken(values[0] ?? "", secret);
     if (!token) return null;
     const [found] = (await byToken.execute({ token })) as { id: string; expiresAt: Date; userId: string; name: string; email: string; image: string | null; emailVerified: boolean }[];
