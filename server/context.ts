@@ -9,6 +9,7 @@ import type { PageSessions } from "./auth/page-session.ts";
 import type { Catalog } from "./catalog/index.ts";
 import type { FieldCipher } from "./crypto/field-encryption.ts";
 import type { Db } from "./db/client.ts";
+import type { SharedReads } from "./db/shared-reads.ts";
 import type { Shop } from "./commerce/shop.ts";
 import type { Logger } from "./logger.ts";
 import type { SandboxGateway } from "./payments/sandbox.ts";
@@ -19,6 +20,8 @@ import type { DomainChecker } from "./websites/index.ts";
 export interface AppServices {
   catalog: Catalog;
   db: Db;
+  /** What is the same for every visitor, kept in the process until the database announces a change (the domains' shared… functions take it). */
+  sharedReads: SharedReads;
   publicUrl: string;
   auth: Auth;
   /** The signed-in person of a page request, or null (server/auth/page-session.ts). */

@@ -1,6 +1,7 @@
 import { countDistinct, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { enrolments, feedback } from "../db/schema.ts";
+import type { SharedReads } from "../db/shared-reads.ts";
 import type { Course, TeamMember } from "./index.ts";
 import type { CourseStats } from "../../common/view-types.ts";
 
@@ -15,6 +16,16 @@ const activeEnrolment = eq(enrolments.status, "active");
 export async function learnerCount(db: Db): Promise<number> {
   const [row] = await db.select({ learners: countDistinct(enrolments.userId) }).from(enrolments).where(activeEnrolment);
   return row?.learners ?? 0;
+}
+
+/** learnerCount, kept in the process until an enrolment changes (server/db/shared-reads.ts). */
+export function sharedLearnerCount(reads: SharedReads, db: Db): Promise<number> {
+  return reads.read("learner count", ["enrolments"], () => learnerCount(db));
+}
+
+/** courseStats, kept in the process until an enrolment or a review changes (server/db/shared-reads.ts). */
+export function sharedCourseStats(reads: SharedReads, db: Db): Promise<Map<string, CourseStats>> {
+  return reads.read("course stats", ["enrolments", "feedback"], () => courseStats(db));
 }
 
 /** Learner and review counts with the average rating of every course, in two grouped queries. */

@@ -22,8 +22,20 @@ import {
 
 export type { Money, Site } from "./schema.ts";
 export type { CourseModule, Lesson, Picture } from "../../common/view-types.ts";
-export { courseOffSale, coursesOnSale, courseWithdrawal, setCourseOnSale, type OnSale } from "./publication.ts";
-export { courseSorts, courseStats, learnerCount, noStats, parseCourseQuery, searchCourses, type CourseQuery, type CourseSort, type CourseStats } from "./discovery.ts";
+export { courseOffSale, coursesOnSale, courseWithdrawal, setCourseOnSale, sharedCoursesOnSale, type OnSale } from "./publication.ts";
+export {
+  courseSorts,
+  courseStats,
+  learnerCount,
+  noStats,
+  parseCourseQuery,
+  searchCourses,
+  sharedCourseStats,
+  sharedLearnerCount,
+  type CourseQuery,
+  type CourseSort,
+  type CourseStats,
+} from "./discovery.ts";
 
 export const contentImagePath = "/media/";
 

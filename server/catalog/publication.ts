@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client.ts";
 import { unpublishedCourses } from "../db/schema.ts";
+import type { SharedReads } from "../db/shared-reads.ts";
 import type { Course } from "./index.ts";
 
 /**
@@ -26,6 +27,15 @@ export async function coursesOnSale(db: Db | Tx): Promise<OnSale> {
     has: (courseId) => !withdrawn.has(courseId),
     of: (courses) => courses.filter((course) => !withdrawn.has(course.id)),
   };
+}
+
+/**
+ * What is on sale, for the pages that show it: kept in the process until a course is taken off or
+ * put back on sale (every process hears of it, server/db/shared-reads.ts). Checkout and the API ask
+ * the database itself.
+ */
+export function sharedCoursesOnSale(reads: SharedReads, db: Db): Promise<OnSale> {
+  return reads.read("courses on sale", ["unpublished_courses"], () => coursesOnSale(db));
 }
 
 /** When and why `courseId` was taken off sale, or null while it is on sale. */

@@ -10,8 +10,10 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { Pool } from "pg";
+import { pgliteChanges, postgresChanges, type ChangeFeed } from "./changes.ts";
 import { lockPgliteData } from "./pglite-lock.ts";
 import * as schema from "./schema.ts";
+import { SharedReads } from "./shared-reads.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** The handle a transaction's callback gets: every query function takes a Db or a Tx. */
@@ -28,6 +30,8 @@ export interface Database {
   /** True when the database answers and every migration in the folder is applied. */
   ready(): Promise<boolean>;
   close(): Promise<void>;
+  /** What is the same for every visitor, kept in this process until the database announces a change to it (server/db/shared-reads.ts). */
+  sharedReads: SharedReads;
   /** The connection pool's state now, for /metrics; PGlite has no pool. */
   poolStats?(): PoolStats;
 }
@@ -72,7 +76,40 @@ async function refuseNewerSchema(db: Db): Promise<void> {
   }
 }
 
-function database(db: Db, kind: Database["kind"], migrate: () => Promise<void>, close: () => Promise<void>): Database {
+/**
+ * The shared reads of a database, over a feed of its changes started by the first read (so the
+ * operator's commands, which read nothing shared, never listen). Until it listens, reads go to the database.
+ */
+function sharedReadsOver(startFeed: () => Promise<ChangeFeed>) {
+  let feed: ChangeFeed | null = null;
+  let starting: Promise<void> | null = null;
+  let closed = false;
+  const reads: SharedReads = new SharedReads(() => {
+    if (!feed && !starting && !closed) {
+      starting = startFeed().then(
+        (started) => {
+          if (closed) return void started.close();
+          feed = started;
+          started.subscribe((table) => reads.changed(table));
+        },
+        () => {
+          // PGlite could not listen (closing): the next read tries again.
+          starting = null;
+        },
+      );
+    }
+    return feed;
+  });
+  const close = async () => {
+    closed = true;
+    await starting;
+    await feed?.close();
+  };
+  return { reads, close };
+}
+
+function database(db: Db, kind: Database["kind"], migrate: () => Promise<void>, close: () => Promise<void>, startFeed: () => Promise<ChangeFeed>): Database {
+  const shared = sharedReadsOver(startFeed);
   return {
     db,
     kind,
@@ -80,7 +117,8 @@ function database(db: Db, kind: Database["kind"], migrate: () => Promise<void>, 
       await migrate();
       await refuseNewerSchema(db);
     },
-    close,
+    sharedReads: shared.reads,
+    close: () => shared.close().finally(close),
     async ready() {
       try {
         const rows = await db.execute<{ n: number }>(
@@ -105,6 +143,7 @@ export function fromPglite(client: PGlite): Database {
     // One connection, so no server-side lock: calls wait for each other here instead.
     () => (migrating = migrating.catch(() => {}).then(() => migratePglite(drizzlePglite({ client, schema }), { migrationsFolder }))),
     () => client.close(),
+    () => pgliteChanges(client),
   );
 }
 
@@ -137,6 +176,7 @@ export function fromPostgres(url: string, options: { poolSize?: number } = {}): 
       }
     },
     () => pool.end(),
+    () => postgresChanges(url),
   );
   return { ...postgres, poolStats };
 }

@@ -3,6 +3,7 @@ import type { Catalog } from "../catalog/index.ts";
 import { decryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
+import type { SharedReads } from "../db/shared-reads.ts";
 import { enrolments, feedback, user, users } from "../db/schema.ts";
 import type { Review } from "../../common/view-types.ts";
 
@@ -57,6 +58,11 @@ export async function courseRating(db: Db, courseId: string): Promise<RatingSumm
       { stars: 1, count: row.s1 },
     ],
   };
+}
+
+/** courseRating, kept in the process until a review changes (server/db/shared-reads.ts). */
+export function sharedCourseRating(reads: SharedReads, db: Db, courseId: string): Promise<RatingSummary> {
+  return reads.read(`course rating ${courseId}`, ["feedback"], () => courseRating(db, courseId));
 }
 
 /** "Lata S." from "Lata Sharma"; a single name stays as it is; no name at all reads "Academy learner". */
@@ -129,12 +135,26 @@ export function listReviews(
   return reviews(db, cipher, where, newestFirst, perPage, (page - 1) * perPage);
 }
 
+/** What a review shown to the public is read from: a change to any of these may change what it says. */
+const reviewTables = ["feedback", "users", "user", "enrolments"] as const;
+
+/** The newest `count` reviews of a course, kept in the process until a review, a reviewer's name or an enrolment changes. */
+export function sharedNewestReviews(reads: SharedReads, db: Db, cipher: FieldCipher, courseId: string, count: number): Promise<Review[]> {
+  return reads.read(`newest reviews ${courseId} ${count}`, reviewTables, () => listReviews(db, cipher, { courseId, perPage: count }));
+}
+
 /** The best reviews across the catalogue: most stars, then newest, with comments of some substance. */
 export function topReviews(db: Db, cipher: FieldCipher, catalog: Pick<Catalog, "courses">, limit = 3): Promise<Review[]> {
   const courseIds = catalog.courses.map((c) => c.id);
   if (courseIds.length === 0) return Promise.resolve([]);
   const where = and(inArray(feedback.courseId, courseIds), sql`char_length(${feedback.comment}) >= ${featuredMinLength}`);
   return reviews(db, cipher, where, [desc(feedback.rating), ...newestFirst], limit);
+}
+
+/** topReviews of the courses on sale (`courses`), kept like sharedNewestReviews. */
+export function sharedTopReviews(reads: SharedReads, db: Db, cipher: FieldCipher, courses: Pick<Catalog, "courses">["courses"], limit = 3): Promise<Review[]> {
+  const key = `top reviews ${limit} ${courses.map((c) => c.id).join(",")}`;
+  return reads.read(key, reviewTables, () => topReviews(db, cipher, { courses }, limit));
 }
 
 export interface ReviewerStanding {

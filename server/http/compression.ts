@@ -38,23 +38,33 @@ export function compressOnce(body: Buffer): { br: Buffer<ArrayBuffer>; gzip: Buf
   };
 }
 
-const brotliAsync = promisify(brotliCompress);
-const gzipAsync = promisify(gzip);
-
 /** The brotli quality of a response made per request (bench/compression.ts weighs each level on real pages). */
 export const perRequestBrotliQuality = 3;
 /** The gzip level of a response made per request, for the clients that take no brotli. */
 export const perRequestGzipLevel = 6;
 
+const perRequestBrotli = (body: Buffer) => ({
+  params: { [constants.BROTLI_PARAM_QUALITY]: perRequestBrotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length },
+});
+
 /**
- * Compression for a response made per request, off the main thread. Brotli 3: on a lesson (75 KB of
- * HTML) it takes 0.76 ms of CPU for 13.5 KB where 4 took 1.15 ms for 12.9 KB and 5 took 1.42 ms for
- * 11.9 KB; 2 saves 0.13 ms more for 2 % more bytes (bench/compression.ts, npm run bench).
+ * Compression for a response made per request (a document, at most a few hundred KB), on the main
+ * thread. Brotli 3: on a lesson (75 KB of HTML) it takes 0.76 ms of CPU for 13.5 KB where 4 took
+ * 1.15 ms for 12.9 KB and 5 took 1.42 ms for 11.9 KB (bench/compression.ts, npm run bench). Handing
+ * it to the thread pool cost more than the compression: the uncached course page served 81–118
+ * req/s that way against 115–121 in one piece here (wrk, issue 30).
  */
-export function compressPerRequest(body: Buffer, encoding: Encoding): Promise<Buffer<ArrayBuffer>> {
-  return encoding === "br"
-    ? brotliAsync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: perRequestBrotliQuality, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } })
-    : gzipAsync(body, { level: perRequestGzipLevel });
+export function compressPerRequest(body: Buffer, encoding: Encoding): Buffer<ArrayBuffer> {
+  return encoding === "br" ? brotliCompressSync(body, perRequestBrotli(body)) : gzipSync(body, { level: perRequestGzipLevel });
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** A large file (megabytes of script) compressed once at the per-request levels, off the main thread so no request waits behind it. */
+export async function compressLargeFile(body: Buffer): Promise<{ br: Buffer<ArrayBuffer>; gzip: Buffer<ArrayBuffer> }> {
+  const [br, gz] = await Promise.all([brotliAsync(body, perRequestBrotli(body)), gzipAsync(body, { level: perRequestGzipLevel })]);
+  return { br, gzip: gz };
 }
 
 /**

@@ -42,6 +42,7 @@ export function createDocuments(deps: HttpDeps, site: Site, publicApi: PublicApi
     context.set(appServices, {
       catalog: deps.catalog(),
       db: deps.database.db,
+      sharedReads: deps.database.sharedReads,
       publicUrl: deps.publicUrl,
       auth: deps.identity.auth,
       cipher: deps.identity.cipher,
@@ -175,7 +176,7 @@ export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, d
       return acceptsGzip(requestHeader(c, "accept-encoding")) ? compressStream(response) : response;
     }
     // Documents are rendered whole (entry.server), so the body is compressed in one piece.
-    const compressed = await compressPerRequest(Buffer.from(await response.arrayBuffer()), encoding);
+    const compressed = compressPerRequest(Buffer.from(await response.arrayBuffer()), encoding);
     const headers = new Headers(response.headers);
     headers.set("Content-Encoding", encoding);
     headers.set("Content-Length", String(compressed.length));

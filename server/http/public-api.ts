@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { Hono } from "hono";
 import { apiReferenceModule } from "../../common/api-reference.ts";
 import { createApi } from "../api/v1.ts";
-import { compressPerRequest } from "./compression.ts";
+import { compressLargeFile } from "./compression.ts";
 import type { HttpDeps } from "./deps.ts";
 import type { HttpEnv } from "./env.ts";
 import { prepareResponse, sendPrepared, type PreparedResponse } from "./prepared-response.ts";
@@ -34,11 +34,11 @@ export function mountPublicApi(app: Hono<HttpEnv>, publicApi: PublicApi, site: S
     let response = prepared.get(file);
     if (!response) {
       response = readFile(join(scalarDir, file)).then(async (body) => {
-        const [br, gzip] = await Promise.all([compressPerRequest(body, "br"), compressPerRequest(body, "gzip")]);
+        const compressed = await compressLargeFile(body);
         // The parts' names carry their content's hash; the entry's does not.
         const maxAge = file === "standalone.esm.js" ? "max-age=86400" : "max-age=31536000, immutable";
         const headers = { ...site.headersFor(null, c.req.path), "content-type": "text/javascript; charset=utf-8", "cache-control": `public, ${maxAge}` };
-        return prepareResponse(200, headers, Buffer.from(body), { br, gzip });
+        return prepareResponse(200, headers, Buffer.from(body), compressed);
       });
       prepared.set(file, response);
     }

@@ -1,8 +1,8 @@
 import { data, Link } from "react-router";
-import { coursesOnSale, courseOffSale } from "../../../server/catalog/index.ts";
+import { courseOffSale, sharedCoursesOnSale } from "../../../server/catalog/index.ts";
 import { coursePlayerPath, isEnrolled } from "../../../server/commerce/index.ts";
 import { appServices, documentRequest, viewerContext } from "../../../server/context.ts";
-import { courseRating, listReviews } from "../../../server/feedback/index.ts";
+import { sharedCourseRating, sharedNewestReviews } from "../../../server/feedback/index.ts";
 import { BackLink } from "../../components/back-link.tsx";
 import { CheckList } from "../../components/check-list.tsx";
 import { ContentImage } from "../../components/content-image.tsx";
@@ -24,16 +24,16 @@ import { StickyActionBar } from "../../components/ui/sticky-action-bar.tsx";
 const courseDescriptionId = "course-description";
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const { catalog, db, cipher } = context.get(appServices);
+  const { catalog, db, cipher, sharedReads } = context.get(appServices);
   const viewer = context.get(viewerContext);
   const course = catalog.courses.find((c) => c.id === params.courseId);
   if (!course) throw data(null, { status: 404 });
   const instructor = catalog.team.find((m) => m.id === course.instructor);
   // Only signed-in pages ask whether it is theirs; anonymous pages stay cacheable.
   const [rating, reviews, onSale, owned] = await Promise.all([
-    courseRating(db, course.id),
-    listReviews(db, cipher, { courseId: course.id, perPage: 3 }),
-    coursesOnSale(db),
+    sharedCourseRating(sharedReads, db, course.id),
+    sharedNewestReviews(sharedReads, db, cipher, course.id, 3),
+    sharedCoursesOnSale(sharedReads, db),
     viewer ? isEnrolled(db, viewer.id, course.id) : false,
   ]);
   if (!onSale.has(course.id) && !owned) throw data({ message: courseOffSale }, { status: 410 });

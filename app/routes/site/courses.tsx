@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useSubmit } from "react-router";
-import { coursesOnSale, courseStats, noStats, parseCourseQuery, searchCourses, type CourseQuery, type CourseSort } from "../../../server/catalog/index.ts";
+import { noStats, parseCourseQuery, searchCourses, sharedCourseStats, sharedCoursesOnSale, type CourseQuery, type CourseSort } from "../../../server/catalog/index.ts";
 import { appServices } from "../../../server/context.ts";
 import { CourseCard, toCourseSummary } from "../../components/course-card.tsx";
 import { Container, PageIntro } from "../../components/page-intro.tsx";
@@ -10,8 +10,8 @@ import { ButtonLink } from "../../components/ui/button.tsx";
 import { controlClass } from "../../components/ui/field.tsx";
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { catalog, db } = context.get(appServices);
-  const [stats, onSale] = await Promise.all([courseStats(db), coursesOnSale(db)]);
+  const { catalog, db, sharedReads } = context.get(appServices);
+  const [stats, onSale] = await Promise.all([sharedCourseStats(sharedReads, db), sharedCoursesOnSale(sharedReads, db)]);
   const courses = onSale.of(catalog.courses);
   const categories = [...new Set(courses.map((c) => c.category))];
   const query = parseCourseQuery(new URL(request.url).searchParams, categories);

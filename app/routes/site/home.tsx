@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { type Course, coursesOnSale, courseStats, learnerCount, noStats } from "../../../server/catalog/index.ts";
+import { type Course, noStats, sharedCourseStats, sharedCoursesOnSale, sharedLearnerCount } from "../../../server/catalog/index.ts";
 import { appServices } from "../../../server/context.ts";
-import { topReviews } from "../../../server/feedback/index.ts";
+import { sharedTopReviews } from "../../../server/feedback/index.ts";
 import { ContentImage } from "../../components/content-image.tsx";
 import { CourseCard, toCourseSummary } from "../../components/course-card.tsx";
 import { ReviewCard } from "../../components/feedback/review-card.tsx";
@@ -16,11 +16,11 @@ import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 
 export async function loader({ url, context }: Route.LoaderArgs) {
-  const { catalog, db, cipher } = context.get(appServices);
+  const { catalog, db, cipher, sharedReads } = context.get(appServices);
   const { site, services, portfolio } = catalog;
-  const [stats, onSale, learners] = await Promise.all([courseStats(db), coursesOnSale(db), learnerCount(db)]);
+  const [stats, onSale, learners] = await Promise.all([sharedCourseStats(sharedReads, db), sharedCoursesOnSale(sharedReads, db), sharedLearnerCount(sharedReads, db)]);
   const courses = onSale.of(catalog.courses);
-  const reviews = await topReviews(db, cipher, { courses });
+  const reviews = await sharedTopReviews(sharedReads, db, cipher, courses);
   return {
     accountDeleted: url.searchParams.get("deleted") === "1",
     hero: site.hero,
