@@ -1,6 +1,5 @@
 import { Link } from "react-router";
 import type { CourseModule, Lesson } from "../../common/view-types.ts";
-import { LockIcon } from "./icons.tsx";
 import { Badge } from "./ui/badge.tsx";
 
 export interface EnrolOffer {
@@ -12,7 +11,9 @@ export interface EnrolOffer {
 
 /**
  * A course's modules and lessons. A lesson the viewer can open (a free preview, or any lesson once
- * enrolled) is a link across its whole row; a locked one opens to say what unlocks it.
+ * enrolled) is a link across its whole row; a locked one is marked with a lock, and its module ends
+ * with what unlocks it. Rows repeat for every lesson, so they carry named classes (app.css) and
+ * their lock is drawn by the stylesheet, not repeated in the page.
  */
 export function CourseSyllabus({
   courseId,
@@ -29,14 +30,9 @@ export function CourseSyllabus({
     <ol className="mt-5 space-y-3">
       {modules.map((mod, m) => (
         <li key={mod.title}>
-          <details
-            className="group rounded-xl border border-slate-200 bg-white open:shadow-sm dark:border-slate-800 dark:bg-slate-900"
-            open={m === 0}
-          >
-            <summary className="flex cursor-pointer list-none items-start gap-4 p-5">
-              <span className="grid size-8 shrink-0 place-items-center rounded-full bg-brand-100 text-sm font-bold text-brand-800 dark:bg-brand-900 dark:text-brand-100">
-                {m + 1}
-              </span>
+          <details className="syllabus-module group" open={m === 0}>
+            <summary className="syllabus-module-summary">
+              <span className="syllabus-module-number">{m + 1}</span>
               <span className="flex-1">
                 <span className="block font-semibold text-slate-950 dark:text-white">{mod.title}</span>
                 <span className="mt-1 block text-sm text-slate-600 dark:text-slate-400">{mod.summary}</span>
@@ -45,23 +41,18 @@ export function CourseSyllabus({
                 ▾
               </span>
             </summary>
-            <ul className="border-t border-slate-200 px-3 py-2 dark:border-slate-800">
+            <ul className="syllabus-lessons">
               {mod.lessons.map((lesson) => {
                 const number = <span className="syllabus-number">{lesson.id}</span>;
-                const minutes = <span className="syllabus-minutes">{lesson.minutes} min</span>;
+                const minutes = <span className="syllabus-minutes">{`${lesson.minutes} min`}</span>;
                 if (enrolled || lesson.preview) {
                   return (
                     <li key={lesson.id}>
-                      <Link
-                        to={`/courses/${courseId}/submodule/${lesson.id}`}
-                        className="syllabus-row syllabus-open"
-                      >
+                      <Link to={`/courses/${courseId}/submodule/${lesson.id}`} className="syllabus-row syllabus-open">
                         {number}
                         <span className="flex flex-1 flex-wrap items-center gap-x-2 gap-y-1">
                           <span className="font-medium underline-offset-2 hover:underline">{lesson.title}</span>
-                          {!enrolled && (
-                            <Badge tone="success">Free preview</Badge>
-                          )}
+                          {!enrolled && <Badge tone="success">Free preview</Badge>}
                         </span>
                         {minutes}
                       </Link>
@@ -69,31 +60,26 @@ export function CourseSyllabus({
                   );
                 }
                 return (
-                  <li key={lesson.id}>
-                    <details className="group/locked">
-                      <summary className="syllabus-row syllabus-locked">
-                        {number}
-                        <span className="flex-1">
-                          {lesson.title}
-                          <span className="sr-only"> (locked)</span>
-                        </span>
-                        <LockIcon className="syllabus-lock" />
-                        {minutes}
-                      </summary>
-                      <div className="syllabus-unlock">
-                        <p>
-                          This lesson opens when you enrol: <strong className="text-slate-950 dark:text-white">{offer.price}</strong>, one
-                          payment for every lesson.
-                        </p>
-                        <Link to={offer.enrolPath} className="syllabus-enrol">
-                          {offer.enrolLabel}
-                        </Link>
-                      </div>
-                    </details>
+                  <li key={lesson.id} className="syllabus-row syllabus-locked">
+                    {number}
+                    <span className="flex-1">
+                      {lesson.title}
+                      <span className="sr-only"> (locked)</span>
+                    </span>
+                    <span className="syllabus-lock" />
+                    {minutes}
                   </li>
                 );
               })}
             </ul>
+            {!enrolled && mod.lessons.some((lesson) => !lesson.preview) && (
+              <p className="syllabus-unlock">
+                Locked lessons open when you enrol: <strong>{offer.price}</strong>, one payment for every lesson.{" "}
+                <Link to={offer.enrolPath} className="syllabus-enrol">
+                  {offer.enrolLabel}
+                </Link>
+              </p>
+            )}
           </details>
         </li>
       ))}

@@ -16,13 +16,6 @@ const links = [
   { to: "/help", label: "Help" },
 ];
 
-const navLinkClass = ({ isActive }: { isActive: boolean }) =>
-  `rounded-md px-3 py-2 text-sm font-medium transition-colors ${
-    isActive
-      ? "text-brand-700 dark:text-brand-300"
-      : "text-slate-700 hover:text-slate-950 dark:text-slate-300 dark:hover:text-white"
-  }`;
-
 export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: RootData["viewer"] }) {
   const location = useLocation();
   const { pathname } = location;
@@ -67,7 +60,7 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
           <ul className="flex items-center gap-1">
             {links.map((link) => (
               <li key={link.to}>
-                <NavLink to={link.to} className={navLinkClass}>
+                <NavLink to={link.to} className="site-nav-link">
                   {link.label}
                 </NavLink>
               </li>
@@ -107,7 +100,7 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
           <ul className="flex flex-col py-2">
             {links.map((link) => (
               <li key={link.to}>
-                <NavLink to={link.to} className={(s) => `block ${navLinkClass(s)} py-3 text-base`}>
+                <NavLink to={link.to} className="site-nav-link block py-3 text-base">
                   {link.label}
                 </NavLink>
               </li>

@@ -20,7 +20,7 @@ export function ThemeToggle() {
           aria-pressed={preference === value}
           title={`${label} theme`}
           onClick={() => setPreference(value)}
-          className="inline-flex size-8 items-center justify-center rounded-full text-slate-600 hover:text-slate-900 aria-pressed:bg-white aria-pressed:text-brand-700 aria-pressed:shadow-sm dark:text-slate-400 dark:hover:text-white dark:aria-pressed:bg-slate-700 dark:aria-pressed:text-white"
+          className="theme-option"
         >
           <Icon className="size-4" />
           <span className="sr-only">{label} theme</span>

@@ -17,7 +17,7 @@ const settingsLinks = [
   { to: "/settings", label: "Settings" },
 ];
 
-const itemClass = "block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800";
+const itemClass = "menu-item";
 
 function MenuPanel({ viewer, id, hidden }: { viewer: NonNullable<RootData["viewer"]>; id?: string; hidden?: boolean }) {
   return (

@@ -11,7 +11,10 @@ export interface NoteListItem {
   href: string;
 }
 
-/** The learner's notes as links; the open one is marked for assistive technology too. */
+/**
+ * The learner's notes as links; the open one is marked for assistive technology too (and drawn by
+ * its aria-current). The rows repeat up to fifty times, so their looks are named in app.css.
+ */
 export function NoteList({ notes, selectedId, label }: { notes: NoteListItem[]; selectedId: string | null; label: string }) {
   return (
     <ul aria-label={label} className="space-y-1">
@@ -23,15 +26,11 @@ export function NoteList({ notes, selectedId, label }: { notes: NoteListItem[]; 
               to={note.href}
               aria-current={current ? "page" : undefined}
               preventScrollReset
-              className={`block rounded-xl border px-4 py-3 ${
-                current
-                  ? "border-brand-300 bg-brand-50 dark:border-brand-700 dark:bg-slate-800"
-                  : "border-transparent hover:border-slate-200 hover:bg-slate-50 dark:hover:border-slate-800 dark:hover:bg-slate-900"
-              }`}
+              className="note-row"
             >
-              <span className="block truncate font-semibold text-slate-950 dark:text-white">{note.title || "Untitled note"}</span>
-              {note.snippet && <span className="mt-0.5 line-clamp-2 block text-sm text-slate-600 dark:text-slate-400">{note.snippet}</span>}
-              <span className="mt-1 block truncate text-xs text-slate-600 dark:text-slate-400">
+              <span className="note-row-title">{note.title || "Untitled note"}</span>
+              {note.snippet && <span className="note-row-snippet">{note.snippet}</span>}
+              <span className="note-row-meta">
                 <time dateTime={note.updatedAt}>{formatMoment(note.updatedAt)}</time>
                 {note.lesson && ` · ${note.lesson.courseTitle} · ${note.lesson.lessonId}`}
               </span>

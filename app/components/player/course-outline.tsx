@@ -1,7 +1,6 @@
 import { Link } from "react-router";
 import type { LessonState, Money, OutlineModule } from "../../../common/view-types.ts";
 import { formatMoney } from "../../../common/format.ts";
-import { CheckIcon, LockIcon } from "../icons.tsx";
 import { ButtonLink } from "../ui/button.tsx";
 
 export const lessonPath = (courseId: string, lessonId: string) => `/courses/${courseId}/submodule/${lessonId}`;
@@ -10,47 +9,31 @@ export const modulePath = (courseId: string, n: number) => `/courses/${courseId}
 
 const stateLabel: Record<LessonState, string> = { done: "Done", "in-progress": "In progress", todo: "Not started", locked: "Locked" };
 
+/** The learner's state of a lesson as a mark: a tick, a ring, a lock (drawn by app.css from data-state). */
 function StateMark({ state }: { state: LessonState }) {
-  const styles: Record<LessonState, string> = {
-    done: "bg-emerald-600 text-white dark:bg-emerald-500",
-    "in-progress": "border-2 border-brand-600 dark:border-brand-400",
-    todo: "border-2 border-slate-300 dark:border-slate-600",
-    locked: "bg-slate-200 text-slate-600 dark:bg-slate-800 dark:text-slate-300",
-  };
-  return (
-    <span aria-hidden="true" className={`grid size-5 shrink-0 place-items-center rounded-full text-[10px] ${styles[state]}`}>
-      {state === "done" ? <CheckIcon className="size-3" /> : state === "locked" ? <LockIcon className="size-3" /> : null}
-    </span>
-  );
+  return <span aria-hidden="true" className="outline-mark" data-state={state} />;
 }
 
-/** A module's lessons, each with the learner's state; the current lesson is marked for assistive technology too. */
+/**
+ * A module's lessons, each with the learner's state; the current lesson is marked for assistive
+ * technology too (and drawn by its aria-current). Rows repeat for every lesson of the course, so
+ * their looks are named in app.css.
+ */
 export function LessonList({ courseId, mod, currentLessonId }: { courseId: string; mod: OutlineModule; currentLessonId?: string }) {
   return (
     <ol className="space-y-1">
-      {mod.lessons.map((lesson) => {
-        const current = lesson.id === currentLessonId;
-        return (
-          <li key={lesson.id}>
-            <Link
-              to={lessonPath(courseId, lesson.id)}
-              aria-current={current ? "page" : undefined}
-              className={`flex items-start gap-3 rounded-lg px-3 py-2 text-sm ${
-                current
-                  ? "bg-brand-50 font-semibold text-brand-900 dark:bg-slate-800 dark:text-white"
-                  : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-              }`}
-            >
-              <StateMark state={lesson.state} />
-              <span className="flex-1">
-                <span className="text-slate-600 dark:text-slate-400">{lesson.id}</span> {lesson.title}
-                <span className="sr-only"> ({stateLabel[lesson.state]}{lesson.preview ? ", free preview" : ""})</span>
-              </span>
-              <span className="shrink-0 text-xs text-slate-600 dark:text-slate-400">{lesson.minutes} min</span>
-            </Link>
-          </li>
-        );
-      })}
+      {mod.lessons.map((lesson) => (
+        <li key={lesson.id}>
+          <Link to={lessonPath(courseId, lesson.id)} aria-current={lesson.id === currentLessonId ? "page" : undefined} className="outline-row">
+            <StateMark state={lesson.state} />
+            <span className="flex-1">
+              <span className="outline-number">{lesson.id}</span> {lesson.title}
+              <span className="sr-only">{` (${stateLabel[lesson.state]}${lesson.preview ? ", free preview" : ""})`}</span>
+            </span>
+            <span className="outline-minutes">{`${lesson.minutes} min`}</span>
+          </Link>
+        </li>
+      ))}
     </ol>
   );
 }

@@ -62,12 +62,10 @@ export default function HelpPage({ loaderData: { sections, email, phone } }: Rou
               </h2>
               <div className="mt-4 divide-y divide-slate-200 rounded-xl border border-slate-200 dark:divide-slate-800 dark:border-slate-800">
                 {section.questions.map((q) => (
-                  <details key={q.id} id={`${section.id}-${q.id}`} className="group p-5">
-                    <summary className="flex cursor-pointer list-none items-start justify-between gap-4 font-medium text-slate-950 dark:text-white">
+                  <details key={q.id} id={`${section.id}-${q.id}`} className="help-question group">
+                    <summary>
                       {q.question}
-                      <span aria-hidden="true" className="text-slate-500 transition group-open:rotate-45">
-                        +
-                      </span>
+                      <span aria-hidden="true">+</span>
                     </summary>
                     <Answer id={answerId(section.id, q.id)} answer={q.answer} />
                   </details>
