@@ -2,29 +2,23 @@ import { Link } from "react-router";
 import type { CourseModule, Lesson } from "../../common/view-types.ts";
 import { Badge } from "./ui/badge.tsx";
 
-export interface EnrolOffer {
-  /** "₹4,999" or "Free". */
-  price: string;
-  enrolPath: string;
-  enrolLabel: string;
-}
-
 /**
  * A course's modules and lessons. A lesson the viewer can open (a free preview, or any lesson once
  * enrolled) is a link across its whole row; a locked one is marked with a lock, and its module ends
- * with what unlocks it. Rows repeat for every lesson, so they carry named classes (app.css) and
+ * with what unlocks it (the page's own Enrol now is beside it, or on a phone at the screen's foot). Rows repeat for every lesson, so they carry named classes (app.css) and
  * their lock is drawn by the stylesheet, not repeated in the page.
  */
 export function CourseSyllabus({
   courseId,
   modules,
   enrolled,
-  offer,
+  price,
 }: {
   courseId: string;
   modules: (Pick<CourseModule, "title" | "summary"> & { lessons: Pick<Lesson, "id" | "title" | "minutes" | "preview">[] })[];
   enrolled: boolean;
-  offer: EnrolOffer;
+  /** What enrolling costs: "₹4,999" or "Free". */
+  price: string;
 }) {
   return (
     <ol className="mt-5 space-y-3">
@@ -74,10 +68,7 @@ export function CourseSyllabus({
             </ul>
             {!enrolled && mod.lessons.some((lesson) => !lesson.preview) && (
               <p className="syllabus-unlock">
-                Locked lessons open when you enrol: <strong>{offer.price}</strong>, one payment for every lesson.{" "}
-                <Link to={offer.enrolPath} className="syllabus-enrol">
-                  {offer.enrolLabel}
-                </Link>
+                Locked lessons open when you enrol: <strong>{price}</strong>, one payment for every lesson.
               </p>
             )}
           </details>

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Catalog, Course } from "../catalog/index.ts";
 import type { Db } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
@@ -88,16 +88,36 @@ export function pageOf<T, Cursor>(rows: T[], limit: number, cursor: (last: T) =>
  * so its cost does not grow with the account's history.
  */
 export async function listOrders(db: Db, userId: string, page?: HistoryPage<number>): Promise<OrderWithRefund[]> {
-  const before =
-    page?.before === undefined
-      ? undefined
-      : sql`(${orders.createdAt}, ${orders.number}) < (select o.created_at, o.number from ${orders} o where o.number = ${page.before} and o.user_id = ${userId})`;
-  const query = db.select().from(orders).where(and(eq(orders.userId, userId), before)).orderBy(desc(orders.createdAt), desc(orders.number));
-  const rows = page ? await query.limit(page.limit) : await query;
-  const ids = rows.map((o) => o.id);
-  const refundRows = ids.length ? await db.select().from(refunds).where(inArray(refunds.orderId, ids)) : [];
-  return rows.map((order) => ({ ...order, refund: refundRows.find((r) => r.orderId === order.id) ?? null }));
+  // An order has at most one refund (refunds.order_id is unique), so the join gives one row an order.
+  const rows =
+    page && page.before === undefined
+      ? await latestOrders(db).execute({ userId, limit: page.limit })
+      : await ordersWithRefunds(db, and(eq(orders.userId, userId), page?.before === undefined ? undefined : ordersBefore(userId, page.before)), page?.limit);
+  return rows.map((row) => ({ ...row.order, refund: row.refund }));
 }
+
+const newestOrdersFirst = [desc(orders.createdAt), desc(orders.number)];
+
+/** Orders older than the order numbered `before` (a page's cursor). */
+const ordersBefore = (userId: string, before: number) =>
+  sql`(${orders.createdAt}, ${orders.number}) < (select o.created_at, o.number from ${orders} o where o.number = ${before} and o.user_id = ${userId})`;
+
+function ordersWithRefunds(db: Db, where: SQL | undefined, limit?: number) {
+  const query = db.select({ order: orders, refund: refunds }).from(orders).leftJoin(refunds, eq(refunds.orderId, orders.id)).where(where).orderBy(...newestOrdersFirst);
+  return limit === undefined ? query : query.limit(limit);
+}
+
+/** The first page of a person's orders, asked by their account's overview and orders page on every visit. */
+const latestOrders = preparedStatement((db) =>
+  db
+    .select({ order: orders, refund: refunds })
+    .from(orders)
+    .leftJoin(refunds, eq(refunds.orderId, orders.id))
+    .where(eq(orders.userId, sql.placeholder("userId")))
+    .orderBy(...newestOrdersFirst)
+    .limit(sql.placeholder("limit"))
+    .prepare("latest_orders"),
+);
 
 /** The user's orders (all, or one page), newest first, with their refunds and whether one may be asked for (which reads the learner's use of each paid course). */
 export async function listOrdersWithEligibility(db: Db, catalog: Catalog, userId: string, now: Date, page?: HistoryPage<number>): Promise<OrderSummary[]> {

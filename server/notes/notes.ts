@@ -4,6 +4,7 @@ import { consumeThrottle } from "../auth/throttle.ts";
 import type { Catalog } from "../catalog/index.ts";
 import { decryptFields, encryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
+import { preparedStatement } from "../db/prepared.ts";
 import { notes } from "../db/schema.ts";
 import { BadCursor, Conflict, NotFound, TooManyRequests, ValidationError } from "../errors.ts";
 import { accessibleLesson } from "./attachment.ts";
@@ -263,14 +264,27 @@ export async function pageOfNotes(
   return { notes: page, nextCursor };
 }
 
-/** The learner's latest notes on one lesson (at most noteLimits.perLessonShown), last updated first, and how many there are. */
-export async function listLessonNotes(db: Db, cipher: FieldCipher, userId: string, courseId: string, lessonId: string): Promise<{ notes: Note[]; total: number }> {
-  const rows = await db
+/** Asked by every lesson a learner opens. */
+const notesOfLesson = preparedStatement((db) =>
+  db
     .select({ note: notes, total: sql<number>`(count(*) over ())::int` })
     .from(notes)
-    .where(and(eq(notes.userId, userId), eq(notes.courseId, courseId), eq(notes.lessonId, lessonId), isNull(notes.deletedAt)))
+    .where(
+      and(
+        eq(notes.userId, sql.placeholder("userId")),
+        eq(notes.courseId, sql.placeholder("courseId")),
+        eq(notes.lessonId, sql.placeholder("lessonId")),
+        isNull(notes.deletedAt),
+      ),
+    )
     .orderBy(desc(notes.updatedAt), desc(notes.id))
-    .limit(noteLimits.perLessonShown);
+    .limit(noteLimits.perLessonShown)
+    .prepare("notes_of_lesson"),
+);
+
+/** The learner's latest notes on one lesson (at most noteLimits.perLessonShown), last updated first, and how many there are. */
+export async function listLessonNotes(db: Db, cipher: FieldCipher, userId: string, courseId: string, lessonId: string): Promise<{ notes: Note[]; total: number }> {
+  const rows = await notesOfLesson(db).execute({ userId, courseId, lessonId });
   return { notes: rows.map((row) => decrypt(cipher, row.note)), total: rows[0]?.total ?? 0 };
 }
 

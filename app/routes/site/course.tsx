@@ -6,7 +6,7 @@ import { sharedCourseRating, sharedNewestReviews } from "../../../server/feedbac
 import { BackLink } from "../../components/back-link.tsx";
 import { CheckList } from "../../components/check-list.tsx";
 import { ContentImage } from "../../components/content-image.tsx";
-import { CourseSyllabus, type EnrolOffer } from "../../components/course-syllabus.tsx";
+import { CourseSyllabus } from "../../components/course-syllabus.tsx";
 import { ReviewCard } from "../../components/feedback/review-card.tsx";
 import { allReviewsLink, ratingText, reviewCount, Stars } from "../../components/feedback/stars.tsx";
 import { BookIcon, ClockIcon, SignalIcon, StarIcon } from "../../components/icons.tsx";
@@ -121,6 +121,13 @@ function lessonFormat(course: { lessonCount: number; videoLessonCount: number })
 }
 
 /** The price and the one button that matters, in the hero on phones: enrol, or go to the course when it is already yours. */
+interface EnrolOffer {
+  /** "₹4,999" or "Free". */
+  price: string;
+  enrolPath: string;
+  enrolLabel: string;
+}
+
 function EnrolCall({ offer, owned, note }: { offer: EnrolOffer; owned: boolean; note: string }) {
   return (
     <div className="mt-8 flex flex-wrap items-center gap-x-5 gap-y-3 lg:hidden">
@@ -222,7 +229,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
               {course.modules.length} modules · {course.lessonCount} lessons · {formatDuration(course.totalMinutes)} of
               lessons, each with exercises, and a final project
             </p>
-            <CourseSyllabus courseId={course.id} modules={course.modules} enrolled={playerPath !== null} offer={offer} />
+            <CourseSyllabus courseId={course.id} modules={course.modules} enrolled={playerPath !== null} price={offer.price} />
           </section>
 
           <section aria-labelledby="audience" className="mt-12 grid gap-8 sm:grid-cols-2">
