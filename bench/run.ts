@@ -114,21 +114,24 @@ try {
     printFixedCost(fixedCost, seconds);
   }
 
-  if (only.has("uncached")) {
-    const uncachedServer = await startServer(4403, { PAGE_CACHE_SECONDS: "0" });
-    try {
-      const uncached = uncachedBench(uncachedServer, seconds);
-      results.uncached = uncached;
-      printUncached(uncached, seconds);
-    } finally {
-      await uncachedServer.stop();
-    }
-  }
-
-  const wantsPostgres = ["floor", "signed-in", "api", "mixed", "reminders", "back-office", "scale", "profile"].some((name) => only.has(name));
+  const wantsPostgres = ["uncached", "floor", "signed-in", "api", "mixed", "reminders", "back-office", "scale", "profile"].some((name) => only.has(name));
   const postgres = wantsPostgres ? startBenchPostgres(55490) : null;
   if (wantsPostgres && !postgres) console.log("\nPostgreSQL runs skipped: no PostgreSQL server binary and no BENCH_DATABASE_URL");
   try {
+    if (only.has("uncached")) {
+      const runs = [];
+      for (const database of ["PGlite", ...(postgres ? ["PostgreSQL"] : [])]) {
+        const uncachedServer = await startServer(4403, { PAGE_CACHE_SECONDS: "0", ...(database === "PostgreSQL" && postgres && { DATABASE_URL: postgres.newDatabase() }) });
+        try {
+          runs.push({ database, paths: uncachedBench(uncachedServer, seconds) });
+        } finally {
+          await uncachedServer.stop();
+        }
+      }
+      results.uncached = runs;
+      for (const run of runs) printUncached(run.paths, run.database, seconds);
+    }
+
     if (only.has("signed-in") && learner) {
       const runs = [{ database: "PGlite", ...(await signedInBench(server, learner, seconds)) }];
       if (postgres) {

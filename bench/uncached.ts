@@ -1,5 +1,6 @@
 // Server rendering with no page cache (PAGE_CACHE_SECONDS=0): what an anonymous page costs when it
-// is not cached, the course page above all (target ≥ 500 req/s), brotli as browsers ask.
+// is not cached, the course page above all (target ≥ 500 req/s on PostgreSQL), brotli as browsers ask,
+// on PGlite and on PostgreSQL.
 import type { RunningServer } from "./server.ts";
 import { wrk, type WrkResult } from "./wrk.ts";
 
@@ -9,7 +10,7 @@ export function uncachedBench(server: RunningServer, seconds: number): WrkResult
   return uncachedPaths.map((path) => wrk("academy uncached", `${server.url}${path}`, { seconds, connections: 20, headers: ["Accept-Encoding: br"] }));
 }
 
-export function printUncached(runs: WrkResult[], seconds: number) {
-  console.log(`\nAnonymous pages rendered on every request, PAGE_CACHE_SECONDS=0, brotli (wrk, 1 thread, 20 connections, ${seconds} s each)`);
+export function printUncached(runs: WrkResult[], database: string, seconds: number) {
+  console.log(`\nAnonymous pages rendered on every request on ${database}, PAGE_CACHE_SECONDS=0, brotli (wrk, 1 thread, 20 connections, ${seconds} s each; target for the course page ≥ 500 req/s on PostgreSQL)`);
   for (const r of runs) console.log(`  ${r.path.padEnd(30)} ${String(r.requestsPerSecond).padStart(5)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  errors ${r.errors}`);
 }
