@@ -49,8 +49,8 @@ const perRequestBrotli = (body: Buffer) => ({
 
 /**
  * Compression for a response made per request (a document, at most a few hundred KB), on the main
- * thread. Brotli 3: on a lesson (75 KB of HTML) it takes 0.76 ms of CPU for 13.5 KB where 4 took
- * 1.15 ms for 12.9 KB and 5 took 1.42 ms for 11.9 KB (bench/compression.ts, npm run bench). Handing
+ * thread. Brotli 3: on a lesson (66 KB of HTML) it takes 0.30 ms of CPU for 13.2 KB where 4 took
+ * 0.59 ms for 12.7 KB and 5 took 0.89 ms for 11.7 KB (bench/compression.ts, npm run bench). Handing
  * it to the thread pool cost more than the compression: the uncached course page served 81–118
  * req/s that way against 115–121 in one piece here (wrk, issue 30).
  */
