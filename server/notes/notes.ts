@@ -112,12 +112,23 @@ async function ownRow(db: Db, userId: string, noteId: string) {
  * clean-up job purges everyone's; listing purges the learner's own first, so a list never waits on it.
  */
 export async function purgeDeletedNotes(db: Db, now: Date, userId?: string): Promise<number> {
+  const before = new Date(now.getTime() - purgeAfterMs);
+  if (userId !== undefined) return (await purgeOwnDeletedNotes(db).execute({ userId, before })).length;
   const purged = await db
     .delete(notes)
-    .where(and(userId === undefined ? undefined : eq(notes.userId, userId), isNotNull(notes.deletedAt), lt(notes.deletedAt, new Date(now.getTime() - purgeAfterMs))))
+    .where(and(isNotNull(notes.deletedAt), lt(notes.deletedAt, before)))
     .returning({ id: notes.id });
   return purged.length;
 }
+
+/** One learner's purge, which every view of their notes runs first. */
+const purgeOwnDeletedNotes = preparedStatement((db) =>
+  db
+    .delete(notes)
+    .where(and(eq(notes.userId, sql.placeholder("userId")), isNotNull(notes.deletedAt), lt(notes.deletedAt, sql.placeholder("before"))))
+    .returning({ id: notes.id })
+    .prepare("purge_own_deleted_notes"),
+);
 
 export interface NoteList {
   /** The matching notes, decrypted, up to the limit asked for. */
@@ -174,14 +185,29 @@ async function readPage(db: Db, cipher: FieldCipher, userId: string, listed: { i
   return page;
 }
 
+const storedBytes = sql<number>`(octet_length(${notes.title}) + octet_length(${notes.body}))::int`;
+
 /** The learner's notes that `where` selects, in this order, with the size of each as stored: what decryptInSlices reads. */
 function listIds(db: Db, userId: string, where: SQL | undefined, order: SQL[]) {
   return db
-    .select({ id: notes.id, bytes: sql<number>`(octet_length(${notes.title}) + octet_length(${notes.body}))::int` })
+    .select({ id: notes.id, bytes: storedBytes })
     .from(notes)
     .where(and(eq(notes.userId, userId), where))
     .orderBy(...order);
 }
+
+const newestFirst = [desc(notes.updatedAt), desc(notes.id)];
+const oldestFirst = [asc(notes.updatedAt), asc(notes.id)];
+
+/** listIds of the live notes in either order, which every view of the notes page asks. */
+const liveNoteIds = {
+  newest: preparedStatement((db) =>
+    db.select({ id: notes.id, bytes: storedBytes }).from(notes).where(and(eq(notes.userId, sql.placeholder("userId")), isNull(notes.deletedAt))).orderBy(...newestFirst).prepare("live_note_ids_newest"),
+  ),
+  oldest: preparedStatement((db) =>
+    db.select({ id: notes.id, bytes: storedBytes }).from(notes).where(and(eq(notes.userId, sql.placeholder("userId")), isNull(notes.deletedAt))).orderBy(...oldestFirst).prepare("live_note_ids_oldest"),
+  ),
+};
 
 /**
  * The learner's notes, last updated first (or oldest first), matching `query` when given;
@@ -197,9 +223,8 @@ export async function listNotes(
 ): Promise<NoteList> {
   const query = options.query?.trim() ?? "";
   await purgeDeletedNotes(db, options.now ?? new Date(), userId);
-  const order = options.sort === "oldest" ? [asc(notes.updatedAt), asc(notes.id)] : [desc(notes.updatedAt), desc(notes.id)];
+  const listed = await liveNoteIds[options.sort === "oldest" ? "oldest" : "newest"](db).execute({ userId });
   if (query || options.limit === undefined) {
-    const listed = await listIds(db, userId, isNull(notes.deletedAt), order);
     await throttleSearch(db, userId, listed.reduce((sum, note) => sum + note.bytes, 0));
     const kept: Note[] = [];
     let matching = 0;
@@ -210,7 +235,6 @@ export async function listNotes(
     }
     return { notes: kept, total: listed.length, matching };
   }
-  const listed = await listIds(db, userId, isNull(notes.deletedAt), order);
   return { notes: await readPage(db, cipher, userId, listed.slice(0, options.limit)), total: listed.length, matching: listed.length };
 }
 
@@ -277,7 +301,7 @@ const notesOfLesson = preparedStatement((db) =>
         isNull(notes.deletedAt),
       ),
     )
-    .orderBy(desc(notes.updatedAt), desc(notes.id))
+    .orderBy(...newestFirst)
     .limit(noteLimits.perLessonShown)
     .prepare("notes_of_lesson"),
 );
