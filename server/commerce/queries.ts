@@ -89,11 +89,12 @@ export function pageOf<T, Cursor>(rows: T[], limit: number, cursor: (last: T) =>
  */
 export async function listOrders(db: Db, userId: string, page?: HistoryPage<number>): Promise<OrderWithRefund[]> {
   // An order has at most one refund (refunds.order_id is unique), so the join gives one row an order.
-  const rows =
-    page && page.before === undefined
-      ? await latestOrders(db).execute({ userId, limit: page.limit })
-      : await ordersWithRefunds(db, and(eq(orders.userId, userId), page?.before === undefined ? undefined : ordersBefore(userId, page.before)), page?.limit);
-  return rows.map((row) => ({ ...row.order, refund: row.refund }));
+  const rows = async () => {
+    if (!page) return withRefunds(db, eq(orders.userId, userId));
+    if (page.before === undefined) return latestOrders(db).execute({ userId, limit: page.limit });
+    return withRefunds(db, and(eq(orders.userId, userId), ordersBefore(userId, page.before))).limit(page.limit);
+  };
+  return (await rows()).map((row) => ({ ...row.order, refund: row.refund }));
 }
 
 const newestOrdersFirst = [desc(orders.createdAt), desc(orders.number)];
@@ -102,19 +103,13 @@ const newestOrdersFirst = [desc(orders.createdAt), desc(orders.number)];
 const ordersBefore = (userId: string, before: number) =>
   sql`(${orders.createdAt}, ${orders.number}) < (select o.created_at, o.number from ${orders} o where o.number = ${before} and o.user_id = ${userId})`;
 
-function ordersWithRefunds(db: Db, where: SQL | undefined, limit?: number) {
-  const query = db.select({ order: orders, refund: refunds }).from(orders).leftJoin(refunds, eq(refunds.orderId, orders.id)).where(where).orderBy(...newestOrdersFirst);
-  return limit === undefined ? query : query.limit(limit);
-}
+/** Orders with their refund, if any, newest first. */
+const withRefunds = (db: Db, where: SQL | undefined) =>
+  db.select({ order: orders, refund: refunds }).from(orders).leftJoin(refunds, eq(refunds.orderId, orders.id)).where(where).orderBy(...newestOrdersFirst);
 
 /** The first page of a person's orders, asked by their account's overview and orders page on every visit. */
 const latestOrders = preparedStatement((db) =>
-  db
-    .select({ order: orders, refund: refunds })
-    .from(orders)
-    .leftJoin(refunds, eq(refunds.orderId, orders.id))
-    .where(eq(orders.userId, sql.placeholder("userId")))
-    .orderBy(...newestOrdersFirst)
+  withRefunds(db, eq(orders.userId, sql.placeholder("userId")))
     .limit(sql.placeholder("limit"))
     .prepare("latest_orders"),
 );

@@ -199,15 +199,12 @@ function listIds(db: Db, userId: string, where: SQL | undefined, order: SQL[]) {
 const newestFirst = [desc(notes.updatedAt), desc(notes.id)];
 const oldestFirst = [asc(notes.updatedAt), asc(notes.id)];
 
-/** listIds of the live notes in either order, which every view of the notes page asks. */
-const liveNoteIds = {
-  newest: preparedStatement((db) =>
-    db.select({ id: notes.id, bytes: storedBytes }).from(notes).where(and(eq(notes.userId, sql.placeholder("userId")), isNull(notes.deletedAt))).orderBy(...newestFirst).prepare("live_note_ids_newest"),
-  ),
-  oldest: preparedStatement((db) =>
-    db.select({ id: notes.id, bytes: storedBytes }).from(notes).where(and(eq(notes.userId, sql.placeholder("userId")), isNull(notes.deletedAt))).orderBy(...oldestFirst).prepare("live_note_ids_oldest"),
-  ),
-};
+/** listIds of the live notes in `order`, prepared: every view of the notes page asks it. */
+const liveNoteIdsIn = (order: SQL[], name: string) =>
+  preparedStatement((db) =>
+    db.select({ id: notes.id, bytes: storedBytes }).from(notes).where(and(eq(notes.userId, sql.placeholder("userId")), isNull(notes.deletedAt))).orderBy(...order).prepare(name),
+  );
+const liveNoteIds = { newest: liveNoteIdsIn(newestFirst, "live_note_ids_newest"), oldest: liveNoteIdsIn(oldestFirst, "live_note_ids_oldest") };
 
 /**
  * The learner's notes, last updated first (or oldest first), matching `query` when given;

@@ -175,16 +175,19 @@ export const websitesPageSize = 100;
 /** The user's websites (all, or the first `limit`), the ones that need attention soonest first: by expiry, pending and cancelled ones last. */
 export async function listWebsites(db: Db, userId: string, options?: { limit: number }): Promise<Website[]> {
   if (!options) return everyWebsiteOf(db).execute({ userId });
-  return db.select().from(websites).where(eq(websites.userId, userId)).orderBy(...websiteOrder).limit(options.limit);
+  return websitesOf(db, eq(websites.userId, userId)).limit(options.limit);
 }
 
-/** Live websites first, the soonest to expire first, then the newest. */
-const websiteOrder = [sql`${websites.cancelledAt} is not null`, sql`${websites.expiresAt} asc nulls last`, desc(websites.createdAt)];
+/** Websites `where` selects: live ones first, the soonest to expire first, then the newest. */
+const websitesOf = (db: Db, where: SQL) =>
+  db
+    .select()
+    .from(websites)
+    .where(where)
+    .orderBy(sql`${websites.cancelledAt} is not null`, sql`${websites.expiresAt} asc nulls last`, desc(websites.createdAt));
 
 /** A person's websites, asked by their account's overview and websites page on every visit. */
-const everyWebsiteOf = preparedStatement((db) =>
-  db.select().from(websites).where(eq(websites.userId, sql.placeholder("userId"))).orderBy(...websiteOrder).prepare("websites_of_person"),
-);
+const everyWebsiteOf = preparedStatement((db) => websitesOf(db, eq(websites.userId, sql.placeholder("userId"))).prepare("websites_of_person"));
 
 export interface WebsitePeriodEntry {
   id: string;
