@@ -1,22 +1,19 @@
-import { z } from "zod";
-
 /**
  * A proof-of-work challenge in ALTCHA's format: find the `number` from 0 to `maxnumber` whose
  * SHA-256 of `salt + number`, in hex, is `challenge`. The server signs `challenge`, so it needs
- * to remember nothing until a solution comes back.
+ * to remember nothing until a solution comes back. (The server reads both shapes with zod, in
+ * server/auth/proof-of-work.ts; this file is in every page's scripts, so it carries no validator.)
  */
-export const proofChallenge = z.object({
-  algorithm: z.literal("SHA-256"),
-  challenge: z.string().regex(/^[0-9a-f]{64}$/),
-  maxnumber: z.number().int().nonnegative(),
-  salt: z.string().max(200),
-  signature: z.string().regex(/^[0-9a-f]{64}$/),
-});
-export type ProofChallenge = z.infer<typeof proofChallenge>;
+export interface ProofChallenge {
+  algorithm: "SHA-256";
+  challenge: string;
+  maxnumber: number;
+  salt: string;
+  signature: string;
+}
 
 /** A solved challenge as it travels back: the challenge and the number found. */
-export const proofSolution = proofChallenge.omit({ maxnumber: true }).extend({ number: z.number().int().nonnegative() });
-export type ProofSolution = z.infer<typeof proofSolution>;
+export type ProofSolution = Omit<ProofChallenge, "maxnumber"> & { number: number };
 
 /** The form field, and the request header for JSON callers, that carry a solution (base64 of its JSON). */
 export const proofField = "proof";
@@ -24,14 +21,4 @@ export const proofHeader = "x-academy-proof";
 
 export function encodeProof(solution: ProofSolution): string {
   return btoa(JSON.stringify(solution));
-}
-
-/** A solution sent by a client, or null when it is not one. */
-export function decodeProof(encoded: string): ProofSolution | null {
-  try {
-    const parsed = proofSolution.safeParse(JSON.parse(atob(encoded)));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }

@@ -1,7 +1,8 @@
 import { APIError } from "better-auth/api";
-import { proofChallenge, proofHeader, type ProofChallenge } from "../../common/proof-of-work.ts";
+import { proofHeader, type ProofChallenge } from "../../common/proof-of-work.ts";
 import { accountExistsMessage } from "../../common/sign-in.ts";
 import { clientIpHeader } from "./options.ts";
+import { proofChallenge } from "./proof-of-work.ts";
 
 /** What forms need of the Better Auth instance (server/auth/index.ts makes it). */
 type Auth = { handler: (request: Request) => Promise<Response> };

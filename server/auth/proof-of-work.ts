@@ -1,7 +1,35 @@
 import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
-import { decodeProof, type ProofChallenge } from "../../common/proof-of-work.ts";
+import { z } from "zod";
+import type { ProofChallenge, ProofSolution } from "../../common/proof-of-work.ts";
 import type { Db } from "../db/client.ts";
 import { consumeThrottle } from "./throttle.ts";
+
+/** A challenge as a client sends it back, read before it is trusted. */
+export const proofChallenge: z.ZodType<ProofChallenge> = z.object({
+  algorithm: z.literal("SHA-256"),
+  challenge: z.string().regex(/^[0-9a-f]{64}$/),
+  maxnumber: z.number().int().nonnegative(),
+  salt: z.string().max(200),
+  signature: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+const proofSolution: z.ZodType<ProofSolution> = z.object({
+  algorithm: z.literal("SHA-256"),
+  challenge: z.string().regex(/^[0-9a-f]{64}$/),
+  salt: z.string().max(200),
+  signature: z.string().regex(/^[0-9a-f]{64}$/),
+  number: z.number().int().nonnegative(),
+});
+
+/** A solution sent by a client, or null when it is not one. */
+export function decodeProof(encoded: string): ProofSolution | null {
+  try {
+    const parsed = proofSolution.safeParse(JSON.parse(atob(encoded)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /** How long a challenge may be solved and sent back for. */
 export const proofLifetimeSeconds = 5 * 60;

@@ -1,8 +1,10 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRoots } from "../../server/db/schema.ts";
 import { createHttpApp } from "../../server/http/app.ts";
 import { version } from "../../server/version.ts";
-import { startTestApp, type TestApp } from "./helpers.ts";
+import { projectRoot, startTestApp, type TestApp } from "./helpers.ts";
 
 let testApp: TestApp;
 let app: TestApp["app"];
@@ -149,6 +151,18 @@ describe("HTML", () => {
     const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
     expect(preloads.length).toBeGreaterThan(2);
     for (const link of preloads) expect(link).toContain('fetchpriority="low"');
+  });
+
+  it("keeps the server's form validator out of the scripts a page loads", async () => {
+    for (const page of ["/", "/courses", "/login"]) {
+      const html = await (await get(page)).text();
+      const scripts = [...html.matchAll(/<link rel="modulepreload"[^>]*href="(\/assets\/[^"]+\.js)"/g)].map(([, href]) => href as string);
+      expect(scripts.length).toBeGreaterThan(2);
+      for (const script of scripts) {
+        const text = readFileSync(path.join(projectRoot, "build/client", script), "utf8");
+        expect(text.includes("ZodError"), `${page} loads zod in ${script}`).toBe(false);
+      }
+    }
   });
 
   it("inlines the stylesheet so first paint needs no extra request", async () => {

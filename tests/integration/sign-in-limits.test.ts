@@ -4,10 +4,10 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, like, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { decodeProof, encodeProof, proofChallenge, proofHeader } from "../../common/proof-of-work.ts";
+import { encodeProof, proofHeader } from "../../common/proof-of-work.ts";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { networkLimits } from "../../server/auth/network-limits.ts";
-import { proofOfWork } from "../../server/auth/proof-of-work.ts";
+import { decodeProof, proofChallenge, proofOfWork } from "../../server/auth/proof-of-work.ts";
 import { session, throttles } from "../../server/db/schema.ts";
 import { solveProof } from "../support/proof-of-work.ts";
 import { identitySuite, testAuthSecret, testCatalog } from "./helpers.ts";
