@@ -6,6 +6,8 @@ export interface FirstLoad {
   encoding: string;
   htmlBytes: number;
   jsBytes: number;
+  /** Script bytes other than React, React DOM and React Router (vite.config.ts puts those in framework-*.js). */
+  appJsBytes: number;
   jsFiles: number;
   inlineCssBytes: number;
   cssRequests: number;
@@ -16,10 +18,10 @@ export async function measureFirstLoad(url: string, encoding: "gzip" | "br"): Pr
   const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });
   const context = await browser.newContext({ extraHTTPHeaders: { "Accept-Encoding": encoding } });
   const page = await context.newPage();
-  const sizes: { type: string; bytes: number }[] = [];
+  const sizes: { type: string; bytes: number; framework: boolean }[] = [];
   page.on("requestfinished", async (request) => {
     const { responseBodySize } = await request.sizes();
-    sizes.push({ type: request.resourceType(), bytes: responseBodySize });
+    sizes.push({ type: request.resourceType(), bytes: responseBodySize, framework: /\/assets\/framework-[\w-]+\.js$/.test(request.url()) });
   });
   await page.goto(url, { waitUntil: "networkidle" });
   const css = await page.evaluate(() => [...document.querySelectorAll("style")].map((s) => s.textContent ?? "").join(""));
@@ -29,6 +31,7 @@ export async function measureFirstLoad(url: string, encoding: "gzip" | "br"): Pr
     encoding,
     htmlBytes: sum("document"),
     jsBytes: sum("script"),
+    appJsBytes: sizes.filter((s) => s.type === "script" && !s.framework).reduce((total, s) => total + s.bytes, 0),
     jsFiles: sizes.filter((s) => s.type === "script").length,
     inlineCssBytes: encoding === "gzip" ? gzipSync(css, { level: 9 }).length : Buffer.byteLength(css),
     cssRequests: sizes.filter((s) => s.type === "stylesheet").length,

@@ -50,3 +50,31 @@ describe.each(databaseKinds)("migrations on $name", ({ empty: open }) => {
     await expect(refused).rejects.toThrow(/The database has a migration newer than this version of Academy knows \(its last is 0\d{3}_\w+\)\. Deploy the newer version/);
   });
 });
+
+describe.each(databaseKinds)("the event loop while the database works, on $name", ({ open }) => {
+  let database: Database | undefined;
+  afterEach(async () => {
+    await database?.close();
+    database = undefined;
+  });
+
+  // PGlite answers in the same thread, through promises only: without a turn of the event loop between
+  // queries, a busy server would read no new request (nor accept a connection) until every query
+  // waiting is done (a mixed load saw the first requests of some connections wait 30 s).
+  it("lets a timer run after a query or two, however many readers wait", async () => {
+    database = await open();
+    const { db } = database;
+    let queriesDone = 0;
+    let timerSawQueries: number | undefined;
+    const readers = Array.from({ length: 20 }, async () => {
+      for (let i = 0; i < 10; i++) {
+        await db.execute(sql`select 1`);
+        queriesDone += 1;
+      }
+    });
+    setTimeout(() => (timerSawQueries = queriesDone), 0);
+    await Promise.all(readers);
+    expect(timerSawQueries).toBeDefined();
+    expect(timerSawQueries).toBeLessThanOrEqual(2);
+  });
+});
