@@ -12,6 +12,7 @@ export default [
   route("team", "routes/site/team.tsx"),
   route("portfolio", "routes/site/portfolio.tsx"),
   route("help", "routes/site/help.tsx"),
+  route("help/:topic", "routes/site/help-topic.tsx"),
   route("privacy", "routes/site/policy.tsx", { id: "policy-privacy" }),
   route("terms", "routes/site/policy.tsx", { id: "policy-terms" }),
   route("shipping", "routes/site/policy.tsx", { id: "policy-shipping" }),

@@ -16,7 +16,7 @@ export interface DocumentSize {
   withinBudget: boolean;
 }
 
-const publicPaths = ["/", "/courses", "/course/webdevfrontendcourse", "/team", "/services", "/help"];
+const publicPaths = ["/", "/courses", "/course/webdevfrontendcourse", "/team", "/services", "/help", "/help/account-and-security"];
 const signedInPaths = ["/account", "/account/courses", "/notes", "/courses/webdevfrontendcourse/MainPage", "/courses/webdevfrontendcourse/submodule/1-2", "/course/webdevfrontendcourse"];
 export const documentBudgetBytes = 60 * 1024;
 

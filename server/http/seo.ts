@@ -6,7 +6,7 @@ import type { HttpDeps } from "./deps.ts";
 import type { HttpEnv } from "./env.ts";
 
 /** Every public page a search engine should know about: the courses are those on sale. */
-function publicPaths(catalog: Pick<Catalog, "courses" | "services">): string[] {
+function publicPaths(catalog: Pick<Catalog, "courses" | "services" | "help">): string[] {
   return [
     "/",
     "/courses",
@@ -21,12 +21,13 @@ function publicPaths(catalog: Pick<Catalog, "courses" | "services">): string[] {
     "/team",
     "/portfolio",
     "/help",
+    ...catalog.help.map((section) => `/help/${section.id}`),
     "/api-tools",
     ...policySlugs.map((slug) => `/${slug}`),
   ];
 }
 
-function sitemapXml(catalog: Pick<Catalog, "courses" | "services">, publicUrl: string): string {
+function sitemapXml(catalog: Pick<Catalog, "courses" | "services" | "help">, publicUrl: string): string {
   const urls = publicPaths(catalog)
     .map((p) => `  <url><loc>${escapeHtml(publicUrl + p)}</loc></url>`)
     .join("\n");
@@ -58,6 +59,6 @@ export function mountSeo(app: Hono<HttpEnv>, deps: HttpDeps): void {
     const catalog = deps.catalog();
     const onSale = await coursesOnSale(deps.database.db);
     c.header("Content-Type", "application/xml; charset=utf-8");
-    return c.body(sitemapXml({ courses: onSale.of(catalog.courses), services: catalog.services }, deps.publicUrl));
+    return c.body(sitemapXml({ courses: onSale.of(catalog.courses), services: catalog.services, help: catalog.help }, deps.publicUrl));
   });
 }

@@ -12,6 +12,7 @@ const paths = [
   "/team",
   "/portfolio",
   "/help",
+  "/help/courses-and-learning",
   "/privacy",
   "/terms",
   "/shipping",

@@ -155,9 +155,9 @@ test("another learner's note is not found, to read or to change", async ({ brows
   await expect(owner.getByLabel("Note (Markdown)")).toHaveValue("mine");
 });
 
-test("a long list shows its first fifty notes, with the rest one link or a search away", async ({ browser }) => {
+test("a long list shows its first twenty notes, with the rest one link or a search away", async ({ browser }) => {
   test.setTimeout(90_000);
-  // A learner of its own: fifty notes would push the shared learner's notes off the first page.
+  // A learner of its own: twenty notes would push the shared learner's notes off the first page.
   const context = await browser.newContext();
   await giveOwnAddress(context);
   const page = await context.newPage();
@@ -165,7 +165,7 @@ test("a long list shows its first fifty notes, with the rest one link or a searc
   const origin = new URL(page.url()).origin;
   const oldest = word("earliest");
   // The editor's own posts; their redirects are not followed, so the list is rendered only when looked at.
-  for (let i = 1; i <= 51; i++) {
+  for (let i = 1; i <= 21; i++) {
     const created = await page.request.post("/notes", { form: { intent: "create" }, headers: { origin }, maxRedirects: 0 });
     expect(created.status()).toBe(302);
     const noteId = new URL(created.headers().location ?? "", origin).searchParams.get("note") ?? "";
@@ -179,20 +179,20 @@ test("a long list shows its first fifty notes, with the rest one link or a searc
 
   await page.goto("/notes");
   const list = page.getByRole("list", { name: "Notes, last updated first" });
-  await expect(page.getByRole("status").filter({ hasText: "51 notes" })).toBeVisible();
-  await expect(list.getByRole("listitem")).toHaveCount(50);
-  await expect(list.getByText("Note 51", { exact: true })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: "21 notes" })).toBeVisible();
+  await expect(list.getByRole("listitem")).toHaveCount(20);
+  await expect(list.getByText("Note 21", { exact: true })).toBeVisible();
   await expect(list.getByText("Note 1", { exact: true })).toHaveCount(0);
-  await expect(page.getByText("Showing the first 50 of 51; search finds any of them.")).toBeVisible();
+  await expect(page.getByText("Showing the first 20 of 21; search finds any of them.")).toBeVisible();
 
-  await page.getByRole("link", { name: "Show all 51" }).click();
-  await expect(list.getByRole("listitem")).toHaveCount(51);
+  await page.getByRole("link", { name: "Show all 21" }).click();
+  await expect(list.getByRole("listitem")).toHaveCount(21);
   await list.getByText("Note 1", { exact: true }).click();
   await expect(page.getByLabel("Note (Markdown)")).toHaveValue(oldest);
-  await expect(list.getByRole("listitem")).toHaveCount(51);
+  await expect(list.getByRole("listitem")).toHaveCount(21);
 
   await page.goto(`/notes?q=${oldest}`);
-  await expect(page.getByRole("status").filter({ hasText: `1 of 51 notes match “${oldest}”` })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: `1 of 21 notes match “${oldest}”` })).toBeVisible();
   await expect(page.getByRole("list", { name: "Notes, last updated first" }).getByRole("listitem")).toHaveCount(1);
   await context.close();
 });

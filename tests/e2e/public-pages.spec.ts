@@ -11,6 +11,7 @@ const pages: { path: string; title: RegExp; heading: RegExp }[] = [
   { path: "/team", title: /^Team \| Academy$/, heading: /The people behind/ },
   { path: "/portfolio", title: /^Portfolio \| Academy$/, heading: /Work we are proud of/ },
   { path: "/help", title: /^Help centre \| Academy$/, heading: /How can we help/ },
+  { path: "/help/refunds", title: /^Refunds and cancellations · Help centre \| Academy$/, heading: /Refunds and cancellations/ },
   { path: "/privacy", title: /^Privacy Policy \| Academy$/, heading: /Privacy Policy/ },
   { path: "/terms", title: /^Terms.*\| Academy$/, heading: /Terms/ },
   { path: "/shipping", title: /^Shipping.*\| Academy$/, heading: /Shipping/ },
@@ -56,11 +57,19 @@ test("the feedback page shows an honest empty state", async ({ page }) => {
   await expect(page.getByRole("heading", { name: "No feedback yet" })).toBeVisible();
 });
 
-test("the help centre opens an answer", async ({ page }) => {
-  await page.goto("/help");
-  const first = page.locator("details").first();
-  await first.locator("summary").click();
-  await expect(first.locator(".prose")).toBeVisible();
+test("a question in the help centre opens its answer on its topic's page, and the topics lead to one another", async ({ page }) => {
+  await gotoHydrated(page, "/help");
+  await page.getByRole("link", { name: "How do I get a GST invoice?" }).click();
+  await expect(page).toHaveURL(/\/help\/payments-and-invoices#[\w-]+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Payments and invoices");
+  const answer = page.getByRole("region", { name: "How do I get a GST invoice?" });
+  await expect(answer).toBeInViewport();
+  await expect(answer.locator(".prose")).not.toBeEmpty();
+  const topics = page.getByRole("navigation", { name: "Help topics" });
+  await expect(topics.getByRole("link", { name: "Payments and invoices" })).toHaveAttribute("aria-current", "page");
+  await topics.getByRole("link", { name: "Refunds and cancellations" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Refunds and cancellations");
+  expect((await page.request.get("/help/no-such-topic")).status()).toBe(404);
 });
 
 test("long HTML (help answers, a course's description) is sent once, and reads the same after hydration and after a client navigation", async ({ page, request }) => {
@@ -69,7 +78,7 @@ test("long HTML (help answers, a course's description) is sent once, and reads t
     if (message.type() === "error") errors.push(message.text());
   });
   for (const { path, selector } of [
-    { path: "/help", selector: "[id^='answer-'].prose" },
+    { path: "/help/getting-started", selector: "[id^='answer-'].prose" },
     { path: "/course/webdevfrontendcourse", selector: "#course-description" },
   ]) {
     const html = await (await request.get(path)).text();

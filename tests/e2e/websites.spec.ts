@@ -54,7 +54,7 @@ test("on a phone, a paid website shows the DNS records to set, copies them, and 
   await expect(records.nth(1)).toContainText("Not set yet");
   await expect(records.nth(2)).toContainText(`CNAME`);
   await expect(records.nth(2)).toContainText(`NamewwwValue${elsewhere}`);
-  await expect(page.getByRole("link", { name: "website services in the Help Centre" })).toHaveAttribute("href", "/help#website-services");
+  await expect(page.getByRole("link", { name: "website services in the Help Centre" })).toHaveAttribute("href", "/help/website-services");
   await expect(page.getByRole("main").getByRole("link", { name: "support@academy.example" })).toHaveAttribute("href", /^mailto:support@academy\.example\?subject=/);
 
   // By keyboard: the copy button takes the value to the clipboard and says so.

@@ -125,16 +125,19 @@ describe("the help centre's words", () => {
     expect(videoLessons > 0 ? [] : speaking, "no lesson has a video, so the help must not answer questions about them").toEqual([]);
   });
 
-  it("links only to pages the site has, and to help sections and questions that exist", async () => {
+  it("links only to pages the site has, and to help topics and questions that exist", async () => {
     const patterns = routePatterns(routes);
     const { help } = await loadCatalog(contentDir);
-    const helpAnchors = new Set(help.flatMap((section) => [section.id, ...section.questions.map((q) => `${section.id}-${q.id}`)]));
+    const questions = new Map(help.map((section) => [section.id, new Set(section.questions.map((q) => q.id))]));
     const broken: string[] = [];
     for (const { file, text } of [...(await markdownFiles(helpDir)), ...(await markdownFiles(policiesDir))]) {
       for (const match of text.matchAll(/\]\((\/[^)#?\s]*)(?:#([^)\s]*))?[^)]*\)/g)) {
         const [, target = "", anchor] = match;
         if (!patterns.some((pattern) => pattern.test(target))) broken.push(`${file}: links to ${target}, which is not a page`);
-        if (target === "/help" && anchor !== undefined && !helpAnchors.has(anchor)) broken.push(`${file}: links to /help#${anchor}, which is not a help section or question`);
+        if (target === "/help" && anchor !== undefined && !questions.has(anchor)) broken.push(`${file}: links to /help#${anchor}, which is not a help topic`);
+        const topic = /^\/help\/([^/]+)$/.exec(target)?.[1];
+        if (topic !== undefined && !questions.has(topic)) broken.push(`${file}: links to ${target}, which is not a help topic`);
+        if (topic !== undefined && anchor !== undefined && !questions.get(topic)?.has(anchor)) broken.push(`${file}: links to ${target}#${anchor}, which is not a question there`);
       }
     }
     expect(patterns.some((pattern) => pattern.test("/account/orders"))).toBe(true);

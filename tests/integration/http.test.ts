@@ -201,7 +201,7 @@ describe("SEO files", () => {
     const response = await get("/sitemap.xml");
     expect(response.headers.get("content-type")).toContain("application/xml");
     const xml = await response.text();
-    for (const urlPath of ["/", "/courses", "/course/webdevfrontendcourse", "/services", "/service/website-hosting", "/team", "/portfolio", "/help", "/privacy", "/cookies"]) {
+    for (const urlPath of ["/", "/courses", "/course/webdevfrontendcourse", "/services", "/service/website-hosting", "/team", "/portfolio", "/help", "/help/refunds", "/privacy", "/cookies"]) {
       expect(xml).toContain(`<loc>http://academy.test${urlPath}</loc>`);
     }
   });

@@ -10,7 +10,7 @@ afterAll(() => t.close());
 
 const publicPages = [
   "/", "/courses", "/course/webdevfrontendcourse", "/course/webdevfrontendcourse/feedback", "/services", "/service/website-hosting", "/team",
-  "/portfolio", "/help", "/privacy", "/terms", "/shipping", "/cancellation-refund", "/cookies", "/login",
+  "/portfolio", "/help", "/help/account-and-security", "/help/courses-and-learning", "/privacy", "/terms", "/shipping", "/cancellation-refund", "/cookies", "/login",
 ];
 
 describe("element ids", () => {

@@ -13,7 +13,7 @@ export interface NoteListItem {
 
 /**
  * The learner's notes as links; the open one is marked for assistive technology too (and drawn by
- * its aria-current). The rows repeat up to fifty times, so their looks are named in app.css.
+ * its aria-current). The rows repeat for every note listed, so their looks are named in app.css.
  */
 export function NoteList({ notes, selectedId, label }: { notes: NoteListItem[]; selectedId: string | null; label: string }) {
   return (

@@ -194,7 +194,7 @@ export default function WebsiteDetails({ loaderData, actionData }: Route.Compone
 
       <p className="mt-8 text-sm text-slate-700 dark:text-slate-300">
         Moving an existing website to us, or stuck on a step? Read{" "}
-        <Link to="/help#website-services" className="font-medium text-brand-700 underline dark:text-brand-300">
+        <Link to="/help/website-services" className="font-medium text-brand-700 underline dark:text-brand-300">
           website services in the Help Centre
         </Link>{" "}
         or write to{" "}

@@ -31,8 +31,8 @@ import { Button } from "../../components/ui/button.tsx";
 import { controlClass } from "../../components/ui/field.tsx";
 import { attemptFor, readForm, succeed } from "../forms.server.ts";
 
-/** How many notes the list shows before "Show all": enough for most learners, light for the rest. */
-const listLength = 50;
+/** How many notes the list shows before "Show all": a screenful and more, and search finds the rest. */
+const listLength = 20;
 
 function readQuery(url: URL) {
   const params = url.searchParams;
