@@ -61,20 +61,21 @@ describe.each(databaseKinds)("the event loop while the database works, on $name"
   // PGlite answers in the same thread, through promises only: without a turn of the event loop between
   // queries, a busy server would read no new request (nor accept a connection) until every query
   // waiting is done (a mixed load saw the first requests of some connections wait 30 s).
-  it("lets a timer run after a query or two, however many readers wait", async () => {
+  it("lets a timer run after a few milliseconds of queries, however many readers wait", async () => {
     database = await open();
     const { db } = database;
     let queriesDone = 0;
     let timerSawQueries: number | undefined;
+    // Each query takes a millisecond at least: PGlite may run five milliseconds of them on end.
     const readers = Array.from({ length: 20 }, async () => {
-      for (let i = 0; i < 10; i++) {
-        await db.execute(sql`select 1`);
+      for (let i = 0; i < 5; i++) {
+        await db.execute(sql`select pg_sleep(0.001)`);
         queriesDone += 1;
       }
     });
     setTimeout(() => (timerSawQueries = queriesDone), 0);
     await Promise.all(readers);
     expect(timerSawQueries).toBeDefined();
-    expect(timerSawQueries).toBeLessThanOrEqual(2);
+    expect(timerSawQueries).toBeLessThanOrEqual(10);
   });
 });
