@@ -16,7 +16,7 @@ export function HelpTopicsNav({ topics, current }: { topics: HelpTopic[]; curren
             <Link
               to={`/help/${topic.id}`}
               aria-current={topic.id === current ? "page" : undefined}
-              className="block rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 hover:text-slate-950 aria-[current=page]:bg-brand-50 aria-[current=page]:font-semibold aria-[current=page]:text-brand-800 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white dark:aria-[current=page]:bg-slate-800 dark:aria-[current=page]:text-white"
+              className="block rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 hover:text-slate-950 aria-[current=page]:bg-brand-50 aria-[current=page]:font-semibold aria-[current=page]:text-brand-800 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white aria-[current=page]:dark:bg-slate-800 aria-[current=page]:dark:text-white"
             >
               {topic.title}
             </Link>
