@@ -108,27 +108,17 @@ async function ownRow(db: Db, userId: string, noteId: string) {
 }
 
 /**
- * Notes deleted more than a day ago are removed for good; they can no longer be restored. The
- * clean-up job purges everyone's; listing purges the learner's own first, so a list never waits on it.
+ * Notes deleted more than a day ago are removed for good, by the hourly clean-up job. They can no
+ * longer be restored from the moment the day is up, whether or not the job has run yet.
  */
-export async function purgeDeletedNotes(db: Db, now: Date, userId?: string): Promise<number> {
+export async function purgeDeletedNotes(db: Db, now: Date): Promise<number> {
   const before = new Date(now.getTime() - purgeAfterMs);
-  if (userId !== undefined) return (await purgeOwnDeletedNotes(db).execute({ userId, before })).length;
   const purged = await db
     .delete(notes)
     .where(and(isNotNull(notes.deletedAt), lt(notes.deletedAt, before)))
     .returning({ id: notes.id });
   return purged.length;
 }
-
-/** One learner's purge, which every view of their notes runs first. */
-const purgeOwnDeletedNotes = preparedStatement((db) =>
-  db
-    .delete(notes)
-    .where(and(eq(notes.userId, sql.placeholder("userId")), isNotNull(notes.deletedAt), lt(notes.deletedAt, sql.placeholder("before"))))
-    .returning({ id: notes.id })
-    .prepare("purge_own_deleted_notes"),
-);
 
 export interface NoteList {
   /** The matching notes, decrypted, up to the limit asked for. */
@@ -207,8 +197,8 @@ const liveNoteIdsIn = (order: SQL[], name: string) =>
 const liveNoteIds = { newest: liveNoteIdsIn(newestFirst, "live_note_ids_newest"), oldest: liveNoteIdsIn(oldestFirst, "live_note_ids_oldest") };
 
 /**
- * The learner's notes, last updated first (or oldest first), matching `query` when given;
- * purges long-deleted ones first. Without a search only the notes returned are read and
+ * The learner's live notes, last updated first (or oldest first), matching `query` when given.
+ * Without a search only the notes returned are read and
  * decrypted. A search, or the whole list, must decrypt them all (the text is encrypted): it counts
  * against the learner's searches a minute, and reads in slices, keeping only the notes returned.
  */
@@ -216,10 +206,9 @@ export async function listNotes(
   db: Db,
   cipher: FieldCipher,
   userId: string,
-  options: { sort?: NoteSort; now?: Date; query?: string; limit?: number } = {},
+  options: { sort?: NoteSort; query?: string; limit?: number } = {},
 ): Promise<NoteList> {
   const query = options.query?.trim() ?? "";
-  await purgeDeletedNotes(db, options.now ?? new Date(), userId);
   const listed = await liveNoteIds[options.sort === "oldest" ? "oldest" : "newest"](db).execute({ userId });
   if (query || options.limit === undefined) {
     await throttleSearch(db, userId, listed.reduce((sum, note) => sum + note.bytes, 0));
@@ -261,8 +250,8 @@ function readCursor(cursor: string): { at: Date; id: string } {
 /**
  * One page of the learner's live notes, last updated first, after the note a cursor names (an
  * opaque string from the previous page): each page is one indexed read, and only its notes are
- * decrypted. A cursor that is not one of ours is a ValidationError. (Long-deleted notes are
- * purged when the notes page lists them; they are never in a page here.)
+ * decrypted. A cursor that is not one of ours is a ValidationError. (Deleted notes are never in a
+ * page.)
  */
 export async function pageOfNotes(
   db: Db,
@@ -317,12 +306,12 @@ export async function getNote(db: Db, cipher: FieldCipher, userId: string, noteI
 }
 
 /** Whether this learner has this note in the bin, still restorable. */
-export async function isDeletedNote(db: Db, userId: string, noteId: string): Promise<boolean> {
+export async function isDeletedNote(db: Db, userId: string, noteId: string, now = new Date()): Promise<boolean> {
   if (!uuidPattern.test(noteId)) return false;
   const [row] = await db
     .select({ id: notes.id })
     .from(notes)
-    .where(and(eq(notes.id, noteId), eq(notes.userId, userId), isNotNull(notes.deletedAt)));
+    .where(and(eq(notes.id, noteId), eq(notes.userId, userId), gt(notes.deletedAt, new Date(now.getTime() - purgeAfterMs))));
   return row !== undefined;
 }
 
@@ -412,11 +401,15 @@ export async function deleteNote(db: Db, userId: string, noteId: string, now = n
     .where(and(eq(notes.id, row.id), eq(notes.userId, userId)));
 }
 
-/** Brings a deleted note back; restoring a live note changes nothing. A purged note is gone. */
-export async function restoreNote(db: Db, userId: string, noteId: string): Promise<void> {
+/**
+ * Brings a deleted note back; restoring a live note changes nothing. A note deleted more than a day
+ * ago is gone, as if purged already (not found).
+ */
+export async function restoreNote(db: Db, userId: string, noteId: string, now = new Date()): Promise<void> {
   await throttleWrite(db, userId);
   const row = await ownRow(db, userId, noteId);
   if (!row.deletedAt) return;
+  if (row.deletedAt.getTime() <= now.getTime() - purgeAfterMs) throw notFound();
   await db
     .update(notes)
     .set({ deletedAt: null })

@@ -17,6 +17,7 @@ import {
   matchesSearch,
   noteLimits,
   pageOfNotes,
+  purgeDeletedNotes,
   restoreNote,
   updateNote,
 } from "../../server/notes/index.ts";
@@ -235,9 +236,14 @@ describe.each(databaseKinds)("learner notes on $name", ({ open }) => {
       ["Keep", false],
       ["Oops", true],
     ]);
-    await listNotes(db(), cipher(), userId, { now: new Date(deletedAt.getTime() + 23 * hour) });
+    // A day on, it can no longer be restored, before the clean-up job has removed it too.
+    const later = (hours: number) => new Date(deletedAt.getTime() + hours * hour);
+    expect(await isDeletedNote(db(), userId, note.id, later(23))).toBe(true);
+    expect(await isDeletedNote(db(), userId, note.id, later(25))).toBe(false);
+    await expect(restoreNote(db(), userId, note.id, later(25))).rejects.toMatchObject({ status: 404 });
+    await purgeDeletedNotes(db(), later(23));
     expect(await rawRow(note.id)).toBeDefined();
-    await listNotes(db(), cipher(), userId, { now: new Date(deletedAt.getTime() + 25 * hour) });
+    await purgeDeletedNotes(db(), later(25));
     expect(await rawRow(note.id)).toBeUndefined();
     expect(await rawRow(keep.id)).toBeDefined();
     await expect(restoreNote(db(), userId, note.id)).rejects.toMatchObject({ status: 404 });
