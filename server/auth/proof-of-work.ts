@@ -4,8 +4,7 @@ import type { ProofChallenge, ProofSolution } from "../../common/proof-of-work.t
 import type { Db } from "../db/client.ts";
 import { consumeThrottle } from "./throttle.ts";
 
-/** A challenge as a client sends it back, read before it is trusted. */
-export const proofChallenge: z.ZodType<ProofChallenge> = z.object({
+const challengeShape = z.object({
   algorithm: z.literal("SHA-256"),
   challenge: z.string().regex(/^[0-9a-f]{64}$/),
   maxnumber: z.number().int().nonnegative(),
@@ -13,13 +12,10 @@ export const proofChallenge: z.ZodType<ProofChallenge> = z.object({
   signature: z.string().regex(/^[0-9a-f]{64}$/),
 });
 
-const proofSolution: z.ZodType<ProofSolution> = z.object({
-  algorithm: z.literal("SHA-256"),
-  challenge: z.string().regex(/^[0-9a-f]{64}$/),
-  salt: z.string().max(200),
-  signature: z.string().regex(/^[0-9a-f]{64}$/),
-  number: z.number().int().nonnegative(),
-});
+/** A challenge as a client sends it back, read before it is trusted. */
+export const proofChallenge: z.ZodType<ProofChallenge> = challengeShape;
+
+const proofSolution: z.ZodType<ProofSolution> = challengeShape.omit({ maxnumber: true }).extend({ number: z.number().int().nonnegative() });
 
 /** A solution sent by a client, or null when it is not one. */
 export function decodeProof(encoded: string): ProofSolution | null {

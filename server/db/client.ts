@@ -160,10 +160,12 @@ function takingTurns(client: PGlite): PGlite {
     last = result.catch(() => undefined);
     return result;
   };
+  const query = (...args: Parameters<PGlite["query"]>) => inTurn(() => client.query(...args));
+  const transaction = (...args: Parameters<PGlite["transaction"]>) => inTurn(() => client.transaction(...args));
   return new Proxy(client, {
     get(target, property) {
-      if (property === "query") return (...args: Parameters<PGlite["query"]>) => inTurn(() => target.query(...args));
-      if (property === "transaction") return (...args: Parameters<PGlite["transaction"]>) => inTurn(() => target.transaction(...args));
+      if (property === "query") return query;
+      if (property === "transaction") return transaction;
       const value: unknown = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
