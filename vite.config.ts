@@ -6,6 +6,7 @@ import { pathToFileURL } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig, type Plugin } from "vite";
+import { serviceWorkerPath } from "./common/offline.ts";
 
 /** Folders the server process loads itself (Node runs their TypeScript): the server build imports them, never copies them. */
 const runTimeFolders = ["server", "common"].map((folder) => path.join(import.meta.dirname, folder) + path.sep);
@@ -74,7 +75,7 @@ function offlineSupport(): Plugin {
       for (const text of files) version.update(text);
       this.emitFile({ type: "asset", fileName: "offline.html", source: page });
       this.emitFile({ type: "asset", fileName: "offline.css", source: stylesheet });
-      this.emitFile({ type: "asset", fileName: "sw.js", source: `const buildVersion = "${version.digest("hex").slice(0, 16)}";\n${worker}` });
+      this.emitFile({ type: "asset", fileName: serviceWorkerPath.slice(1), source: `const buildVersion = "${version.digest("hex").slice(0, 16)}";\n${worker}` });
     },
   };
 }

@@ -1,5 +1,7 @@
+import { serviceWorkerPath } from "../../common/offline.ts";
+
 // Refused (a browser that blocks workers): the site works as before, without offline reading.
-const register = () => void navigator.serviceWorker.register("/sw.js").catch(() => undefined);
+const register = () => void navigator.serviceWorker.register(serviceWorkerPath).catch(() => undefined);
 
 /**
  * The service worker (app/offline/service-worker.js, served as /sw.js) keeps the lessons a learner

@@ -164,7 +164,7 @@ export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, d
       !/private|no-store/.test(response.headers.get("cache-control") ?? "");
     if (storable) {
       const body = Buffer.from(await response.arrayBuffer());
-      const headers = { ...Object.fromEntries(response.headers), ...headersFor(nonce, c.req.path) };
+      const headers = { ...Object.fromEntries(response.headers), ...headersFor(nonce, c.req.path, contentType) };
       const page = prepareResponse(200, headers, body, compressOnce(body));
       pageCache.set(cacheKey, page);
       return sendPrepared(c, page);

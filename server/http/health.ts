@@ -7,10 +7,11 @@ import type { Site } from "./site.ts";
 
 /** /healthz (the process answers) and /readyz (it can serve: the database answers and it is not shutting down). */
 export function mountHealth(app: Hono<HttpEnv>, deps: HttpDeps, site: Site): void {
+  const json = "application/json";
   /** A small JSON answer with all its headers, for the probes that poll us most. */
   const routineJson = (c: Context<HttpEnv>, status: number, body: unknown) => {
     c.set("routine", true);
-    return headedResponse(c, status, { ...site.headersFor(null, c.req.path), "content-type": "application/json" }, JSON.stringify(body));
+    return headedResponse(c, status, { ...site.headersFor(null, c.req.path, json), "content-type": json }, JSON.stringify(body));
   };
 
   app.get("/healthz", (c) => routineJson(c, 200, { status: "ok", version }));

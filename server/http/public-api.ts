@@ -37,7 +37,8 @@ export function mountPublicApi(app: Hono<HttpEnv>, publicApi: PublicApi, site: S
         const compressed = await compressLargeFile(body);
         // The parts' names carry their content's hash; the entry's does not.
         const maxAge = file === "standalone.esm.js" ? "max-age=86400" : "max-age=31536000, immutable";
-        const headers = { ...site.headersFor(null, c.req.path), "content-type": "text/javascript; charset=utf-8", "cache-control": `public, ${maxAge}` };
+        const type = "text/javascript; charset=utf-8";
+        const headers = { ...site.headersFor(null, c.req.path, type), "content-type": type, "cache-control": `public, ${maxAge}` };
         return prepareResponse(200, headers, Buffer.from(body), compressed);
       });
       prepared.set(file, response);

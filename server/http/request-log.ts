@@ -27,7 +27,7 @@ export function mountRequestLog(app: Hono<HttpEnv>, deps: HttpDeps, site: Site):
     const scope: RequestScope = { requestId };
     await inRequestScope(scope, next).finally(() => (scope.closed = true));
     if (!c.get("headed")) {
-      const headers = site.headersFor(c.get("nonce") ?? null, c.req.path);
+      const headers = site.headersFor(c.get("nonce") ?? null, c.req.path, c.res.headers.get("content-type"));
       for (const name in headers) c.res.headers.set(name, headers[name]!);
       c.res.headers.set("X-Request-Id", requestId);
     }

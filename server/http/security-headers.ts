@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
+import { serviceWorkerPath } from "../../common/offline.ts";
 import type { HttpEnv } from "./env.ts";
 
 /**
@@ -36,19 +37,29 @@ interface PolicyOptions {
 }
 
 /**
- * The headers every response carries; the CSP allows only our own files and scripts holding the
- * request's nonce (a response with no nonce, such as JSON or a file, allows no inline script at
- * all). Everything but the nonce and the path's opener policy is worked out once here, and the
- * headers of a response with no nonce entirely, not per response.
+ * What a browser may do with a response that is not a page, opened on its own: load, run and
+ * frame nothing. JSON, scripts, stylesheets, images, fonts and text are never pages, except the
+ * service worker's script, whose own response is its policy. PDFs and downloads keep a page's
+ * headers: a browser shows them in a viewer of its own.
  */
-export function securityHeaderPolicy(options: PolicyOptions): (nonce: string | null, path: string) => Record<string, string> {
-  const fixed: Record<string, string> = {
+const resourceTypes = /^(application\/(json|xml|manifest\+json)|text\/(javascript|css|plain|xml)|image\/|font\/)/;
+
+/**
+ * The headers every response carries. A page's CSP allows only our own files and scripts holding
+ * the request's nonce (a page with no nonce allows no inline script at all). A resource
+ * (`resourceTypes`) gets a policy that allows nothing and none of the headers only a page heeds
+ * (the opener and permissions policies): under half a page's bytes, on the answers there are most of
+ * (probes, files, the API). Everything but the nonce and the path's opener policy is worked out once
+ * here, and the headers of a response with no nonce entirely, not per response.
+ */
+export function securityHeaderPolicy(options: PolicyOptions): (nonce: string | null, path: string, contentType: string | null) => Record<string, string> {
+  const everyResponse: Record<string, string> = {
     "x-content-type-options": "nosniff",
     "referrer-policy": "strict-origin-when-cross-origin",
     "x-frame-options": "DENY",
-    "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
     ...(options.production && { "strict-transport-security": "max-age=63072000; includeSubDomains" }),
   };
+  const resource = { ...everyResponse, "content-security-policy": "default-src 'none'; frame-ancestors 'none'" };
   const rest = [
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: https:",
@@ -73,12 +84,14 @@ export function securityHeaderPolicy(options: PolicyOptions): (nonce: string | n
   // Google sign-in opens a popup that must keep its opener; the responses on the popup's trip
   // through Google's origin (start, callback, completion, and the development stand-in's chooser) cannot isolate themselves.
   const headers = (nonce: string | null, popup: boolean): Record<string, string> => ({
-    ...fixed,
+    ...everyResponse,
+    "permissions-policy": "camera=(), microphone=(), geolocation=(), payment=(self)",
     "cross-origin-opener-policy": popup ? "unsafe-none" : "same-origin-allow-popups",
     "content-security-policy": csp(nonce),
   });
   const withoutNonce = { popup: headers(null, true), other: headers(null, false) };
-  return (nonce, path) => {
+  return (nonce, path, contentType) => {
+    if (nonce === null && contentType !== null && resourceTypes.test(contentType) && path !== serviceWorkerPath) return resource;
     const popup = popupTrip.test(path);
     if (nonce === null) return popup ? withoutNonce.popup : withoutNonce.other;
     return headers(nonce, popup);

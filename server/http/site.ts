@@ -5,8 +5,8 @@ import { razorpayFrameOrigins, securityHeaderPolicy } from "./security-headers.t
 export interface Site {
   /** The origin requests are handed to the app on: PUBLIC_URL's, the first of the site's origins. */
   publicOrigin: string;
-  /** The security headers of a response with this CSP nonce (or none) at this path. */
-  headersFor: (nonce: string | null, path: string) => Record<string, string>;
+  /** The security headers of a response with this CSP nonce (or none) at this path, of this content type (a page's when none). */
+  headersFor: (nonce: string | null, path: string, contentType: string | null) => Record<string, string>;
 }
 
 export function siteOf(deps: HttpDeps): Site {

@@ -16,7 +16,7 @@ export function mountStaticFiles(app: Hono<HttpEnv>, deps: HttpDeps, site: Site)
         response: prepareResponse(
           200,
           {
-            ...headersFor(null, path),
+            ...headersFor(null, path, file.type),
             "content-type": file.type,
             etag: file.etag,
             "cache-control": file.immutable ? "public, max-age=31536000, immutable" : "public, max-age=3600",
@@ -28,7 +28,7 @@ export function mountStaticFiles(app: Hono<HttpEnv>, deps: HttpDeps, site: Site)
     ]),
   );
 
-  app.on(["GET", "HEAD"], contentImagesRoute, contentImages(deps.catalog, headersFor(null, contentImagesRoute)));
+  app.on(["GET", "HEAD"], contentImagesRoute, contentImages(deps.catalog, headersFor(null, contentImagesRoute, "image/svg+xml")));
 
   app.on(["GET", "HEAD"], "*", async (c, next) => {
     const file = assets.get(c.req.path);

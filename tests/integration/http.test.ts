@@ -70,10 +70,24 @@ describe("security headers", () => {
     }
   });
 
-  it("gives a response that is not a page no nonce, so it allows no inline script", async () => {
-    for (const urlPath of ["/healthz", "/favicon.svg", "/robots.txt"]) {
-      const csp = (await get(urlPath)).headers.get("content-security-policy") ?? "";
+  it("lets a response that is not a page, opened on its own, load and run nothing, and leaves out what only a page heeds", async () => {
+    const script = /\/assets\/[\w-]+\.js/.exec(await (await get("/")).text())?.[0];
+    expect(script).toBeDefined();
+    for (const urlPath of ["/healthz", "/readyz", "/favicon.svg", "/robots.txt", "/api/v1/courses", script!]) {
+      const response = await get(urlPath);
+      expect(response.headers.get("content-security-policy"), urlPath).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(response.headers.get("permissions-policy"), urlPath).toBeNull();
+      expect(response.headers.get("cross-origin-opener-policy"), urlPath).toBeNull();
+    }
+  });
+
+  it("gives the service worker and the offline page a page's policy with no nonce, so they allow no inline script", async () => {
+    for (const urlPath of ["/sw.js", "/offline.html"]) {
+      const response = await get(urlPath);
+      expect(response.status, urlPath).toBe(200);
+      const csp = response.headers.get("content-security-policy") ?? "";
       expect(csp, urlPath).toContain("script-src 'self';");
+      expect(csp, urlPath).toContain("connect-src 'self'");
       expect(csp, urlPath).not.toContain("nonce-");
     }
   });
