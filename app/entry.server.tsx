@@ -52,7 +52,8 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") {
     return new Response(null, { status: responseStatusCode, headers: responseHeaders });
   }
-  const { inlineStylesheet, serverHtml, ...values } = loadContext.get(documentRequest);
+  const page = loadContext.get(documentRequest);
+  const { inlineStylesheet, serverHtml, ...values } = page;
   // The dev server's CSP has no nonce (Vite injects unnonced scripts); a nonce there only upsets hydration.
   const nonce = import.meta.env.DEV ? undefined : values.nonce;
 
@@ -68,7 +69,8 @@ export default function handleRequest(
       final(callback) {
         clearTimeout(timeoutId);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        resolve(new Response(lowPriorityPreloads(Buffer.concat(chunks)), { headers: responseHeaders, status: responseStatusCode }));
+        page.rendered = lowPriorityPreloads(Buffer.concat(chunks));
+        resolve(new Response(page.rendered, { headers: responseHeaders, status: responseStatusCode }));
         callback();
       },
     });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from "react";
 import {
   Links,
   Meta,
@@ -18,7 +18,6 @@ import stylesheetHref from "./app.css?url";
 import { NavigationProgress } from "./components/navigation-progress.tsx";
 import { NoticeBanner } from "./components/notice-banner.tsx";
 import { RouteError } from "./components/not-found.tsx";
-import { AnalyticsConsent } from "./components/analytics-consent.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { useDocumentValues } from "./lib/document-context.ts";
@@ -110,6 +109,9 @@ function Stylesheet({ linked, signedIn }: { linked: boolean; signedIn: boolean }
   return <style ref={style} nonce={nonce ?? firstRender.nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: css ?? "" }} />;
 }
 
+/** The analytics consent banner: its code (and the consent store's) is fetched only on a site that measures page views. */
+const AnalyticsConsent = lazy(() => import("./components/analytics-consent.tsx").then((module) => ({ default: module.AnalyticsConsent })));
+
 /** A route's `handle`: `focused` pages (the lesson player) bring their own slim header and no site footer. */
 export interface RouteHandle {
   focused?: boolean;
@@ -155,7 +157,11 @@ export function Layout({ children }: { children: ReactNode }) {
             {data && <SiteFooter site={data.site} year={data.year} cookieSettings={data.analyticsId !== null} />}
           </>
         )}
-        {data?.analyticsId && <AnalyticsConsent measurementId={data.analyticsId} />}
+        {data?.analyticsId && (
+          <Suspense fallback={null}>
+            <AnalyticsConsent measurementId={data.analyticsId} />
+          </Suspense>
+        )}
         <NavigationProgress />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />

@@ -74,6 +74,11 @@ export interface DocumentRequest {
   serverHtml: Map<string, string>;
   /** An error the HTTP layer answered with, which the catch-all route shows as the site's error page. */
   serverError?: ServerError;
+  /**
+   * The document as entry.server rendered it, for the HTTP layer to compress, cache and send: reading
+   * it back from the Response's body would copy it twice more through the Fetch API's streams.
+   */
+  rendered?: Buffer<ArrayBuffer>;
 }
 
 /** A refusal or failure of the HTTP layer's own (a body too large, a cross-site form), before any route ran. */

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
 import { Link, useLocation } from "react-router";
-import { consentSnapshot, openConsentSettings, saveConsent, sendPageView, startAnalytics, subscribe } from "../lib/analytics-consent.ts";
+import { consentSnapshot, saveConsent, sendPageView, startAnalytics, subscribe } from "../lib/analytics-consent.ts";
 import { Button } from "./ui/button.tsx";
 
 /**
@@ -50,14 +50,5 @@ export function AnalyticsConsent({ measurementId }: { measurementId: string }) {
         </div>
       </div>
     </section>
-  );
-}
-
-/** Opens the choice again, from the footer and the cookie policy. */
-export function CookieSettingsButton({ className }: { className: string }) {
-  return (
-    <button type="button" onClick={openConsentSettings} className={className}>
-      Cookie settings
-    </button>
   );
 }

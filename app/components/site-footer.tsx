@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { RootData } from "../lib/seo.ts";
-import { CookieSettingsButton } from "./analytics-consent.tsx";
+import { CookieSettingsButton } from "./cookie-settings-button.tsx";
 
 const columns = [
   {

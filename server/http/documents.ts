@@ -5,7 +5,7 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { authorize } from "../api/credentials.ts";
 import { apiBase, apiErrorBody } from "../api/v1.ts";
 import { clientIpHeader } from "../auth/index.ts";
-import { appServices, documentRequest, type ServerError } from "../context.ts";
+import { appServices, documentRequest, type DocumentRequest, type ServerError } from "../context.ts";
 import { reportError } from "../logger.ts";
 import { appRequest, requestAddress } from "./app-request.ts";
 import { backOfficeGate } from "./back-office.ts";
@@ -24,9 +24,15 @@ import { stylesheetText } from "./static-assets.ts";
 /** Where the HTTP layer's error pages are rendered: a path no route has, so the catch-all route answers. */
 const errorPagePath = "/_error";
 
+/** What React Router answered, and the document's bytes when it rendered one (the response's body, not yet read). */
+interface Rendered {
+  response: Response;
+  html: Buffer<ArrayBuffer> | null;
+}
+
 /** The React Router app rendering a page, and the HTTP layer's error pages, for the mounts that answer with one. */
 export interface Documents {
-  renderApp: (c: Context<HttpEnv>, request: Request, serverError?: ServerError) => Promise<Response>;
+  renderApp: (c: Context<HttpEnv>, request: Request, serverError?: ServerError) => Promise<Rendered>;
   errorPage: (c: Context<HttpEnv>, status: ContentfulStatusCode, message: string, options?: { signedOut?: boolean }) => Promise<Response>;
 }
 
@@ -36,7 +42,7 @@ export function createDocuments(deps: HttpDeps, site: Site, publicApi: PublicApi
   const now = deps.payments.shop.now;
 
   /** Renders the React Router app for `request`; with `serverError`, as that error's page. */
-  async function renderApp(c: Context<HttpEnv>, request: Request, serverError?: ServerError): Promise<Response> {
+  async function renderApp(c: Context<HttpEnv>, request: Request, serverError?: ServerError): Promise<Rendered> {
     const nonce = requestNonce(c);
     const context = new RouterContextProvider();
     context.set(appServices, {
@@ -59,18 +65,19 @@ export function createDocuments(deps: HttpDeps, site: Site, publicApi: PublicApi
       shop: deps.payments.shop,
       sandbox: deps.payments.sandbox,
     });
-    context.set(documentRequest, {
+    const page: DocumentRequest = {
       nonce,
       inlineStylesheet: (href) => stylesheetText(deps.assets, href),
       dataRequest: c.req.path.endsWith(".data"),
       serverHtml: new Map(),
       ...(serverError && { serverError }),
-    });
+    };
+    context.set(documentRequest, page);
     const response = await handleRequest(request, context);
     if (response.headers.get("content-type")?.startsWith("text/html") && !response.headers.has("cache-control")) {
       response.headers.set("Cache-Control", "no-cache");
     }
-    return response;
+    return { response, html: page.rendered ?? null };
   }
 
   /**
@@ -88,7 +95,7 @@ export function createDocuments(deps: HttpDeps, site: Site, publicApi: PublicApi
       const value = c.req.header(name);
       if (value !== undefined) headers.set(name, value);
     }
-    const page = await renderApp(c, new Request(publicOrigin + errorPagePath, { headers }), { status, message });
+    const { response: page } = await renderApp(c, new Request(publicOrigin + errorPagePath, { headers }), { status, message });
     // Anything but the error itself (an unverified account is sent to /verify-email first) gets the sentence.
     if (page.status !== status) return c.text(message, status);
     return page;
@@ -152,7 +159,7 @@ export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, d
     const request = isSafeMethod(received.method) ? received : await formRequest(received);
     if (!(request instanceof Request)) return errorPage(c, request.status, request.message);
     const nonce = requestNonce(c);
-    const response = await renderApp(c, await backOffice.discovery(await backOffice.asSeenBy(request, errorPagePath), errorPagePath));
+    const { response, html } = await renderApp(c, await backOffice.discovery(await backOffice.asSeenBy(request, errorPagePath), errorPagePath));
     if (response.status >= 500 && !(await databaseAnswers())) return databaseDown(c, cacheable ? cacheKey : null);
     const contentType = response.headers.get("content-type");
     const storable =
@@ -163,7 +170,7 @@ export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, d
       !response.headers.has("set-cookie") &&
       !/private|no-store/.test(response.headers.get("cache-control") ?? "");
     if (storable) {
-      const body = Buffer.from(await response.arrayBuffer());
+      const body = html ?? Buffer.from(await response.arrayBuffer());
       const headers = { ...Object.fromEntries(response.headers), ...headersFor(nonce, c.req.path, contentType) };
       const page = prepareResponse(200, headers, body, compressOnce(body));
       pageCache.set(cacheKey, page);
@@ -171,12 +178,13 @@ export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, d
     }
 
     const encoding = acceptedEncoding(c);
-    if (!encoding || !response.body || !isCompressible(contentType)) return response;
+    // Reading `body` of a response whose bytes are at hand would have the Fetch API copy them for nothing.
+    if (!encoding || !isCompressible(contentType) || (html === null && !response.body)) return response;
     if (response.headers.get("content-disposition")?.startsWith("attachment")) {
       return acceptsGzip(requestHeader(c, "accept-encoding")) ? compressStream(response) : response;
     }
     // Documents are rendered whole (entry.server), so the body is compressed in one piece.
-    const compressed = compressPerRequest(Buffer.from(await response.arrayBuffer()), encoding);
+    const compressed = compressPerRequest(html ?? Buffer.from(await response.arrayBuffer()), encoding);
     const headers = new Headers(response.headers);
     headers.set("Content-Encoding", encoding);
     headers.set("Content-Length", String(compressed.length));

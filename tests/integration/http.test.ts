@@ -167,14 +167,24 @@ describe("HTML", () => {
     for (const link of preloads) expect(link).toContain('fetchpriority="low"');
   });
 
+  /** The text of every script `page` preloads. */
+  async function preloadedScripts(page: string): Promise<{ script: string; text: string }[]> {
+    const html = await (await get(page)).text();
+    const scripts = [...html.matchAll(/<link rel="modulepreload"[^>]*href="(\/assets\/[^"]+\.js)"/g)].map(([, href]) => href as string);
+    expect(scripts.length).toBeGreaterThan(2);
+    return scripts.map((script) => ({ script, text: readFileSync(path.join(projectRoot, "build/client", script), "utf8") }));
+  }
+
   it("keeps the server's form validator out of the scripts a page loads", async () => {
     for (const page of ["/", "/courses", "/login"]) {
-      const html = await (await get(page)).text();
-      const scripts = [...html.matchAll(/<link rel="modulepreload"[^>]*href="(\/assets\/[^"]+\.js)"/g)].map(([, href]) => href as string);
-      expect(scripts.length).toBeGreaterThan(2);
-      for (const script of scripts) {
-        const text = readFileSync(path.join(projectRoot, "build/client", script), "utf8");
-        expect(text.includes("ZodError"), `${page} loads zod in ${script}`).toBe(false);
+      for (const { script, text } of await preloadedScripts(page)) expect(text.includes("ZodError"), `${page} loads zod in ${script}`).toBe(false);
+    }
+  });
+
+  it("loads no analytics consent code on a site that measures no page views", async () => {
+    for (const page of ["/", "/courses", "/cookies"]) {
+      for (const { script, text } of await preloadedScripts(page)) {
+        expect(text.includes("academy_consent") || text.includes("Cookie choices"), `${page} loads the consent banner in ${script}`).toBe(false);
       }
     }
   });

@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import { policySlugs, type PolicySlug } from "../../../server/catalog/index.ts";
 import { appServices } from "../../../server/context.ts";
-import { CookieSettingsButton } from "../../components/analytics-consent.tsx";
+import { CookieSettingsButton } from "../../components/cookie-settings-button.tsx";
 import { Container, PageIntro, Prose } from "../../components/page-intro.tsx";
 import { formatDate } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";
