@@ -39,5 +39,8 @@ export async function serve(environment: Record<string, string | undefined>): Pr
   });
 
   services.payments.startWebhooks((request) => Promise.resolve(app.fetch(request)));
+  const started = performance.now();
+  const lessons = services.catalog.current.prepareLessons();
+  services.logger.info({ lessons, ms: Math.round(performance.now() - started) }, "lessons rendered");
   await listen(services, getRequestListener(app.fetch));
 }

@@ -70,10 +70,16 @@ export interface Catalog {
   site: Site;
   courses: Course[];
   /**
-   * A lesson's body, rendered on first use and kept: highlighting every lesson at start-up would
-   * cost seconds. Kept apart from the course so pages never ship lesson text by accident.
+   * A lesson's body, rendered on first use and kept. Kept apart from the course so pages never ship
+   * lesson text by accident.
    */
   lessonBody(courseId: string, lessonId: string): RenderedLesson | undefined;
+  /**
+   * Renders every lesson not rendered yet; how many it rendered. Seconds of work (highlighting,
+   * each language's grammar compiled on first use), which the server does before it listens so that
+   * no learner waits for a lesson's first render (up to 340 ms), and tests and tools never do.
+   */
+  prepareLessons(): number;
   services: Service[];
   team: TeamMember[];
   portfolio: Project[];
@@ -349,19 +355,27 @@ export async function loadCatalog(root: string): Promise<Catalog> {
     }
   }
 
+  const renderOnce = (key: string, file: SourceFile): RenderedLesson => {
+    let body = lessonBodies.get(key);
+    if (!body) {
+      body = renderLesson(file);
+      lessonBodies.set(key, body);
+    }
+    return body;
+  };
+
   return {
     site,
     courses: courses.toSorted(byOrder),
     lessonBody(courseId, lessonId) {
       const key = `${courseId}/${lessonId}`;
       const file = lessonFiles.get(key);
-      if (!file) return undefined;
-      let body = lessonBodies.get(key);
-      if (!body) {
-        body = renderLesson(file);
-        lessonBodies.set(key, body);
-      }
-      return body;
+      return file && renderOnce(key, file);
+    },
+    prepareLessons() {
+      const before = lessonBodies.size;
+      for (const [key, file] of lessonFiles) renderOnce(key, file);
+      return lessonBodies.size - before;
     },
     services: services.toSorted(byOrder),
     team: team.toSorted(byOrder),

@@ -64,6 +64,20 @@ function courseClaims(course: Course): string {
   return [course.title, course.summary, course.descriptionHtml, ...course.outcomes, ...course.modules.flatMap((m) => [m.title, m.summary, ...m.objectives])].join("\n");
 }
 
+describe("lessons", () => {
+  it("are rendered once each, on first use or all together before the server listens", async () => {
+    const catalog = await loadCatalog(contentDir);
+    const lessons = catalog.courses.flatMap((course) => course.modules.flatMap((m) => m.lessons.map((lesson) => [course.id, lesson.id] as const)));
+    const [courseId, lessonId] = lessons[0]!;
+    const first = catalog.lessonBody(courseId, lessonId);
+    expect(first?.html).toContain("<h2");
+    expect(catalog.prepareLessons()).toBe(lessons.length - 1);
+    expect(catalog.prepareLessons()).toBe(0);
+    expect(catalog.lessonBody(courseId, lessonId)).toBe(first);
+    expect(catalog.lessonBody(courseId, "9-9")).toBeUndefined();
+  });
+});
+
 describe("course facts come from the lessons", () => {
   it("gives every course the duration its lesson files add up to", async () => {
     const { courses } = await loadCatalog(contentDir);
