@@ -40,6 +40,8 @@ function ourAnswer(url: string, encoding: string | null): Promise<{ body: Buffer
 }
 
 const rounds = 5;
+const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
+const median = (ratios: number[]) => ratios.toSorted((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
 
 export async function fixedCostBench(server: RunningServer, seconds: number, barePort: number): Promise<FixedCostRun[]> {
   const html = (await rawBody(`${server.url}/`, "identity")).toString();
@@ -73,13 +75,12 @@ export async function fixedCostBench(server: RunningServer, seconds: number, bar
         const academy = wrk("academy", server.url + t.path, { seconds, connections: 50, headers });
         return { reference, headed, academy, ratio: academy.requestsPerSecond / reference.requestsPerSecond, headedRatio: headed.requestsPerSecond / reference.requestsPerSecond };
       });
-      const median = measured.toSorted((a, b) => a.ratio - b.ratio)[Math.floor(rounds / 2)]!;
-      const rounded = (ratio: number) => Math.round(ratio * 100) / 100;
+      const middle = measured.toSorted((a, b) => a.ratio - b.ratio)[Math.floor(rounds / 2)]!;
       return {
         what: t.what,
-        reference: median.reference,
-        headed: median.headed,
-        academy: median.academy,
+        reference: middle.reference,
+        headed: middle.headed,
+        academy: middle.academy,
         ratios: measured.map((m) => rounded(m.ratio)),
         headedRatios: measured.map((m) => rounded(m.headedRatio)),
       };
@@ -91,11 +92,10 @@ export async function fixedCostBench(server: RunningServer, seconds: number, bar
 
 export function printFixedCost(runs: FixedCostRun[], seconds: number) {
   console.log(`\nFixed cost per request beside bare Hono serving the same bytes (wrk, 1 thread, 50 connections, ${seconds} s each, ${rounds} alternating rounds; the median round)`);
-  const median = (ratios: number[]) => ratios.toSorted((a, b) => a - b)[Math.floor(ratios.length / 2)]!.toFixed(2);
   for (const r of runs) {
     console.log(
       `  ${r.what.padEnd(24)} bare Hono ${r.reference.requestsPerSecond} req/s · academy ${r.academy.requestsPerSecond} req/s (p99 ${r.academy.p99Ms} ms, ${r.academy.errors} errors) · median ratio ${(r.academy.requestsPerSecond / r.reference.requestsPerSecond).toFixed(2)} of ${r.ratios.join(", ")} (target ≥ 0.70)`,
     );
-    console.log(`  ${"".padEnd(24)} bare Hono sending our headers: ${r.headed.requestsPerSecond} req/s in that round, median ratio ${median(r.headedRatios)} of ${r.headedRatios.join(", ")}`);
+    console.log(`  ${"".padEnd(24)} bare Hono sending our headers: ${r.headed.requestsPerSecond} req/s in that round, median ratio ${median(r.headedRatios).toFixed(2)} of ${r.headedRatios.join(", ")}`);
   }
 }

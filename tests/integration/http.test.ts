@@ -147,6 +147,14 @@ describe("static assets", () => {
   });
 });
 
+/** The text of every script `page` preloads. */
+async function preloadedScripts(page: string): Promise<{ script: string; text: string }[]> {
+  const html = await (await get(page)).text();
+  const scripts = [...html.matchAll(/<link rel="modulepreload"[^>]*href="(\/assets\/[^"]+\.js)"/g)].map(([, href]) => href as string);
+  expect(scripts.length).toBeGreaterThan(2);
+  return scripts.map((script) => ({ script, text: readFileSync(path.join(projectRoot, "build/client", script), "utf8") }));
+}
+
 describe("HTML", () => {
   it("is compressed for clients that accept it", async () => {
     const response = await get("/services", { "accept-encoding": "br" });
@@ -166,14 +174,6 @@ describe("HTML", () => {
     expect(preloads.length).toBeGreaterThan(2);
     for (const link of preloads) expect(link).toContain('fetchpriority="low"');
   });
-
-  /** The text of every script `page` preloads. */
-  async function preloadedScripts(page: string): Promise<{ script: string; text: string }[]> {
-    const html = await (await get(page)).text();
-    const scripts = [...html.matchAll(/<link rel="modulepreload"[^>]*href="(\/assets\/[^"]+\.js)"/g)].map(([, href]) => href as string);
-    expect(scripts.length).toBeGreaterThan(2);
-    return scripts.map((script) => ({ script, text: readFileSync(path.join(projectRoot, "build/client", script), "utf8") }));
-  }
 
   it("keeps the server's form validator out of the scripts a page loads", async () => {
     for (const page of ["/", "/courses", "/login"]) {
