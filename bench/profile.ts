@@ -11,9 +11,14 @@ import { wrk } from "./wrk.ts";
 
 interface CpuProfile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+  /** Microseconds on the monotonic clock, which `process.hrtime` reads too (Linux). */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
+
+/** Now on the clock a CPU profile's timestamps are on, in microseconds. */
+const profileClock = () => Number(process.hrtime.bigint() / 1000n);
 
 export interface ProfileShare {
   name: string;
@@ -47,16 +52,22 @@ function shares(totals: Map<string, number>, all: number, top: number): ProfileS
     .map(([name, micros]) => ({ name, percent: Math.round((micros / all) * 1000) / 10 }));
 }
 
-/** Self time by origin and by function, idle left out, from one .cpuprofile. */
-export function summarise(profile: CpuProfile, requests: number): Omit<PageProfile, "path" | "requestsPerSecond"> {
+/**
+ * Self time by origin and by function, idle left out, from one .cpuprofile: only the samples taken
+ * between `from` and `to` (profile clock), so the server's start-up (rendering every lesson, say) and
+ * shutdown are not counted against the requests.
+ */
+export function summarise(profile: CpuProfile, requests: number, from = -Infinity, to = Infinity): Omit<PageProfile, "path" | "requestsPerSecond"> {
   const frames = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const byOrigin = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let busy = 0;
+  let at = profile.startTime;
   profile.samples.forEach((id, i) => {
     const frame = frames.get(id);
     const micros = profile.timeDeltas[i] ?? 0;
-    if (!frame || frame.functionName === "(idle)") return;
+    at += micros;
+    if (at < from || at > to || !frame || frame.functionName === "(idle)") return;
     busy += micros;
     const origin = originOf(frame.url, frame.functionName);
     byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + micros);
@@ -81,8 +92,11 @@ export async function profilePage(port: number, page: string, options: { env?: R
     }
     const server = await startServer(port, { ...env, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir}` });
     let result;
+    const from = profileClock();
+    let to = Infinity;
     try {
       result = wrk("academy profiled", `${server.url}${page}`, { seconds: options.seconds, connections: 20, headers: Object.entries(headers).map(([k, v]) => `${k}: ${v}`) });
+      to = profileClock();
     } finally {
       await server.stop();
     }
@@ -90,7 +104,7 @@ export async function profilePage(port: number, page: string, options: { env?: R
     const file = readdirSync(dir).find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name));
     if (!file) throw new Error("the server wrote no CPU profile");
     const profile = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile;
-    return { path: page, requestsPerSecond: result.requestsPerSecond, ...summarise(profile, result.requestsPerSecond * options.seconds) };
+    return { path: page, requestsPerSecond: result.requestsPerSecond, ...summarise(profile, result.requestsPerSecond * options.seconds, from, to) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

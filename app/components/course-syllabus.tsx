@@ -1,14 +1,18 @@
-import { Link } from "react-router";
+import { useRef } from "react";
 import type { CourseModule, Lesson } from "../../common/view-types.ts";
+import { useClientLinks } from "../lib/use-client-links.ts";
 import { Badge } from "./ui/badge.tsx";
 
 /**
- * A course's modules and lessons. A lesson the viewer can open (a free preview, or any lesson once
- * enrolled) is a link across its whole row; a locked one is marked with a lock, and its module ends
- * with what unlocks it (the page's own Enrol now is beside it, or on a phone at the screen's foot). Rows repeat for every lesson, so they carry named classes (app.css) and
- * their lock is drawn by the stylesheet, not repeated in the page.
+ * A course's modules and lessons, as the items of the syllabus's list. A lesson the viewer can open (a
+ * free preview, or any lesson once enrolled) is a link across its whole row; a locked one is marked
+ * with a lock, and its module ends with what unlocks it (the page's own Enrol now is beside it, or on
+ * a phone at the screen's foot). Rows repeat for every lesson, so they carry named classes (app.css)
+ * and their lock is drawn by the stylesheet, not repeated in the page. The same for every visitor
+ * (enrolled or not), so the server renders them to HTML once (app/routes/site/course-syllabus.server.tsx):
+ * the links are plain, and `CourseSyllabus` makes them navigate within the app.
  */
-export function CourseSyllabus({
+export function CourseSyllabusItems({
   courseId,
   modules,
   enrolled,
@@ -21,7 +25,7 @@ export function CourseSyllabus({
   price: string;
 }) {
   return (
-    <ol className="mt-5 space-y-3">
+    <>
       {modules.map((mod, m) => (
         <li key={mod.title}>
           <details className="syllabus-module group" open={m === 0}>
@@ -42,14 +46,14 @@ export function CourseSyllabus({
                 if (enrolled || lesson.preview) {
                   return (
                     <li key={lesson.id}>
-                      <Link to={`/courses/${courseId}/submodule/${lesson.id}`} className="syllabus-row syllabus-open">
+                      <a href={`/courses/${courseId}/submodule/${lesson.id}`} data-discover="true" className="syllabus-row syllabus-open">
                         {number}
                         <span className="flex flex-1 flex-wrap items-center gap-x-2 gap-y-1">
                           <span className="font-medium underline-offset-2 hover:underline">{lesson.title}</span>
                           {!enrolled && <Badge tone="success">Free preview</Badge>}
                         </span>
                         {minutes}
-                      </Link>
+                      </a>
                     </li>
                   );
                 }
@@ -74,6 +78,13 @@ export function CourseSyllabus({
           </details>
         </li>
       ))}
-    </ol>
+    </>
   );
+}
+
+/** The syllabus's list, its items the HTML the server rendered once (`CourseSyllabusItems`). */
+export function CourseSyllabus({ id, html }: { id: string; html: string }) {
+  const list = useRef<HTMLOListElement>(null);
+  useClientLinks(list);
+  return <ol ref={list} id={id} className="mt-5 space-y-3" dangerouslySetInnerHTML={{ __html: html }} />;
 }

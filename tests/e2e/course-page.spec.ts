@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { gotoHydrated } from "./hydration.ts";
 
 const coursePath = "/course/webdevfrontendcourse";
 
@@ -76,6 +77,22 @@ test("a free preview's whole row links to the lesson, and a locked row is marked
   await expect(module.getByText("Locked lessons open when you enrol: ₹4,999, one payment for every lesson.")).toBeVisible();
   // The way to enrol is the page's own, beside the syllabus: one Enrol now, not one a module.
   await expect(page.getByRole("link", { name: "Enrol now" })).toHaveCount(1);
+});
+
+test("a syllabus link opens its lesson within the app, as every other link does, and a Ctrl-click is the browser's", async ({ page, context }) => {
+  await gotoHydrated(page, coursePath);
+  await page.evaluate(() => Object.assign(window, { stayedInTheApp: true }));
+  const preview = page.locator("#syllabus ~ ol").getByRole("link", { name: /How the web works/ });
+  await preview.click({ modifiers: ["ControlOrMeta"] });
+  await expect.poll(() => context.pages().length).toBe(2);
+  await expect(page).toHaveURL(coursePath);
+  await preview.click();
+  await expect(page).toHaveURL("/courses/webdevfrontendcourse/submodule/1-1");
+  await expect(page.getByRole("heading", { level: 1, name: /How the web works/ })).toBeVisible();
+  expect(await page.evaluate(() => (window as { stayedInTheApp?: boolean }).stayedInTheApp)).toBe(true);
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1, name: "Front-End Web Development" })).toBeVisible();
+  await expect(page.locator("#syllabus ~ ol > li")).toHaveCount(6);
 });
 
 test("the cover and the instructor's portrait load from long-cached, sandboxed SVGs with their size reserved", async ({ page, request }) => {

@@ -1,5 +1,5 @@
 import { data, Link } from "react-router";
-import { courseOffSale, sharedCoursesOnSale } from "../../../server/catalog/index.ts";
+import { courseOffSale, sharedCoursesOnSale, type Money } from "../../../server/catalog/index.ts";
 import { coursePlayerPath, isEnrolled } from "../../../server/commerce/index.ts";
 import { appServices, documentRequest, viewerContext } from "../../../server/context.ts";
 import { sharedCourseRating, sharedNewestReviews } from "../../../server/feedback/index.ts";
@@ -19,9 +19,14 @@ import type { Route } from "./+types/course";
 import { ButtonLink } from "../../components/ui/button.tsx";
 import { cardClass } from "../../components/ui/card.tsx";
 import { StickyActionBar } from "../../components/ui/sticky-action-bar.tsx";
+import { syllabusHtml } from "./course-syllabus.server.tsx";
 
-/** The element the course's description is rendered in (app/lib/server-html.ts). */
+/** The elements the course's description and syllabus are rendered in (app/lib/server-html.ts). */
 const courseDescriptionId = "course-description";
+const courseSyllabusId = "course-syllabus";
+
+/** What enrolling costs, as the page says it: "₹4,999" or "Free". */
+const priceLabel = (price: Money) => (price.amount === 0 ? "Free" : formatMoney(price));
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { catalog, db, cipher, sharedReads } = context.get(appServices);
@@ -54,7 +59,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       lessonCount: course.lessonCount,
       videoLessonCount: course.videoLessonCount,
       description: htmlOnce(context.get(documentRequest), courseDescriptionId, course.descriptionHtml),
-      modules: course.modules.map((m) => ({ title: m.title, summary: m.summary, lessons: m.lessons.map((l) => ({ id: l.id, title: l.title, minutes: l.minutes, preview: l.preview })) })),
+      moduleCount: course.modules.length,
+      syllabus: htmlOnce(context.get(documentRequest), courseSyllabusId, syllabusHtml(catalog, course, owned, priceLabel(course.price))),
     },
     instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml, portrait: instructor.portrait },
     refund: catalog.site.refund,
@@ -145,9 +151,10 @@ function EnrolCall({ offer, owned, note }: { offer: EnrolOffer; owned: boolean; 
 export default function CoursePage({ loaderData }: Route.ComponentProps) {
   const { course, instructor, refund, taxMode, playerPath, rating, reviews } = loaderData;
   const description = useHtmlOnce(courseDescriptionId, course.description);
+  const syllabus = useHtmlOnce(courseSyllabusId, course.syllabus);
   const free = course.price.amount === 0;
   const offer: EnrolOffer = {
-    price: free ? "Free" : formatMoney(course.price),
+    price: priceLabel(course.price),
     enrolPath: playerPath ?? `/courses/${course.id}/confirm`,
     enrolLabel: playerPath ? "Go to course" : free ? "Enrol for free" : "Enrol now",
   };
@@ -174,7 +181,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
                   <ClockIcon className="size-4" /> {formatDuration(course.totalMinutes)} of lessons
                 </li>
                 <li className="inline-flex items-center gap-1.5">
-                  <BookIcon className="size-4" /> {course.modules.length} modules · {course.lessonCount} lessons
+                  <BookIcon className="size-4" /> {course.moduleCount} modules · {course.lessonCount} lessons
                 </li>
                 <li>{lessonFormat(course)}</li>
                 <li>
@@ -226,10 +233,10 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
               Syllabus
             </h2>
             <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-              {course.modules.length} modules · {course.lessonCount} lessons · {formatDuration(course.totalMinutes)} of
+              {course.moduleCount} modules · {course.lessonCount} lessons · {formatDuration(course.totalMinutes)} of
               lessons, each with exercises, and a final project
             </p>
-            <CourseSyllabus courseId={course.id} modules={course.modules} enrolled={playerPath !== null} price={offer.price} />
+            <CourseSyllabus id={courseSyllabusId} html={syllabus} />
           </section>
 
           <section aria-labelledby="audience" className="mt-12 grid gap-8 sm:grid-cols-2">
@@ -324,7 +331,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
               small
               className="mt-6 space-y-2"
               items={[
-                `${course.lessonCount} lessons across ${course.modules.length} modules, ${formatDuration(course.totalMinutes)} in all`,
+                `${course.lessonCount} lessons across ${course.moduleCount} modules, ${formatDuration(course.totalMinutes)} in all`,
                 "Self-paced, with lifetime access",
                 "Hands-on exercises and a final project",
                 "Certificate of completion",
