@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { contentCopy, projectRoot } from "./helpers.ts";
 import { migratedDataDir } from "../support/database-templates.ts";
 import { freePort } from "../support/free-port.ts";
-import { listeningUrl, productionSandboxEnv, startProcess, type ServerProcess } from "../support/server-process.ts";
+import { listeningUrl, logLines, productionSandboxEnv, startProcess, type ServerProcess } from "../support/server-process.ts";
 
 const running: ServerProcess[] = [];
 afterEach(() => {
@@ -75,8 +75,9 @@ describe("a running server", { timeout: 180_000 }, () => {
     const server = startProcess({ PORT: "0", HOST: "", DATA_DIR: await readyDir() });
     running.push(server);
     await listeningUrl(server);
-    const listening = server.output().split("\n").find((l) => l.includes('"msg":"listening"')) ?? "{}";
-    expect(JSON.parse(listening)).toMatchObject({ host: "127.0.0.1" });
+    // The banner goes to stderr and the log line to stdout: either may arrive first.
+    await expect.poll(() => logLines(server, "listening")).toHaveLength(1);
+    expect(logLines(server, "listening")[0]).toMatchObject({ host: "127.0.0.1" });
   });
 
   it("creates DATA_DIR on a production first start", async () => {
