@@ -28,6 +28,21 @@ function lowPriorityPreloads(html: Buffer): Buffer<ArrayBuffer> {
 }
 
 /**
+ * The rendered page as a stream that hands over its bytes only when read. Given the bytes themselves,
+ * the Fetch API copies them into a new buffer as the Response is made, and React Router makes it (its
+ * middleware looks at the body), though the HTTP layer sends `DocumentRequest.rendered` and never reads
+ * the body: 0.2–0.7 ms of the course page's 7 ms (issue 30).
+ */
+function bodyOf(bytes: Buffer<ArrayBuffer>): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    pull(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
+/**
  * A loader's, action's or render's error goes to the request's log line (JSON, with its request id,
  * route and user), not to the console, where React Router would print it whole, query values and all.
  * A thrown Response (a redirect, a 404) is how a route answers, not a failure.
@@ -69,8 +84,9 @@ export default function handleRequest(
       final(callback) {
         clearTimeout(timeoutId);
         responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-        page.rendered = lowPriorityPreloads(Buffer.concat(chunks));
-        resolve(new Response(page.rendered, { headers: responseHeaders, status: responseStatusCode }));
+        const rendered = lowPriorityPreloads(Buffer.concat(chunks));
+        page.rendered = rendered;
+        resolve(new Response(bodyOf(rendered), { headers: responseHeaders, status: responseStatusCode }));
         callback();
       },
     });
