@@ -48,9 +48,17 @@ export function PasswordField({
   const [typed, setTyped] = useState<{ value: string; owner: PasswordOwner }>({ value: "", owner: {} });
   const [check, setCheck] = useState<PasswordCheck | null>(null);
   const id = useId();
+  const field = useRef<HTMLInputElement>(null);
   const load = () => {
     if (showStrength && !check) void loadPasswordCheck().then((loaded) => setCheck(() => loaded));
   };
+  // A password typed before the page's script arrived is in the field but was never seen by onChange.
+  useEffect(() => {
+    const early = field.current;
+    if (!showStrength || !early?.value) return;
+    void loadPasswordCheck().then((loaded) => setCheck(() => loaded));
+    setTyped({ value: early.value, owner: formOwner(early) });
+  }, [showStrength]);
   const verdict = typed.value ? (lengthVerdict(typed.value) ?? check?.(typed.value, owner ?? typed.owner) ?? null) : null;
   const level = verdict?.level ?? 0;
   return (
@@ -70,6 +78,7 @@ export function PasswordField({
         </button>
       </div>
       <input
+        ref={field}
         id={id}
         type={visible ? "text" : "password"}
         minLength={passwordLength.min}

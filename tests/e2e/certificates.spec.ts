@@ -5,6 +5,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { formatDay } from "../../common/format.ts";
 import { webhookPath } from "../../server/payments/index.ts";
 import { testPayPath } from "../support/razorpay-api.ts";
+import { gotoHydrated } from "./hydration.ts";
 import { scanBudget, seriousViolations, seriousViolationsInBothThemes } from "./axe.ts";
 import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 import { razorpayApiUrl, razorpayAppUrl, razorpayKeys } from "./servers.ts";
@@ -208,7 +209,7 @@ test.describe("with Razorpay as the provider", () => {
       route.fulfill({ contentType: "application/javascript", body: "window.Razorpay = function (options) { this.open = function () { window.razorpayOrderId = options.order_id; }; };" }),
     );
     await signUpVerified(page, request, { name: "Farhan Qureshi", email: uniqueEmail("certificate-revoked"), password });
-    await page.goto(`/courses/${courseId}/confirm`);
+    await gotoHydrated(page, `/courses/${courseId}/confirm`);
     await page.getByRole("button", { name: /^Pay ₹/ }).click();
     await expect.poll(() => page.evaluate(() => (window as unknown as { razorpayOrderId?: string }).razorpayOrderId)).toMatch(/^order_/);
     const orderId = await page.evaluate(() => (window as unknown as { razorpayOrderId: string }).razorpayOrderId);

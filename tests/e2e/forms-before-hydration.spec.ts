@@ -95,3 +95,11 @@ test("a hosting plan chosen before the page's script arrives is kept through hyd
   await expect(page.getByRole("radio", { name: /^Starter/ })).not.toBeChecked();
   await expect(page.getByRole("region", { name: "Your plan" })).toContainText("₹3,999 per monthBusiness");
 });
+test("a new password typed before the page's script arrives is measured once it does", async ({ page }) => {
+  const release = await holdScripts(page);
+  await page.goto("/login?mode=signup", { waitUntil: "commit" });
+  await page.getByLabel("Password", { exact: true }).fill("password");
+  release();
+  await hydrated(page, "input[name=password]");
+  await expect(page.getByText(/^Too weak: /)).toBeVisible();
+});

@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { gotoHydrated } from "./hydration.ts";
 import { signOut, giveOwnAddress } from "./identity.ts";
 
 test.beforeEach(async ({ context }) => {
@@ -6,7 +7,8 @@ test.beforeEach(async ({ context }) => {
 });
 
 test("Continue with Google opens a popup with the account chooser and signs in", async ({ page }) => {
-  await page.goto("/login?redirectTo=%2Fhelp");
+  // The popup is the page script's; before it runs, the link is a plain redirect (tested below).
+  await gotoHydrated(page, "/login?redirectTo=%2Fhelp");
   const popupOpened = page.waitForEvent("popup");
   await page.getByRole("link", { name: "Continue with Google" }).click();
   const popup = await popupOpened;
@@ -29,7 +31,7 @@ test("Continue with Google opens a popup with the account chooser and signs in",
 
   // Signing out and in again shows the account chooser again.
   await signOut(page);
-  await page.goto("/login");
+  await gotoHydrated(page, "/login");
   const again = page.waitForEvent("popup");
   await page.getByRole("link", { name: "Continue with Google" }).click();
   const second = await again;
@@ -41,7 +43,7 @@ test("when popups are blocked, Continue with Google falls back to a redirect", a
   await page.addInitScript(() => {
     window.open = () => null;
   });
-  await page.goto("/login?redirectTo=%2Fcourses");
+  await gotoHydrated(page, "/login?redirectTo=%2Fcourses");
   await page.getByRole("link", { name: "Continue with Google" }).click();
   await expect(page.getByRole("heading", { name: "Choose an account" })).toBeVisible();
   await page.getByRole("button", { name: /Vivek Builder/ }).click();

@@ -33,6 +33,21 @@ for (const { path, title, heading } of pages) {
   });
 }
 
+test("a page paints before any of its scripts is asked for, and they then take it over", async ({ page }) => {
+  for (const path of ["/", "/course/webdevfrontendcourse"]) {
+    await gotoHydrated(page, path);
+    const { painted, scripts } = await page.evaluate(() => ({
+      painted: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? Number.NaN,
+      scripts: performance
+        .getEntriesByType("resource")
+        .filter((entry) => /\/assets\/[^/]+\.js$/.test(entry.name))
+        .map((entry) => entry.startTime),
+    }));
+    expect(scripts.length, path).toBeGreaterThan(2);
+    expect(Math.min(...scripts), path).toBeGreaterThanOrEqual(painted);
+  }
+});
+
 test("the course page lists the syllabus, outcomes, price and instructor", async ({ page }) => {
   await page.goto("/course/webdevfrontendcourse");
   await expect(page.getByRole("heading", { name: "Syllabus" })).toBeVisible();

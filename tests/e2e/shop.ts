@@ -1,6 +1,7 @@
 import { expect, type Page } from "@playwright/test";
 import type { RazorpayCheckoutOptions } from "../../app/components/razorpay-checkout.tsx";
 import { webhookSignature } from "../../server/payments/signature.ts";
+import { gotoHydrated } from "./hydration.ts";
 import { razorpayKeys } from "./servers.ts";
 
 /** Buys a course through the sandbox checkout, paying or declining, and waits for the result page. */
@@ -32,7 +33,8 @@ export async function standInForRazorpayCheckout(page: Page): Promise<void> {
 
 /** Opens Razorpay Checkout for course `id` on an app whose provider is Razorpay; the options it was opened with. */
 export async function openRazorpayCheckout(page: Page, id: string, payLabel: string): Promise<RazorpayCheckoutOptions> {
-  await page.goto(`/courses/${id}/confirm`);
+  // Checkout opens from the page's script: a click before it has taken the page over would post the form instead.
+  await gotoHydrated(page, `/courses/${id}/confirm`);
   await page.getByRole("button", { name: payLabel }).click();
   await expect(page.getByText(/^Razorpay Checkout is open for order_\w{14}$/)).toBeVisible();
   return page.evaluate(() => (window as unknown as { razorpayCheckoutOptions: RazorpayCheckoutOptions }).razorpayCheckoutOptions);

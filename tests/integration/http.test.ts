@@ -133,7 +133,7 @@ describe("health", () => {
 describe("static assets", () => {
   it("serves hashed assets as immutable and pre-compressed", async () => {
     const html = await (await get("/")).text();
-    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1] ?? /href="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    const script = /"(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
     const plain = await get(script as string);
     expect(plain.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
@@ -147,10 +147,10 @@ describe("static assets", () => {
   });
 });
 
-/** The text of every script `page` preloads. */
+/** The text of every script `page` loads once it has painted (app/entry.server.tsx). */
 async function preloadedScripts(page: string): Promise<{ script: string; text: string }[]> {
   const html = await (await get(page)).text();
-  const scripts = [...html.matchAll(/<link rel="modulepreload"[^>]*href="(\/assets\/[^"]+\.js)"/g)].map(([, href]) => href as string);
+  const scripts = [...html.matchAll(/"(\/assets\/[^"]+\.js)"/g)].map(([, href]) => href as string);
   expect(scripts.length).toBeGreaterThan(2);
   return scripts.map((script) => ({ script, text: readFileSync(path.join(projectRoot, "build/client", script), "utf8") }));
 }
@@ -168,11 +168,13 @@ describe("HTML", () => {
     expect(response.headers.get("content-encoding")).toBe("gzip");
   });
 
-  it("preloads the route modules at low priority, so they never hold up the first paint", async () => {
+  it("names its scripts only in the inline script that loads them after the first paint", async () => {
     const html = await (await get("/courses")).text();
-    const preloads = html.match(/<link rel="modulepreload"[^>]*>/g) ?? [];
-    expect(preloads.length).toBeGreaterThan(2);
-    for (const link of preloads) expect(link).toContain('fetchpriority="low"');
+    expect(html).not.toMatch(/<link[^>]*modulepreload/);
+    expect(html).not.toMatch(/<script[^>]*type="module"/);
+    const loader = /<script nonce="([^"]+)">\(function loadAfterFirstPaint\(.*?<\/script>/s.exec(html);
+    expect(loader?.[0]).toContain('"/assets/entry.client-');
+    expect(loader?.[0]).toContain(`"${loader?.[1]}"`);
   });
 
   it("keeps the server's form validator out of the scripts a page loads", async () => {
