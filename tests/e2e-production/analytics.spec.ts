@@ -3,6 +3,7 @@
 // and page views are read from the data layer the page hands to it.
 import { randomBytes } from "node:crypto";
 import { expect, test, type BrowserContext, type Page } from "@playwright/test";
+import { gotoHydrated } from "../e2e/hydration.ts";
 import { productionUrl } from "../e2e/servers.ts";
 
 const analyticsHost = /googletagmanager\.com|google-analytics\.com|analytics\.google\.com/;
@@ -74,7 +75,8 @@ test("Cookie settings in the footer asks again, and Reject then removes Google's
     { name: "academy_consent", value: "analytics", url: productionUrl },
     { name: "_ga", value: "GA1.1.123.456", url: productionUrl },
   ]);
-  await page.goto("/help");
+  // Cookie settings is the page script's: wait for it before asking.
+  await gotoHydrated(page, "/help");
   await expect(bar(page)).toBeHidden();
   await page.getByRole("contentinfo").getByRole("button", { name: "Cookie settings" }).click();
   await expect(bar(page)).toBeVisible();
@@ -85,7 +87,7 @@ test("Cookie settings in the footer asks again, and Reject then removes Google's
   expect(cookies.find((c) => c.name === "academy_consent")?.value).toBe("none");
   expect(cookies.find((c) => c.name === "_ga")).toBeUndefined();
 
-  await page.goto("/cookies");
+  await gotoHydrated(page, "/cookies");
   await page.getByRole("main").getByRole("button", { name: "Cookie settings" }).click();
   await expect(bar(page)).toBeVisible();
 });

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
 import { buyCourse } from "./shop.ts";
+import { gotoHydrated } from "./hydration.ts";
 import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
 
 const password = "correct horse battery staple";
@@ -122,7 +123,7 @@ test("a refund is confirmed in a dialog, shows in progress, then refunded, and t
   await signUpVerified(page, request, { name: "Refund Seeker", email: uniqueEmail("account-refund"), password });
   await buyCourse(page, courseId);
 
-  await page.goto("/account/orders");
+  await gotoHydrated(page, "/account/orders");
   const order = orderCard(page, courseTitle);
   await order.getByRole("button", { name: /Request a refund/ }).click();
   const dialog = page.getByRole("dialog", { name: `Refund ${courseTitle}?` });

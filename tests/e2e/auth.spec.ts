@@ -168,7 +168,7 @@ test("a visitor's header offers signing in and creating an account, and brings t
 
   await page.context().clearCookies();
   await page.setViewportSize({ width: 375, height: 740 });
-  await page.goto("/services");
+  await gotoHydrated(page, "/services");
   await expect(header.getByRole("link", { name: "Sign in" })).toBeVisible();
   await header.getByRole("button", { name: "Open menu" }).click();
   await expect(header.getByRole("link", { name: "Create account" })).toHaveAttribute("href", "/login?mode=signup&redirectTo=%2Fservices");

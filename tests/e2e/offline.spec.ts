@@ -1,6 +1,6 @@
 import { expect, test, type Page } from "@playwright/test";
 import { seriousViolations } from "./axe.ts";
-import { gotoHydrated } from "./hydration.ts";
+import { gotoHydrated, hydrated } from "./hydration.ts";
 import { giveOwnAddress, signUpVerified, uniqueEmail } from "./identity.ts";
 import { buyCourse } from "./shop.ts";
 
@@ -61,6 +61,8 @@ test("lessons opened while online still read offline, any other page says what h
   expect(await seriousViolations(page, "offline page (dark)", { colours: true })).toEqual([]);
   await page.goBack();
   await expect(page).toHaveURL(lesson("1-3"));
+  // Completing offline is answered by the page's script, which the lesson read from the worker's copy starts again.
+  await hydrated(page);
   await page.getByRole("button", { name: "Complete and continue" }).click();
   await expectOfflinePage(page);
 
