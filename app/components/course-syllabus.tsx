@@ -1,7 +1,11 @@
 import { useRef } from "react";
-import type { CourseModule, Lesson } from "../../common/view-types.ts";
+import { formatMoney } from "../../common/format.ts";
+import type { CourseModule, Lesson, Money } from "../../common/view-types.ts";
 import { useClientLinks } from "../lib/use-client-links.ts";
 import { Badge } from "./ui/badge.tsx";
+
+/** What enrolling in a course costs, as its page says it: "₹4,999" or "Free". */
+export const coursePriceLabel = (price: Money) => (price.amount === 0 ? "Free" : formatMoney(price));
 
 /**
  * A course's modules and lessons, as the items of the syllabus's list. A lesson the viewer can open (a

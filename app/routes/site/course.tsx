@@ -1,18 +1,18 @@
 import { data, Link } from "react-router";
-import { courseOffSale, sharedCoursesOnSale, type Money } from "../../../server/catalog/index.ts";
+import { courseOffSale, sharedCoursesOnSale } from "../../../server/catalog/index.ts";
 import { coursePlayerPath, isEnrolled } from "../../../server/commerce/index.ts";
 import { appServices, documentRequest, viewerContext } from "../../../server/context.ts";
 import { sharedCourseRating, sharedNewestReviews } from "../../../server/feedback/index.ts";
 import { BackLink } from "../../components/back-link.tsx";
 import { CheckList } from "../../components/check-list.tsx";
 import { ContentImage } from "../../components/content-image.tsx";
-import { CourseSyllabus } from "../../components/course-syllabus.tsx";
+import { coursePriceLabel, CourseSyllabus } from "../../components/course-syllabus.tsx";
 import { ReviewCard } from "../../components/feedback/review-card.tsx";
 import { allReviewsLink, ratingText, reviewCount, Stars } from "../../components/feedback/stars.tsx";
 import { BookIcon, ClockIcon, SignalIcon, StarIcon } from "../../components/icons.tsx";
 import { Container, Prose } from "../../components/page-intro.tsx";
 import { PersonProfile } from "../../components/person-profile.tsx";
-import { formatDuration, formatMoney, levelLabel } from "../../../common/format.ts";
+import { formatDuration, levelLabel } from "../../../common/format.ts";
 import { pageMeta, rootData } from "../../lib/seo.ts";
 import { htmlOnce, useHtmlOnce } from "../../lib/server-html.ts";
 import type { Route } from "./+types/course";
@@ -24,9 +24,6 @@ import { syllabusHtml } from "./course-syllabus.server.tsx";
 /** The elements the course's description and syllabus are rendered in (app/lib/server-html.ts). */
 const courseDescriptionId = "course-description";
 const courseSyllabusId = "course-syllabus";
-
-/** What enrolling costs, as the page says it: "₹4,999" or "Free". */
-const priceLabel = (price: Money) => (price.amount === 0 ? "Free" : formatMoney(price));
 
 export async function loader({ params, context }: Route.LoaderArgs) {
   const { catalog, db, cipher, sharedReads } = context.get(appServices);
@@ -60,7 +57,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       videoLessonCount: course.videoLessonCount,
       description: htmlOnce(context.get(documentRequest), courseDescriptionId, course.descriptionHtml),
       moduleCount: course.modules.length,
-      syllabus: htmlOnce(context.get(documentRequest), courseSyllabusId, syllabusHtml(catalog, course, owned, priceLabel(course.price))),
+      syllabus: htmlOnce(context.get(documentRequest), courseSyllabusId, syllabusHtml(catalog, course, owned)),
     },
     instructor: instructor && { name: instructor.name, role: instructor.role, bioHtml: instructor.bioHtml, portrait: instructor.portrait },
     refund: catalog.site.refund,
@@ -154,7 +151,7 @@ export default function CoursePage({ loaderData }: Route.ComponentProps) {
   const syllabus = useHtmlOnce(courseSyllabusId, course.syllabus);
   const free = course.price.amount === 0;
   const offer: EnrolOffer = {
-    price: priceLabel(course.price),
+    price: coursePriceLabel(course.price),
     enrolPath: playerPath ?? `/courses/${course.id}/confirm`,
     enrolLabel: playerPath ? "Go to course" : free ? "Enrol for free" : "Enrol now",
   };
