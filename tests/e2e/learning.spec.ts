@@ -118,8 +118,11 @@ test("a lesson is completed only by the learner's own act, an undo sticks, and t
   await expect(page).toHaveURL(`/courses/${course}/submodule/1-2`);
   await expect(complete).toBeVisible();
   // Un-marking sticks: through a reload and reading to the end again.
+  // The page shows the change at once; the reload must wait until the server has it.
+  const undone = page.waitForResponse((response) => response.request().method() === "POST" && response.url().includes(`/submodule/1-2`));
   await page.getByRole("button", { name: "Mark as not done" }).click();
   await expect(completeAndContinue).toBeVisible();
+  await undone;
   await page.reload();
   // The arrow keys move between lessons once the page's script has taken over.
   await hydrated(page);
