@@ -2,7 +2,8 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { Form, useNavigate, useNavigation } from "react-router";
 import { describeDevice } from "../lib/device.ts";
 import { formatMoment } from "../../common/format.ts";
-import { AuthCard, FormAlert } from "./form-controls.tsx";
+import { AuthCard } from "./form-controls.tsx";
+import { FormAlert } from "./form-alert.tsx";
 import { Button } from "./ui/button.tsx";
 
 /** Spec §8: shown when /api/cli-auth fails without saying why. */

@@ -2,7 +2,7 @@ import { useCallback } from "react";
 import { Form, useNavigation, useSubmit } from "react-router";
 import type { OrderStatus } from "../../common/order-statuses.ts";
 import { useReloadWhile } from "../lib/use-reload-while.ts";
-import { FormAlert } from "./form-controls.tsx";
+import { FormAlert } from "./form-alert.tsx";
 
 interface OrderProgress {
   id: string;

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "react-router";
 import { replyFor, type FormReply } from "../../common/forms.ts";
-import { FormAlert } from "./form-controls.tsx";
+import { FormAlert } from "./form-alert.tsx";
 import { Button } from "./ui/button.tsx";
 import { cardClass } from "./ui/card.tsx";
 import { Disclosure } from "./ui/disclosure.tsx";

@@ -1,7 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { nameLength } from "../../../common/limits.ts";
 import { formatDay } from "../../../common/format.ts";
-import { FormAlert } from "../form-controls.tsx";
+import { FormAlert } from "../form-alert.tsx";
 import { Button } from "../ui/button.tsx";
 import { TextField } from "../ui/field.tsx";
 import { replyProblem, type FormReply } from "../../../common/forms.ts";

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
 import type { Review } from "../../../common/view-types.ts";
 import { formatDay } from "../../../common/format.ts";
-import { StatusBadge } from "../status-badge.tsx";
 import { Stars } from "./stars.tsx";
+import { Badge } from "../ui/badge.tsx";
 import { cardClass } from "../ui/card.tsx";
 
 /** A review as a page shows it; which course it is about is the page's business. */
@@ -15,7 +15,7 @@ export function ReviewCard({ review, course }: { review: ReviewView; course?: { 
       <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
         <Stars rating={review.rating} />
         <span className="sr-only">{review.rating} out of 5 stars</span>
-        {review.verified && <StatusBadge tone="success">Verified learner</StatusBadge>}
+        {review.verified && <Badge tone="success">Verified learner</Badge>}
       </div>
       <p className="mt-3 flex-1 whitespace-pre-line break-words leading-7 text-slate-800 dark:text-slate-200">{review.comment}</p>
       <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">

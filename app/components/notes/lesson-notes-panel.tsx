@@ -2,7 +2,7 @@ import { useEffect, useId, useRef } from "react";
 import { Link, useFetcher } from "react-router";
 import { formatMoment } from "../../../common/format.ts";
 import { replyProblem, type FormReply } from "../../../common/forms.ts";
-import { FormAlert } from "../form-controls.tsx";
+import { FormAlert } from "../form-alert.tsx";
 import { Prose } from "../page-intro.tsx";
 import { notesHref } from "./notes-href.ts";
 import { Button } from "../ui/button.tsx";

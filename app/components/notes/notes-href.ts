@@ -1,5 +1,5 @@
 import type { NoteLesson } from "../../../common/view-types.ts";
-import { lessonPath } from "../player/course-outline.tsx";
+import { lessonPath } from "../../lib/course-paths.ts";
 
 export interface NotesQuery {
   note?: string | null;

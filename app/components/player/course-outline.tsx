@@ -1,11 +1,8 @@
 import { Link } from "react-router";
 import type { LessonState, Money, OutlineModule } from "../../../common/view-types.ts";
 import { formatMoney } from "../../../common/format.ts";
+import { lessonPath, modulePath } from "../../lib/course-paths.ts";
 import { ButtonLink } from "../ui/button.tsx";
-
-export const lessonPath = (courseId: string, lessonId: string) => `/courses/${courseId}/submodule/${lessonId}`;
-export const finishPath = (courseId: string) => `/courses/${courseId}/complete`;
-export const modulePath = (courseId: string, n: number) => `/courses/${courseId}/module/${n}`;
 
 const stateLabel: Record<LessonState, string> = { done: "Done", "in-progress": "In progress", todo: "Not started", locked: "Locked" };
 

@@ -4,7 +4,7 @@ import { foldAttempts, historyPageSize, listOrdersWithEligibility, orderPagePath
 import { appServices, requireViewer } from "../../../server/context.ts";
 import { AccountEmptyState } from "../../components/account-empty-state.tsx";
 import { RefundDialog } from "../../components/account-refund-dialog.tsx";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { FormAlert } from "../../components/form-alert.tsx";
 import { HistoryPager, NoOlderHistory } from "../../components/history-pager.tsx";
 import { OrderStatusBadge } from "../../components/status-badge.tsx";
 import { formatDay, formatMoment, formatPaise, formatOrderNumber } from "../../../common/format.ts";

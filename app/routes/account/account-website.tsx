@@ -5,7 +5,8 @@ import { cancelWebsite, hostingPlan, keepRefusal, keepWebsite, recordsToSet, web
 import { BackLink } from "../../components/back-link.tsx";
 import { CheckList } from "../../components/check-list.tsx";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
-import { FormAlert, ReplyAlert } from "../../components/form-controls.tsx";
+import { ReplyAlert } from "../../components/form-controls.tsx";
+import { FormAlert } from "../../components/form-alert.tsx";
 import { WebsiteStatusBadge } from "../../components/status-badge.tsx";
 import { ExpiryText } from "../../components/website-expiry.tsx";
 import { WebsiteDomain } from "../../components/website-domain.tsx";

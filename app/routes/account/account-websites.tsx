@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { appServices, requireViewer } from "../../../server/context.ts";
 import { listWebsites, websitesPageSize } from "../../../server/websites/index.ts";
 import { AccountEmptyState } from "../../components/account-empty-state.tsx";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { FormAlert } from "../../components/form-alert.tsx";
 import { WebsiteStatusBadge } from "../../components/status-badge.tsx";
 import { ExpiryText } from "../../components/website-expiry.tsx";
 import { pageMeta } from "../../lib/seo.ts";

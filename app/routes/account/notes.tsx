@@ -20,7 +20,7 @@ import {
   type NoteSort,
 } from "../../../server/notes/index.ts";
 import { AccountEmptyState } from "../../components/account-empty-state.tsx";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { FormAlert } from "../../components/form-alert.tsx";
 import { DeletedNoteToast } from "../../components/notes/deleted-note-toast.tsx";
 import { NoteEditor } from "../../components/notes/note-editor.tsx";
 import { NoteList } from "../../components/notes/note-list.tsx";

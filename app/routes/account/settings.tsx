@@ -4,7 +4,7 @@ import { callAuth } from "../../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
 import { listWebsites, websiteState } from "../../../server/websites/index.ts";
 import { SettingsSection } from "../../components/settings-section.tsx";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { FormAlert } from "../../components/form-alert.tsx";
 import { describeDevice } from "../../lib/device.ts";
 import { formatDay } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";

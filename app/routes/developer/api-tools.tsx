@@ -3,7 +3,7 @@ import { apiScopes, keyLifetimes, keyLimits } from "../../../common/api-keys.ts"
 import { createApiKey, listApiKeys, revokeApiKey } from "../../../server/api/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
 import { ConfirmDialog } from "../../components/ui/dialog.tsx";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { FormAlert } from "../../components/form-alert.tsx";
 import { Container, PageIntro } from "../../components/page-intro.tsx";
 import { SettingsSection } from "../../components/settings-section.tsx";
 import { formatDay, formatMoment } from "../../../common/format.ts";

@@ -21,7 +21,7 @@ import { RatingHistogram } from "../../components/feedback/rating-histogram.tsx"
 import { ReviewCard } from "../../components/feedback/review-card.tsx";
 import { ReviewForm } from "../../components/feedback/review-form.tsx";
 import { ratingText, reviewCount, Stars } from "../../components/feedback/stars.tsx";
-import { FormAlert } from "../../components/form-controls.tsx";
+import { FormAlert } from "../../components/form-alert.tsx";
 import { StarIcon } from "../../components/icons.tsx";
 import { Container, PageIntro } from "../../components/page-intro.tsx";
 import { pageMeta } from "../../lib/seo.ts";

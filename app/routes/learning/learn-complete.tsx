@@ -5,7 +5,7 @@ import { findCertificate, issuedCertificateIds, recommendedCourses } from "../..
 import { CertificateAction, certificatePath, certificatePdfPath } from "../../components/certificate/certificate-action.tsx";
 import { CourseCard, toCourseSummary } from "../../components/course-card.tsx";
 import { ArrowRightIcon, AwardIcon, CheckIcon, StarIcon } from "../../components/icons.tsx";
-import { lessonPath } from "../../components/player/course-outline.tsx";
+import { lessonPath } from "../../lib/course-paths.ts";
 import { Container } from "../../components/page-intro.tsx";
 import { formatDay } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";

@@ -3,7 +3,8 @@ import { issuedCertificateIds, lastLessonCompletedAt } from "../../../server/lea
 import { CourseProgress } from "../../components/account-progress.tsx";
 import { CertificateAction, certificatePath } from "../../components/certificate/certificate-action.tsx";
 import { ArrowRightIcon, AwardIcon, CheckIcon, StarIcon } from "../../components/icons.tsx";
-import { EnrolBanner, lessonPath, modulePath } from "../../components/player/course-outline.tsx";
+import { EnrolBanner } from "../../components/player/course-outline.tsx";
+import { lessonPath, modulePath } from "../../lib/course-paths.ts";
 import { Container } from "../../components/page-intro.tsx";
 import { formatDay } from "../../../common/format.ts";
 import { pageMeta } from "../../lib/seo.ts";

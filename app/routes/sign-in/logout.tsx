@@ -1,7 +1,8 @@
 import { Form, redirect } from "react-router";
 import { callAuth } from "../../../server/auth/index.ts";
 import { appServices, viewerContext } from "../../../server/context.ts";
-import { AuthCard, FormAlert, SubmitButton } from "../../components/form-controls.tsx";
+import { AuthCard, SubmitButton } from "../../components/form-controls.tsx";
+import { FormAlert } from "../../components/form-alert.tsx";
 import { pageMeta } from "../../lib/seo.ts";
 import { z } from "zod";
 import type { Route } from "./+types/logout";
