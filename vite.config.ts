@@ -127,8 +127,8 @@ export default defineConfig({
             codeSplitting: {
               groups: [
                 { name: "framework", test: /node_modules[\\/](react|react-dom|react-router|scheduler|cookie|set-cookie-parser)[\\/]/ },
-                { name: (id, context) => (usedBy(framePages, id, context) ? "shared" : null), test: ownModules, minShareCount: 2 },
-                { name: (id, context) => (usedBy(publicPages, id, context) ? "site" : null), test: ownModules, minShareCount: 2 },
+                { name: (id, context) => (usedBy(framePages, id, context) ? "shared" : null), debugName: "shared", test: ownModules, minShareCount: 2 },
+                { name: (id, context) => (usedBy(publicPages, id, context) ? "site" : null), debugName: "site", test: ownModules, minShareCount: 2 },
                 { name: "signed-in", test: ownModules, minShareCount: 4 },
               ],
             },
