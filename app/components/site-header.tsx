@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { CloseIcon, MenuIcon } from "./icons.tsx";
 import type { RootData } from "../lib/seo.ts";
@@ -16,6 +16,21 @@ const links = [
   { to: "/help", label: "Help" },
 ];
 
+/** The site's sections as a list of links, the current one marked (aria-current) by NavLink. */
+function NavLinks({ className, linkClassName }: { className: string; linkClassName: string }) {
+  return (
+    <ul className={className}>
+      {links.map((link) => (
+        <li key={link.to}>
+          <NavLink to={link.to} className={linkClassName}>
+            {link.label}
+          </NavLink>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: RootData["viewer"] }) {
   const location = useLocation();
   const { pathname } = location;
@@ -23,15 +38,18 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
   // The menu belongs to the page it was opened on, so any navigation closes it.
   const [openOn, setOpenOn] = useState<string | null>(null);
   const open = openOn === pathname;
-  const menuId = useId();
-  const menu = useRef<HTMLDivElement>(null);
-  const toggle = useRef<HTMLButtonElement>(null);
+  const menu = useRef<HTMLDetailsElement>(null);
+  const toggle = useRef<HTMLElement>(null);
+  // The menu is a <details>, so it opens before the scripts arrive; one opened then is open from here on.
+  useEffect(() => {
+    if (menu.current?.open) setOpenOn(pathname);
+  }, [pathname]);
   // One menu at a time: touching anything else (the account menu, the page) or Escape closes this one.
   useEffect(() => {
     if (!open) return;
     const onPointer = (event: PointerEvent) => {
       const target = event.target as Node;
-      if (!menu.current?.contains(target) && !toggle.current?.contains(target)) setOpenOn(null);
+      if (!menu.current?.contains(target)) setOpenOn(null);
     };
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== "Escape") return;
@@ -57,15 +75,7 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
           {siteName}
         </Link>
         <nav aria-label="Main" className="ml-4 hidden md:block">
-          <ul className="flex items-center gap-1">
-            {links.map((link) => (
-              <li key={link.to}>
-                <NavLink to={link.to} className="site-nav-link">
-                  {link.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
+          <NavLinks className="flex items-center gap-1" linkClassName="site-nav-link" />
         </nav>
         <div className="ml-auto flex items-center gap-2">
           <div className="hidden sm:block">
@@ -82,41 +92,39 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
               </ButtonLink>
             </>
           )}
-          <button
-            ref={toggle}
-            type="button"
-            className="inline-flex size-10 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 md:hidden dark:text-slate-200 dark:hover:bg-slate-800"
-            aria-expanded={open}
-            aria-controls={menuId}
-            onClick={() => setOpenOn(open ? null : pathname)}
+          <details
+            ref={menu}
+            open={open}
+            onToggle={(event) => setOpenOn(event.currentTarget.open ? pathname : null)}
+            className="group md:hidden"
           >
-            {open ? <CloseIcon className="size-6" /> : <MenuIcon className="size-6" />}
-            <span className="sr-only">{open ? "Close menu" : "Open menu"}</span>
-          </button>
-        </div>
-      </div>
-      <div ref={menu} id={menuId} hidden={!open} className="border-t border-slate-200 px-4 pb-4 md:hidden dark:border-slate-800">
-        <nav aria-label="Mobile">
-          <ul className="flex flex-col py-2">
-            {links.map((link) => (
-              <li key={link.to}>
-                <NavLink to={link.to} className="site-nav-link block py-3 text-base">
-                  {link.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        {entry && (
-          <div className="border-t border-slate-200 py-3 sm:hidden dark:border-slate-800">
-            <ButtonLink to={entry.signUp} className="flex w-full justify-center">
-              Create account
-            </ButtonLink>
-          </div>
-        )}
-        <div className="flex items-center justify-between border-t border-slate-200 pt-3 dark:border-slate-800">
-          <span className="text-sm text-slate-600 dark:text-slate-400">Theme</span>
-          <ThemeToggle />
+            <summary
+              ref={toggle}
+              className="inline-flex size-10 cursor-pointer list-none items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800 [&::-webkit-details-marker]:hidden"
+            >
+              <MenuIcon className="size-6 group-open:hidden" />
+              <CloseIcon className="hidden size-6 group-open:block" />
+              <span className="sr-only group-open:hidden">Open menu</span>
+              <span className="sr-only hidden group-open:inline">Close menu</span>
+            </summary>
+            {/* Not drawn at all while closed: a closed details only skips its content, whose transitions then never end. */}
+            <div className="absolute inset-x-0 top-full hidden border-y border-slate-200 bg-white px-4 pb-4 shadow-lg group-open:block dark:border-slate-800 dark:bg-slate-950">
+              <nav aria-label="Mobile">
+                <NavLinks className="flex flex-col py-2" linkClassName="site-nav-link block py-3 text-base" />
+              </nav>
+              {entry && (
+                <div className="border-t border-slate-200 py-3 sm:hidden dark:border-slate-800">
+                  <ButtonLink to={entry.signUp} className="flex w-full justify-center">
+                    Create account
+                  </ButtonLink>
+                </div>
+              )}
+              <div className="flex items-center justify-between border-t border-slate-200 pt-3 dark:border-slate-800">
+                <span className="text-sm text-slate-600 dark:text-slate-400">Theme</span>
+                <ThemeToggle />
+              </div>
+            </div>
+          </details>
         </div>
       </div>
     </header>

@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { gotoHydrated } from "./hydration.ts";
 import { latestMail, signIn, signUp, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
+import { menuToggle } from "./site-menu.ts";
 
 test.beforeEach(async ({ context }) => {
   await giveOwnAddress(context);
@@ -170,7 +171,7 @@ test("a visitor's header offers signing in and creating an account, and brings t
   await page.setViewportSize({ width: 375, height: 740 });
   await gotoHydrated(page, "/services");
   await expect(header.getByRole("link", { name: "Sign in" })).toBeVisible();
-  await header.getByRole("button", { name: "Open menu" }).click();
+  await menuToggle(page).click();
   await expect(header.getByRole("link", { name: "Create account" })).toHaveAttribute("href", "/login?mode=signup&redirectTo=%2Fservices");
   await header.getByRole("link", { name: "Create account" }).click();
   await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();

@@ -1,8 +1,9 @@
 import { expect, test, type Page } from "@playwright/test";
 import { overlayDelayMs } from "../../app/components/navigation-progress.tsx";
 import { signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
-import { gotoHydrated } from "./hydration.ts";
+import { gotoHydrated, hydrated } from "./hydration.ts";
 import { seriousViolations } from "./axe.ts";
+import { menuToggle } from "./site-menu.ts";
 
 /**
  * Holds the next request for `path`'s data until the returned function is called. The page's clock is
@@ -119,9 +120,9 @@ test("on a phone the navigation collapses into a menu", async ({ page }) => {
   await page.setViewportSize({ width: 360, height: 740 });
   await gotoHydrated(page, "/");
   await expect(page.getByRole("navigation", { name: "Main" })).toBeHidden();
-  const toggle = page.getByRole("button", { name: "Open menu" });
-  await toggle.click();
-  await expect(page.getByRole("button", { name: "Close menu" })).toHaveAttribute("aria-expanded", "true");
+  await expect(menuToggle(page)).toHaveAccessibleName("Open menu");
+  await menuToggle(page).click();
+  await expect(menuToggle(page)).toHaveAccessibleName("Close menu");
   await page.getByRole("navigation", { name: "Mobile" }).getByRole("link", { name: "Services" }).click();
   await expect(page).toHaveURL(/\/services$/);
   await expect(page.getByRole("navigation", { name: "Mobile" })).toBeHidden();
@@ -129,23 +130,51 @@ test("on a phone the navigation collapses into a menu", async ({ page }) => {
   expect(overflow).toBeLessThanOrEqual(0);
 });
 
+test("on a phone the menu opens before the page's scripts arrive, and stays in step once they do", async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  const held = Promise.withResolvers<void>();
+  await page.route(/\.js(\?|$)/, async (route) => {
+    await held.promise;
+    await route.continue();
+  });
+  await page.goto("/", { waitUntil: "commit" });
+  const mobile = page.getByRole("navigation", { name: "Mobile" });
+  await expect(menuToggle(page)).toHaveAccessibleName("Open menu");
+  await menuToggle(page).click();
+  await expect(mobile.getByRole("link", { name: "Courses" })).toBeVisible();
+  await expect(menuToggle(page)).toHaveAccessibleName("Close menu");
+  await menuToggle(page).click();
+  await expect(mobile).toBeHidden();
+  await menuToggle(page).click();
+
+  held.resolve();
+  await hydrated(page);
+  // Opened before the scripts ran: following one of its links still closes it, as it does after.
+  await mobile.getByRole("link", { name: "Team" }).click();
+  await expect(page).toHaveURL(/\/team$/);
+  await expect(page).toHaveTitle(/^Team/);
+  await expect(mobile).toBeHidden();
+  await menuToggle(page).click();
+  await expect(mobile).toBeVisible();
+});
+
 test("on a phone only one menu is open at a time", async ({ page, context, request }) => {
   await giveOwnAddress(context);
   await signUpVerified(page, request, { name: "Two Menus", email: uniqueEmail("menus"), password: "correct horse battery staple" });
   await page.setViewportSize({ width: 375, height: 740 });
   await gotoHydrated(page, "/courses");
-  await page.getByRole("button", { name: "Open menu" }).click();
+  await menuToggle(page).click();
   const mobile = page.getByRole("navigation", { name: "Mobile" });
   await expect(mobile).toBeVisible();
   await page.getByRole("button", { name: "Account menu for Two Menus" }).click();
   await expect(page.getByRole("link", { name: "My courses" })).toBeVisible();
   await expect(mobile).toBeHidden();
-  await page.getByRole("button", { name: "Open menu" }).click();
+  await menuToggle(page).click();
   await expect(mobile).toBeVisible();
   await expect(page.getByRole("link", { name: "My courses" })).toBeHidden();
   await page.keyboard.press("Escape");
   await expect(mobile).toBeHidden();
-  await expect(page.getByRole("button", { name: "Open menu" })).toBeFocused();
+  await expect(menuToggle(page)).toBeFocused();
 });
 
 test("the site can be used with the keyboard alone", async ({ page }) => {
