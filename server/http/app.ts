@@ -1,18 +1,21 @@
 import { Hono } from "hono";
+import { requestRoutes } from "../metrics/http.ts";
 import { mountAuth } from "./auth.ts";
 import type { HttpDeps } from "./deps.ts";
 import { mountDevTools } from "./dev-tools.ts";
 import { createDocuments, mountDocuments } from "./documents.ts";
 import type { HttpEnv } from "./env.ts";
 import { mountErrorHandling } from "./error-handling.ts";
-import { mountHealth } from "./health.ts";
+import { frontDoor, type CachedPage } from "./front-door.ts";
+import { healthAnswer, healthPath, mountHealth } from "./health.ts";
 import { mountMetrics } from "./metrics.ts";
+import { PageCache } from "./page-cache.ts";
 import { mountPayments } from "./payments.ts";
 import { createPublicApi, mountPublicApi } from "./public-api.ts";
 import { mountRequestLog } from "./request-log.ts";
 import { mountSeo } from "./seo.ts";
 import { siteOf } from "./site.ts";
-import { mountStaticFiles } from "./static-files.ts";
+import { mountStaticFiles, staticAnswers } from "./static-files.ts";
 import { mountUploads } from "./uploads.ts";
 
 export type { HttpDeps } from "./deps.ts";
@@ -20,14 +23,17 @@ export type { HttpDeps } from "./deps.ts";
 /**
  * The request pipeline, in the order Hono runs it (the order matters): what every request passes
  * through, then each kind of address, and the pages last, for whatever nothing before answered.
+ * In front of it, the answers that are the same for everyone: /healthz, the built files, cached pages.
  */
 export function createHttpApp(deps: HttpDeps): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   const site = siteOf(deps);
   const publicApi = createPublicApi(deps);
   const documents = createDocuments(deps, site, publicApi);
+  const routeOf = requestRoutes({ build: deps.build, staticFiles: deps.assets });
+  const pageCache = new PageCache<CachedPage>({ ttlSeconds: deps.dev ? 0 : deps.pageCacheSeconds });
 
-  mountRequestLog(app, deps, site);
+  mountRequestLog(app, deps, site, routeOf);
   mountErrorHandling(app, deps, documents);
   mountUploads(app, deps.storage);
   if (deps.metrics) mountMetrics(app, deps.metrics, deps.logger);
@@ -38,6 +44,9 @@ export function createHttpApp(deps: HttpDeps): Hono<HttpEnv> {
   mountPayments(app, deps);
   mountSeo(app, deps);
   mountStaticFiles(app, deps, site);
-  mountDocuments(app, deps, site, documents);
+  mountDocuments(app, deps, { site, documents, pageCache, routeOf });
+
+  const fixed = staticAnswers(deps, site).set(healthPath, healthAnswer(site));
+  app.fetch = frontDoor(app.fetch, { fixed, pageCache, metrics: deps.metrics?.collector });
   return app;
 }

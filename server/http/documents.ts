@@ -7,13 +7,15 @@ import { apiBase, apiErrorBody } from "../api/v1.ts";
 import { clientIpHeader } from "../auth/index.ts";
 import { appServices, documentRequest, type DocumentRequest, type ServerError } from "../context.ts";
 import { reportError } from "../logger.ts";
+import type { RouteOf } from "../metrics/http.ts";
 import { appRequest, requestAddress } from "./app-request.ts";
 import { backOfficeGate } from "./back-office.ts";
 import { formRequest } from "./body-checks.ts";
 import { acceptsGzip, compressOnce, compressPerRequest, compressStream, isCompressible } from "./compression.ts";
 import type { HttpDeps } from "./deps.ts";
 import type { HttpEnv } from "./env.ts";
-import { hasSession, PageCache } from "./page-cache.ts";
+import type { CachedPage } from "./front-door.ts";
+import { hasSession, type PageCache } from "./page-cache.ts";
 import { acceptedEncoding, prepareResponse, requestHeader, sendPrepared } from "./prepared-response.ts";
 import type { PublicApi } from "./public-api.ts";
 import { requestNonce } from "./security-headers.ts";
@@ -108,8 +110,11 @@ export function createDocuments(deps: HttpDeps, site: Site, publicApi: PublicApi
  * Every other request is a page: an anonymous one from the page cache when it holds it, else
  * rendered by React Router after the origin and form checks, stored when it may be, compressed.
  */
-export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, documents: Documents): void {
-  const pageCache = new PageCache({ ttlSeconds: deps.dev ? 0 : deps.pageCacheSeconds });
+export function mountDocuments(
+  app: Hono<HttpEnv>,
+  deps: HttpDeps,
+  { site, documents, pageCache, routeOf }: { site: Site; documents: Documents; pageCache: PageCache<CachedPage>; routeOf: RouteOf },
+): void {
   const { publicOrigin, headersFor } = site;
   const { renderApp, errorPage } = documents;
   const backOffice = backOfficeGate(deps);
@@ -126,7 +131,7 @@ export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, d
     const stale = cacheKey === null ? undefined : pageCache.stale(cacheKey);
     if (stale) {
       deps.logger.warn({ requestId: c.get("requestId"), ageSeconds: stale.ageSeconds }, "the database is not answering; the page was served from the cache");
-      const response = sendPrepared(c, stale.page);
+      const response = sendPrepared(c, stale.page.response);
       response.headers.set("Age", String(stale.ageSeconds));
       return response;
     }
@@ -140,16 +145,9 @@ export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, d
   app.all("*", async (c) => {
     // The path and query as sent: what comes after the origin of the absolute URL Hono was given.
     const cacheKey = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
+    // The front door answered from the cache when it held the page.
     const cacheable =
       pageCache.enabled && (c.req.method === "GET" || c.req.method === "HEAD") && !hasSession(requestHeader(c, "cookie"));
-    if (cacheable) {
-      const hit = pageCache.get(cacheKey);
-      if (hit) {
-        // Logged like a file, only on failure: a hit does no work worth a line, and the proxy logs every request.
-        c.set("routine", true);
-        return sendPrepared(c, hit);
-      }
-    }
 
     const origin = isSafeMethod(c.req.method)
       ? publicOrigin
@@ -173,7 +171,7 @@ export function mountDocuments(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, d
       const body = html ?? Buffer.from(await response.arrayBuffer());
       const headers = { ...Object.fromEntries(response.headers), ...headersFor(nonce, c.req.path, contentType) };
       const page = prepareResponse(200, headers, body, compressOnce(body));
-      pageCache.set(cacheKey, page);
+      pageCache.set(cacheKey, { response: page, route: await routeOf(c) });
       return sendPrepared(c, page);
     }
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { hasSession, PageCache } from "./page-cache.ts";
-import { prepareResponse } from "./prepared-response.ts";
+import { prepareResponse, type PreparedResponse } from "./prepared-response.ts";
 
 const page = (body: string) => prepareResponse(200, {}, Buffer.from(body), {});
 
 describe("PageCache", () => {
   it("expires entries after the TTL", () => {
     let now = 1_000;
-    const cache = new PageCache({ ttlSeconds: 60, now: () => now });
+    const cache = new PageCache<PreparedResponse>({ ttlSeconds: 60, now: () => now });
     cache.set("/a", page("a"));
     now += 59_999;
     expect(cache.get("/a")?.identity.body.toString()).toBe("a");
@@ -17,7 +17,7 @@ describe("PageCache", () => {
 
   it("keeps an expired entry, with its age, for when the page cannot be rendered again", () => {
     let now = 1_000;
-    const cache = new PageCache({ ttlSeconds: 60, now: () => now });
+    const cache = new PageCache<PreparedResponse>({ ttlSeconds: 60, now: () => now });
     expect(cache.stale("/a")).toBeUndefined();
     cache.set("/a", page("a"));
     now += 3_600_500;
@@ -31,7 +31,7 @@ describe("PageCache", () => {
   });
 
   it("drops the oldest entry when full", () => {
-    const cache = new PageCache({ ttlSeconds: 60, maxEntries: 2 });
+    const cache = new PageCache<PreparedResponse>({ ttlSeconds: 60, maxEntries: 2 });
     cache.set("/a", page("a"));
     cache.set("/b", page("b"));
     cache.set("/c", page("c"));
@@ -41,7 +41,7 @@ describe("PageCache", () => {
   });
 
   it("stores nothing when the TTL is zero", () => {
-    const cache = new PageCache({ ttlSeconds: 0 });
+    const cache = new PageCache<PreparedResponse>({ ttlSeconds: 0 });
     cache.set("/a", page("a"));
     expect(cache.enabled).toBe(false);
     expect(cache.get("/a")).toBeUndefined();

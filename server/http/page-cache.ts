@@ -1,7 +1,5 @@
-import type { PreparedResponse } from "./prepared-response.ts";
-
-interface CachedPage {
-  page: PreparedResponse;
+interface Entry<Page> {
+  page: Page;
   storedAt: number;
 }
 
@@ -12,8 +10,8 @@ interface CachedPage {
  * served as fresh but is kept, for when the page cannot be rendered again (the database is down).
  * Bounded: the oldest entry goes first.
  */
-export class PageCache {
-  readonly #entries = new Map<string, CachedPage>();
+export class PageCache<Page> {
+  readonly #entries = new Map<string, Entry<Page>>();
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   readonly #now: () => number;
@@ -29,18 +27,18 @@ export class PageCache {
   }
 
   /** The page if it was stored less than the TTL ago. */
-  get(key: string): PreparedResponse | undefined {
+  get(key: string): Page | undefined {
     const entry = this.#entries.get(key);
     return entry && this.#now() - entry.storedAt < this.#ttlMs ? entry.page : undefined;
   }
 
   /** The page however long ago it was stored, and how long ago that was in whole seconds. */
-  stale(key: string): { page: PreparedResponse; ageSeconds: number } | undefined {
+  stale(key: string): { page: Page; ageSeconds: number } | undefined {
     const entry = this.#entries.get(key);
     return entry && { page: entry.page, ageSeconds: Math.floor((this.#now() - entry.storedAt) / 1000) };
   }
 
-  set(key: string, page: PreparedResponse): void {
+  set(key: string, page: Page): void {
     if (!this.enabled) return;
     this.#entries.delete(key);
     if (this.#entries.size >= this.#maxEntries) {

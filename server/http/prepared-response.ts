@@ -21,11 +21,13 @@ export function prepareResponse(
   body: Buffer<ArrayBuffer>,
   encoded: Partial<Record<Encoding, Buffer<ArrayBuffer>>>,
 ): PreparedResponse {
+  // Vary only when there is something to choose between.
+  const varies = encoded.br !== undefined || encoded.gzip !== undefined;
   const variant = (payload: Buffer<ArrayBuffer>, encoding?: Encoding): Variant => ({
     body: payload,
     headers: {
       ...headers,
-      vary: "Accept-Encoding",
+      ...(varies && { vary: "Accept-Encoding" }),
       ...(encoding && { "content-encoding": encoding }),
       "content-length": String(payload.length),
     },
@@ -40,8 +42,13 @@ export function prepareResponse(
 
 /** A request header, from Node's parsed headers when there are some (building a Headers object costs more than a light response). */
 export function requestHeader(c: Context<HttpEnv>, name: string): string | undefined {
-  const headers = c.env?.incoming?.headers;
-  if (!headers) return c.req.header(name);
+  return headerOf(c.req.raw, c.env, name);
+}
+
+/** requestHeader before there is a Hono context: `name` in lower case. */
+export function headerOf(request: Request, env: HttpEnv["Bindings"] | undefined, name: string): string | undefined {
+  const headers = env?.incoming?.headers;
+  if (!headers) return request.headers.get(name) ?? undefined;
   const value = headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
 }
@@ -50,7 +57,11 @@ const negotiated = new Map<string, Encoding | null>();
 
 /** negotiateEncoding, remembered per header value: browsers send a handful of distinct ones. */
 export function acceptedEncoding(c: Context<HttpEnv>): Encoding | null {
-  const header = requestHeader(c, "accept-encoding") ?? "";
+  return encodingFor(requestHeader(c, "accept-encoding") ?? "");
+}
+
+/** acceptedEncoding of an Accept-Encoding header's value. */
+export function encodingFor(header: string): Encoding | null {
   let encoding = negotiated.get(header);
   if (encoding === undefined) {
     encoding = negotiateEncoding(header);
@@ -67,7 +78,12 @@ export function headedResponse(c: Context<HttpEnv>, status: number, headers: Rec
 
 /** Sends a prepared response in the encoding the client prefers. */
 export function sendPrepared(c: Context<HttpEnv>, prepared: PreparedResponse): Response {
-  const encoding = acceptedEncoding(c);
+  c.set("headed", true);
+  return preparedAnswer(prepared, acceptedEncoding(c), c.req.method === "HEAD", c.get("requestId"));
+}
+
+/** A prepared response in `encoding` when it has it (else unencoded), without its body for a HEAD request, naming the request. */
+export function preparedAnswer(prepared: PreparedResponse, encoding: Encoding | null, head: boolean, requestId: string): Response {
   const variant = (encoding && prepared[encoding]) || prepared.identity;
-  return headedResponse(c, prepared.status, variant.headers, c.req.method === "HEAD" ? null : variant.body);
+  return new Response(head ? null : variant.body, { status: prepared.status, headers: { ...variant.headers, "x-request-id": requestId } });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Hono } from "hono";
 import { inRequestScope, pathForLog, type RequestScope } from "../logger.ts";
-import { methodLabel, metricsPath, requestRoutes } from "../metrics/http.ts";
+import { methodLabel, metricsPath, type RouteOf } from "../metrics/http.ts";
 import { requestAddress } from "./app-request.ts";
 import type { HttpDeps } from "./deps.ts";
 import type { HttpEnv } from "./env.ts";
@@ -10,18 +10,21 @@ import type { Site } from "./site.ts";
 
 const requestIdPattern = /^[\w-]{8,64}$/;
 
+/** A request's id: the client's X-Request-Id when well formed, else a new one. */
+export function requestIdFrom(header: string | undefined): string {
+  return header && requestIdPattern.test(header) ? header : randomUUID();
+}
+
 /**
  * Around every request: its id (the client's, when well formed), the security headers of an answer
  * that does not carry them yet, the request's metrics, and its log line.
  */
-export function mountRequestLog(app: Hono<HttpEnv>, deps: HttpDeps, site: Site): void {
+export function mountRequestLog(app: Hono<HttpEnv>, deps: HttpDeps, site: Site, routeOf: RouteOf): void {
   const metrics = deps.metrics?.collector;
-  const routeOf = requestRoutes({ build: deps.build, staticFiles: deps.assets });
 
   app.use("*", async (c, next) => {
     const started = performance.now();
-    const incoming = requestHeader(c, "x-request-id");
-    const requestId = incoming && requestIdPattern.test(incoming) ? incoming : randomUUID();
+    const requestId = requestIdFrom(requestHeader(c, "x-request-id"));
     c.set("requestId", requestId);
     // Every line logged while the request is handled names it; the request's own line below also says who and how it ended.
     const scope: RequestScope = { requestId };

@@ -20,7 +20,9 @@ export const methodLabel = (method: string) => (knownMethods.has(method) ? metho
  * (`/assets/*`, or a top-level file such as `/favicon.svg`), else the React Router pattern of the
  * page (`/course/:courseId`, `/course/:courseId.data`), else `other`.
  */
-export function requestRoutes(options: { build: ServerBuild | (() => Promise<ServerBuild>); staticFiles: ReadonlyMap<string, unknown> }): (c: Context) => Promise<string> {
+export type RouteOf = (c: Context) => Promise<string>;
+
+export function requestRoutes(options: { build: ServerBuild | (() => Promise<ServerBuild>); staticFiles: ReadonlyMap<string, unknown> }): RouteOf {
   let pages: { routes: ServerBuild["routes"]; match: (path: string) => string | undefined } | undefined;
   // The development server swaps in a new build on edits; production has one for the process's life.
   const pageMatcher = async () => {

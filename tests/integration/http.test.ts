@@ -143,7 +143,23 @@ describe("static assets", () => {
     expect(Number(br.headers.get("content-length"))).toBeLessThan(Number(plain.headers.get("content-length")));
     const gzip = await get(script as string, { "accept-encoding": "gzip" });
     expect(gzip.headers.get("content-encoding")).toBe("gzip");
-    expect((await get(script as string, { "if-none-match": plain.headers.get("etag") ?? "" })).status).toBe(304);
+    const unchanged = await get(script as string, { "if-none-match": plain.headers.get("etag") ?? "" });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.headers.get("etag")).toBe(plain.headers.get("etag"));
+    expect(unchanged.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(unchanged.headers.get("x-content-type-options")).toBe("nosniff");
+  });
+
+  it("serves a file the same with a query string, and only to GET and HEAD", async () => {
+    const plain = await get("/favicon.svg");
+    expect(plain.headers.get("content-type")).toContain("image/svg+xml");
+    expect(await (await get("/favicon.svg?v=2")).text()).toBe(await plain.text());
+    const head = await app.request("/favicon.svg", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(plain.headers.get("content-length"));
+    expect(await head.text()).toBe("");
+    const posted = await app.request("/healthz", { method: "POST", headers: { origin: "http://academy.test" } });
+    expect(posted.headers.get("content-type")).not.toBe("application/json");
   });
 });
 
@@ -204,6 +220,15 @@ describe("anonymous page cache", () => {
     const second = await get("/team?cache-test=1");
     expect(nonceOf(second)).toBe(nonceOf(first));
     expect(await second.text()).toBe(await first.text());
+  });
+
+  it("answers a HEAD from the cache with the page's headers and no body, each answer with its own request id", async () => {
+    const first = await get("/portfolio?cache-test=3");
+    const head = await app.request("/portfolio?cache-test=3", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(nonceOf(head)).toBe(nonceOf(first));
+    expect(head.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+    expect(await head.text()).toBe("");
   });
 
   it("never serves a signed-in request from the cache", async () => {
