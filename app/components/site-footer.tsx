@@ -1,6 +1,7 @@
-import { Link } from "react-router";
+import { useRef } from "react";
 import type { RootData } from "../lib/seo.ts";
 import { CookieSettingsButton } from "./cookie-settings-button.tsx";
+import { useClientLinks } from "../lib/use-client-links.ts";
 
 const columns = [
   {
@@ -34,8 +35,12 @@ const columns = [
 
 /** `cookieSettings`: offer to change the analytics choice (only when there is one to make). */
 export function SiteFooter({ site, year, cookieSettings }: { site: RootData["site"]; year: number; cookieSettings: boolean }) {
+  // Plain anchors, made to navigate within the app: a <Link> costs several times more to render, and
+  // the footer is on every page. data-discover has React Router learn their routes ahead, as a <Link>'s.
+  const footer = useRef<HTMLElement>(null);
+  useClientLinks(footer);
   return (
-    <footer className="border-t border-slate-200 print:hidden bg-slate-50 dark:border-slate-800 dark:bg-slate-900/60">
+    <footer ref={footer} className="border-t border-slate-200 print:hidden bg-slate-50 dark:border-slate-800 dark:bg-slate-900/60">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:px-6 md:grid-cols-4">
         <div>
           <p className="text-lg font-bold text-slate-950 dark:text-white">{site.name}</p>
@@ -58,12 +63,13 @@ export function SiteFooter({ site, year, cookieSettings }: { site: RootData["sit
             <ul className="mt-3 space-y-2 text-sm">
               {column.links.map((link) => (
                 <li key={link.to}>
-                  <Link
-                    to={link.to}
+                  <a
+                    href={link.to}
+                    data-discover="true"
                     className="text-slate-600 hover:text-slate-950 hover:underline dark:text-slate-400 dark:hover:text-white"
                   >
                     {link.label}
-                  </Link>
+                  </a>
                 </li>
               ))}
               {cookieSettings && column.title === "Policies" && (

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { CloseIcon, MenuIcon } from "./icons.tsx";
 import type { RootData } from "../lib/seo.ts";
 import { ThemeToggle } from "./theme-toggle.tsx";
@@ -7,6 +7,7 @@ import { UserMenu } from "./user-menu.tsx";
 import { SkipLink } from "./skip-link.tsx";
 import { ButtonLink } from "./ui/button.tsx";
 import { signInLinks } from "../../common/sign-in.ts";
+import { useClientLinks } from "../lib/use-client-links.ts";
 
 const links = [
   { to: "/courses", label: "Courses" },
@@ -16,15 +17,25 @@ const links = [
   { to: "/help", label: "Help" },
 ];
 
-/** The site's sections as a list of links, the current one marked (aria-current) by NavLink. */
-function NavLinks({ className, linkClassName }: { className: string; linkClassName: string }) {
+/** Whether `pathname` is in the section at `to`, as React Router's NavLink decides it (letter case aside). */
+function inSection(pathname: string, to: string): boolean {
+  const path = pathname.toLowerCase();
+  return path === to || (path.startsWith(to) && path.charAt(to.length) === "/");
+}
+
+/**
+ * The site's sections as a list of links, the current one marked (aria-current). Plain anchors,
+ * which the header makes navigate within the app (a NavLink costs several times more to render);
+ * data-discover has React Router learn their routes ahead of a click, as it does a <Link>'s.
+ */
+function NavLinks({ pathname, className, linkClassName }: { pathname: string; className: string; linkClassName: string }) {
   return (
     <ul className={className}>
       {links.map((link) => (
         <li key={link.to}>
-          <NavLink to={link.to} className={linkClassName}>
+          <a href={link.to} data-discover="true" className={linkClassName} aria-current={inSection(pathname, link.to) ? "page" : undefined}>
             {link.label}
-          </NavLink>
+          </a>
         </li>
       ))}
     </ul>
@@ -40,6 +51,8 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
   const open = openOn === pathname;
   const menu = useRef<HTMLDetailsElement>(null);
   const toggle = useRef<HTMLElement>(null);
+  const header = useRef<HTMLElement>(null);
+  useClientLinks(header);
   // The menu is a <details>, so it opens before the scripts arrive; one opened then is open from here on.
   useEffect(() => {
     if (menu.current?.open) setOpenOn(pathname);
@@ -65,17 +78,17 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
   }, [open]);
 
   return (
-    <header className="sticky top-0 z-30 print:hidden border-b border-slate-200/80 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
+    <header ref={header} className="sticky top-0 z-30 print:hidden border-b border-slate-200/80 bg-white/90 backdrop-blur dark:border-slate-800 dark:bg-slate-950/90">
       <SkipLink />
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-4 px-4 sm:px-6">
-        <Link to="/" className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-950 dark:text-white">
+        <a href="/" data-discover="true" className="flex items-center gap-2 text-lg font-bold tracking-tight text-slate-950 dark:text-white">
           <span aria-hidden="true" className="grid size-8 place-items-center rounded-lg bg-brand-600 text-sm text-white">
             {siteName.slice(0, 1)}
           </span>
           {siteName}
-        </Link>
+        </a>
         <nav aria-label="Main" className="ml-4 hidden md:block">
-          <NavLinks className="flex items-center gap-1" linkClassName="site-nav-link" />
+          <NavLinks pathname={pathname} className="flex items-center gap-1" linkClassName="site-nav-link" />
         </nav>
         <div className="ml-auto flex items-center gap-2">
           <div className="hidden sm:block">
@@ -110,7 +123,7 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
             {/* Not drawn at all while closed: a closed details only skips its content, whose transitions then never end. */}
             <div className="absolute inset-x-0 top-full hidden border-y border-slate-200 bg-white px-4 pb-4 shadow-lg group-open:block dark:border-slate-800 dark:bg-slate-950">
               <nav aria-label="Mobile">
-                <NavLinks className="flex flex-col py-2" linkClassName="site-nav-link block py-3 text-base" />
+                <NavLinks pathname={pathname} className="flex flex-col py-2" linkClassName="site-nav-link block py-3 text-base" />
               </nav>
               {entry && (
                 <div className="border-t border-slate-200 py-3 sm:hidden dark:border-slate-800">

@@ -2,9 +2,10 @@ import { useEffect, type RefObject } from "react";
 import { useNavigate } from "react-router";
 
 /**
- * Links in HTML rendered once on the server rather than by `<Link>` (app/lib/server-html.ts)
- * navigate within the app as a `<Link>` would: a plain click on a link to this site. A click with a
- * modifier key, a link to another window or another site, and a download stay the browser's.
+ * Plain links in `container` navigate within the app as a `<Link>` would: HTML rendered once on the
+ * server (app/lib/server-html.ts), and the header's and footer's links, which cost several times
+ * less to render than `<Link>`s. A click with a modifier key, a link to another window, another
+ * site or a place on the page shown (the skip link), and a download stay the browser's.
  */
 export function useClientLinks(container: RefObject<HTMLElement | null>): void {
   const navigate = useNavigate();
@@ -15,8 +16,12 @@ export function useClientLinks(container: RefObject<HTMLElement | null>): void {
       if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       const link = event.target instanceof Element ? event.target.closest("a") : null;
       if (!link || !element.contains(link) || link.target || link.hasAttribute("download") || link.origin !== window.location.origin) return;
+      const here = window.location;
+      const samePage = link.pathname === here.pathname && link.search === here.search;
+      if (samePage && link.hash) return;
       event.preventDefault();
-      void navigate(link.pathname + link.search + link.hash);
+      // A link to the page already shown replaces it in the history, as a <Link> does.
+      void navigate(link.pathname + link.search + link.hash, { replace: samePage && !here.hash });
     };
     element.addEventListener("click", follow);
     return () => element.removeEventListener("click", follow);

