@@ -1,9 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useLocation } from "react-router";
 import { CloseIcon, MenuIcon } from "./icons.tsx";
 import type { RootData } from "../lib/seo.ts";
 import { ThemeToggle } from "./theme-toggle.tsx";
-import { UserMenu } from "./user-menu.tsx";
 import { SkipLink } from "./skip-link.tsx";
 import { ButtonLink } from "./ui/button.tsx";
 import { signInLinks } from "../../common/sign-in.ts";
@@ -16,6 +15,10 @@ const links = [
   { to: "/team", label: "Team" },
   { to: "/help", label: "Help" },
 ];
+
+// Only a signed-in visitor has it, so its code loads for them rather than with everyone's first page;
+// until it has, the menu the server rendered works as a <details>.
+const UserMenu = lazy(() => import("./user-menu.tsx").then((module) => ({ default: module.UserMenu })));
 
 /** Whether `pathname` is in the section at `to`, as React Router's NavLink decides it (letter case aside). */
 function inSection(pathname: string, to: string): boolean {
@@ -94,7 +97,11 @@ export function SiteHeader({ siteName, viewer }: { siteName: string; viewer: Roo
           <div className="hidden sm:block">
             <ThemeToggle />
           </div>
-          {viewer && <UserMenu key={pathname} viewer={viewer} />}
+          {viewer && (
+            <Suspense fallback={null}>
+              <UserMenu key={pathname} viewer={viewer} />
+            </Suspense>
+          )}
           {entry && (
             <>
               <ButtonLink to={entry.signIn} size="sm" variant="secondary" className="whitespace-nowrap">

@@ -13,15 +13,15 @@ export function useClientLinks(container: RefObject<HTMLElement | null>): void {
     const element = container.current;
     if (!element) return;
     const follow = (event: MouseEvent) => {
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
       const link = event.target instanceof Element ? event.target.closest("a") : null;
-      if (!link || !element.contains(link) || link.target || link.hasAttribute("download") || link.origin !== window.location.origin) return;
-      const here = window.location;
-      const samePage = link.pathname === here.pathname && link.search === here.search;
+      const { origin, pathname, search, hash } = window.location;
+      if (!link || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+      if (!element.contains(link) || link.target || link.hasAttribute("download") || link.origin !== origin) return;
+      const samePage = link.pathname === pathname && link.search === search;
       if (samePage && link.hash) return;
       event.preventDefault();
       // A link to the page already shown replaces it in the history, as a <Link> does.
-      void navigate(link.pathname + link.search + link.hash, { replace: samePage && !here.hash });
+      void navigate(link.pathname + link.search + link.hash, { replace: samePage && !hash });
     };
     element.addEventListener("click", follow);
     return () => element.removeEventListener("click", follow);

@@ -224,6 +224,28 @@ test("the site can be used with the keyboard alone", async ({ page }) => {
   await expect(page).toHaveURL(/\/course\/webdevfrontendcourse$/);
 });
 
+test("the account menu opens while its script is still on the way, and becomes the button once it arrives", async ({ page, context, request }) => {
+  await giveOwnAddress(context);
+  await signUpVerified(page, request, { name: "Late Menu", email: uniqueEmail("late-menu"), password: "correct horse battery staple" });
+  let release: (() => void) | undefined;
+  await page.route("**/assets/user-menu-*.js", async (route) => {
+    await new Promise<void>((resolve) => (release = resolve));
+    await route.continue();
+  });
+  await gotoHydrated(page, "/courses");
+  await expect.poll(() => release !== undefined).toBe(true);
+  const early = page.locator("summary", { hasText: "Account menu for Late Menu" });
+  await early.click();
+  await expect(page.getByRole("link", { name: "My courses" })).toBeVisible();
+  await early.click();
+  await expect(page.getByRole("link", { name: "My courses" })).toBeHidden();
+  release?.();
+  const button = page.getByRole("button", { name: "Account menu for Late Menu" });
+  await expect(button).toHaveAttribute("aria-expanded", "false");
+  await button.click();
+  await expect(page.getByRole("link", { name: "My courses" })).toBeVisible();
+});
+
 test("the account menu is a button that says whether it is open, and Escape or a click elsewhere closes it", async ({ page, context, request }) => {
   await giveOwnAddress(context);
   await signUpVerified(page, request, { name: "Menu Tester", email: uniqueEmail("menu"), password: "correct horse battery staple" });
