@@ -107,8 +107,8 @@ export function createDocuments(deps: HttpDeps, site: Site, publicApi: PublicApi
 }
 
 /**
- * Every other request is a page: an anonymous one from the page cache when it holds it, else
- * rendered by React Router after the origin and form checks, stored when it may be, compressed.
+ * Every other request is a page (the front door answers those the page cache holds): rendered by
+ * React Router after the origin and form checks, stored in the cache when it may be, compressed.
  */
 export function mountDocuments(
   app: Hono<HttpEnv>,
