@@ -257,7 +257,10 @@ test("the keyboard skips the course contents to the lesson, reaches 'Complete an
   // Once the lesson is done, moving on is the one primary action.
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(`/courses/${course}/submodule/2-2`);
+  // The address changes a moment before the page shows the next lesson, whose neighbours ← goes by.
+  await expect(page.getByRole("article", { name: "Selectors, the cascade and specificity" })).toHaveCount(0);
   await page.keyboard.press("ArrowLeft");
+  await expect(page).toHaveURL(`/courses/${course}/submodule/2-1`);
   await expect(end.getByRole("status")).toHaveText("Lesson complete");
   await expect(primary).toHaveCount(1);
   await expect(primary).toHaveAccessibleName(/^Next: 2-2/);
