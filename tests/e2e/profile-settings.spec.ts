@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { scanBudget, seriousViolationsInBothThemes } from "./axe.ts";
 import { signIn, signUpVerified, uniqueEmail, giveOwnAddress } from "./identity.ts";
+import { gotoHydrated } from "./hydration.ts";
 
 const password = "correct horse battery staple";
 // A 2 × 2 PNG, valid by its content.
@@ -62,7 +63,8 @@ test("profile: edit the name, upload and remove a photo, change the password", a
 test("settings: the theme choice is the header's", async ({ page, request }) => {
   await signUpVerified(page, request, { name: "Theme Tester", email: uniqueEmail("theme"), password });
   await page.emulateMedia({ colorScheme: "light" });
-  await page.goto("/settings");
+  // The choice takes effect through the page's script, which starts after the first paint.
+  await gotoHydrated(page, "/settings");
   await page.getByLabel("Dark", { exact: true }).check();
   expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
   await expect(page.getByRole("button", { name: "Dark theme" }).first()).toHaveAttribute("aria-pressed", "true");
