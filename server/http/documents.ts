@@ -15,7 +15,7 @@ import { acceptsGzip, compressOnce, compressPerRequest, compressStream, isCompre
 import type { HttpDeps } from "./deps.ts";
 import type { HttpEnv } from "./env.ts";
 import type { CachedPage } from "./front-door.ts";
-import { hasSession, type PageCache } from "./page-cache.ts";
+import type { PageCache } from "./page-cache.ts";
 import { acceptedEncoding, prepareResponse, requestHeader, sendPrepared } from "./prepared-response.ts";
 import type { PublicApi } from "./public-api.ts";
 import { requestNonce } from "./security-headers.ts";
@@ -146,8 +146,7 @@ export function mountDocuments(
     // The path and query as sent: what comes after the origin of the absolute URL Hono was given.
     const cacheKey = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
     // The front door answered from the cache when it held the page.
-    const cacheable =
-      pageCache.enabled && (c.req.method === "GET" || c.req.method === "HEAD") && !hasSession(requestHeader(c, "cookie"));
+    const cacheable = pageCache.serves(c.req.method, requestHeader(c, "cookie"));
 
     const origin = isSafeMethod(c.req.method)
       ? publicOrigin

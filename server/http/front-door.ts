@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import type { Metrics } from "../metrics/registry.ts";
 import { methodLabel } from "../metrics/http.ts";
 import type { HttpEnv } from "./env.ts";
-import { hasSession, type PageCache } from "./page-cache.ts";
+import type { PageCache } from "./page-cache.ts";
 import { encodingFor, headerOf, preparedAnswer, type PreparedResponse } from "./prepared-response.ts";
 import { requestIdFrom } from "./request-log.ts";
 
@@ -51,7 +51,7 @@ export function frontDoor(
     if (answer) {
       ({ response, route } = answer);
     } else {
-      const page = pageCache.enabled && !hasSession(headerOf(request, env, "cookie")) ? pageCache.get(target) : undefined;
+      const page = pageCache.serves(method, headerOf(request, env, "cookie")) ? pageCache.get(target) : undefined;
       if (!page) return pipeline(request, env, executionContext);
       ({ response, route } = page);
     }

@@ -9,17 +9,20 @@ import type { Site } from "./site.ts";
 const json = "application/json";
 export const healthPath = "/healthz";
 
+/** The headers of a probe's JSON answer at `path`. */
+const jsonHeaders = ({ headersFor }: Site, path: string) => ({ ...headersFor(null, path, json), "content-type": json });
+
 /** /healthz: the process answers. The probe that polls us most, so the front door serves it. */
-export function healthAnswer({ headersFor }: Site): FixedAnswer {
+export function healthAnswer(site: Site): FixedAnswer {
   const body = Buffer.from(JSON.stringify({ status: "ok", version }));
-  return { response: prepareResponse(200, { ...headersFor(null, healthPath, json), "content-type": json }, body, {}), route: healthPath };
+  return { response: prepareResponse(200, jsonHeaders(site, healthPath), body, {}), route: healthPath };
 }
 
 /** /readyz: the process can serve (the database answers and it is not shutting down). */
 export function mountHealth(app: Hono<HttpEnv>, deps: HttpDeps, site: Site): void {
   const routineJson = (c: Context<HttpEnv>, status: number, body: unknown) => {
     c.set("routine", true);
-    return headedResponse(c, status, { ...site.headersFor(null, c.req.path, json), "content-type": json }, JSON.stringify(body));
+    return headedResponse(c, status, jsonHeaders(site, c.req.path), JSON.stringify(body));
   };
 
   app.get("/readyz", async (c) => {

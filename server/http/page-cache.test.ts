@@ -46,6 +46,15 @@ describe("PageCache", () => {
     expect(cache.enabled).toBe(false);
     expect(cache.get("/a")).toBeUndefined();
   });
+
+  it("serves GET and HEAD requests without a session, only while it is on", () => {
+    const cache = new PageCache<PreparedResponse>({ ttlSeconds: 60 });
+    expect(cache.serves("GET", undefined)).toBe(true);
+    expect(cache.serves("HEAD", "theme=dark")).toBe(true);
+    expect(cache.serves("POST", undefined)).toBe(false);
+    expect(cache.serves("GET", "better-auth.session_token=abc")).toBe(false);
+    expect(new PageCache<PreparedResponse>({ ttlSeconds: 0 }).serves("GET", undefined)).toBe(false);
+  });
 });
 
 describe("hasSession", () => {

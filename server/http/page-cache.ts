@@ -26,6 +26,11 @@ export class PageCache<Page> {
     return this.#ttlMs > 0;
   }
 
+  /** Whether a request may be answered from the cache, and its page stored: the cache is on, it is a GET or HEAD, and it carries no sign-in session. */
+  serves(method: string, cookieHeader: string | undefined): boolean {
+    return this.enabled && (method === "GET" || method === "HEAD") && !hasSession(cookieHeader);
+  }
+
   /** The page if it was stored less than the TTL ago. */
   get(key: string): Page | undefined {
     const entry = this.#entries.get(key);
