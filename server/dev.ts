@@ -1,6 +1,5 @@
 import { loadEnvFile } from "./env-file.ts";
 import { watch } from "node:fs";
-import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 import { createServer as createViteServer } from "vite";
 import { loadCatalog } from "./catalog/index.ts";
@@ -30,7 +29,6 @@ const app = createHttpApp({
   build: () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>,
   assets: new Map(),
 });
-const listener = getRequestListener(app.fetch);
 
 services.payments.startWebhooks((request) => Promise.resolve(app.fetch(request)));
-await listen(services, (req, res) => vite.middlewares(req, res, () => listener(req, res)));
+await listen(services, (req, res) => vite.middlewares(req, res, () => app.listener(req, res)));

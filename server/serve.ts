@@ -1,7 +1,6 @@
 import cluster from "node:cluster";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { getRequestListener } from "@hono/node-server";
 import type { ServerBuild } from "react-router";
 import { createHttpApp } from "./http/app.ts";
 import { loadStaticAssets } from "./http/static-assets.ts";
@@ -42,5 +41,5 @@ export async function serve(environment: Record<string, string | undefined>): Pr
   const started = performance.now();
   const lessons = services.catalog.current.prepareLessons();
   services.logger.info({ lessons, ms: Math.round(performance.now() - started) }, "lessons rendered");
-  await listen(services, getRequestListener(app.fetch));
+  await listen(services, app.listener);
 }

@@ -1,3 +1,5 @@
+import type { RequestListener } from "node:http";
+import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
 import { requestRoutes } from "../metrics/http.ts";
 import { mountAuth } from "./auth.ts";
@@ -6,7 +8,7 @@ import { mountDevTools } from "./dev-tools.ts";
 import { createDocuments, mountDocuments } from "./documents.ts";
 import type { HttpEnv } from "./env.ts";
 import { mountErrorHandling } from "./error-handling.ts";
-import { frontDoor, type CachedPage } from "./front-door.ts";
+import { type CachedPage, fetchThrough, frontDoor, listenThrough } from "./front-door.ts";
 import { healthAnswer, healthPath, mountHealth } from "./health.ts";
 import { mountMetrics } from "./metrics.ts";
 import { PageCache } from "./page-cache.ts";
@@ -20,12 +22,15 @@ import { mountUploads } from "./uploads.ts";
 
 export type { HttpDeps } from "./deps.ts";
 
+/** The app, called in-process through `fetch` (or Hono's `request`), and by Node's server through `listener`. */
+export type HttpApp = Hono<HttpEnv> & { listener: RequestListener };
+
 /**
  * The request pipeline, in the order Hono runs it (the order matters): what every request passes
  * through, then each kind of address, and the pages last, for whatever nothing before answered.
  * In front of it, the answers that are the same for everyone: /healthz, the built files, cached pages.
  */
-export function createHttpApp(deps: HttpDeps): Hono<HttpEnv> {
+export function createHttpApp(deps: HttpDeps): HttpApp {
   const app = new Hono<HttpEnv>();
   const site = siteOf(deps);
   const publicApi = createPublicApi(deps);
@@ -47,6 +52,8 @@ export function createHttpApp(deps: HttpDeps): Hono<HttpEnv> {
   mountDocuments(app, deps, { site, documents, pageCache, routeOf });
 
   const fixed = staticAnswers(deps, site).set(healthPath, healthAnswer(site));
-  app.fetch = frontDoor(app.fetch, { fixed, pageCache, metrics: deps.metrics?.collector });
-  return app;
+  const door = frontDoor({ fixed, pageCache, metrics: deps.metrics?.collector });
+  const pipeline = app.fetch;
+  app.fetch = fetchThrough(door, pipeline);
+  return Object.assign(app, { listener: listenThrough(door, getRequestListener(pipeline)) });
 }

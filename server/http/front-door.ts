@@ -1,9 +1,10 @@
+import type { IncomingMessage, RequestListener } from "node:http";
 import type { Hono } from "hono";
 import type { Metrics } from "../metrics/registry.ts";
 import { methodLabel } from "../metrics/http.ts";
 import type { HttpEnv } from "./env.ts";
 import type { PageCache } from "./page-cache.ts";
-import { encodingFor, headerOf, preparedAnswer, type PreparedResponse } from "./prepared-response.ts";
+import { type Answer, encodingFor, headerOf, preparedAnswer, type PreparedResponse } from "./prepared-response.ts";
 import { requestIdFrom } from "./request-log.ts";
 
 /** An answer that is the same for every request at its path: /healthz, a built file. */
@@ -21,6 +22,9 @@ export interface CachedPage {
   route: string;
 }
 
+/** The front door's answer to a request (its method, its path and query as sent, a header by its lower-case name), if it has one. */
+export type FrontDoor = (method: string, target: string, header: (name: string) => string | undefined) => Answer | undefined;
+
 type Fetch = Hono<HttpEnv>["fetch"];
 
 /**
@@ -31,19 +35,12 @@ type Fetch = Hono<HttpEnv>["fetch"];
  * bare Hono). What the pipeline would add they get here: the request id, their security headers
  * (prepared with them) and the request's metrics; none of them is logged, as the pipeline logs
  * routine answers only when they fail. Any other request, including one of these with another
- * method than GET or HEAD, goes on to `pipeline`.
+ * method than GET or HEAD, is the pipeline's.
  */
-export function frontDoor(
-  pipeline: Fetch,
-  { fixed, pageCache, metrics }: { fixed: ReadonlyMap<string, FixedAnswer>; pageCache: PageCache<CachedPage>; metrics: Metrics | undefined },
-): Fetch {
-  return (request, env, executionContext) => {
+export function frontDoor({ fixed, pageCache, metrics }: { fixed: ReadonlyMap<string, FixedAnswer>; pageCache: PageCache<CachedPage>; metrics: Metrics | undefined }): FrontDoor {
+  return (method, target, header) => {
     const started = performance.now();
-    const { method } = request;
-    if (method !== "GET" && method !== "HEAD") return pipeline(request, env, executionContext);
-    // The path and query as sent: what comes after the origin of the absolute URL.
-    const { url } = request;
-    const target = url.slice(url.indexOf("/", url.indexOf("//") + 2));
+    if (method !== "GET" && method !== "HEAD") return undefined;
     const query = target.indexOf("?");
     const answer = fixed.get(query === -1 ? target : target.slice(0, query));
     let response: PreparedResponse;
@@ -51,17 +48,48 @@ export function frontDoor(
     if (answer) {
       ({ response, route } = answer);
     } else {
-      const page = pageCache.serves(method, headerOf(request, env, "cookie")) ? pageCache.get(target) : undefined;
-      if (!page) return pipeline(request, env, executionContext);
+      const page = pageCache.serves(method, header("cookie")) ? pageCache.get(target) : undefined;
+      if (!page) return undefined;
       ({ response, route } = page);
     }
-    const requestId = requestIdFrom(headerOf(request, env, "x-request-id"));
+    const requestId = requestIdFrom(header("x-request-id"));
     const held = answer?.unchanged;
     const sent =
-      held && headerOf(request, env, "if-none-match") === held.etag
-        ? new Response(null, { status: 304, headers: { ...held.headers, "x-request-id": requestId } })
-        : preparedAnswer(response, encodingFor(headerOf(request, env, "accept-encoding") ?? ""), method === "HEAD", requestId);
+      held && header("if-none-match") === held.etag
+        ? { status: 304, headers: { ...held.headers, "x-request-id": requestId }, body: null }
+        : preparedAnswer(response, encodingFor(header("accept-encoding") ?? ""), method === "HEAD", requestId);
     metrics?.observeRequest(methodLabel(method), route, sent.status, (performance.now() - started) / 1000);
     return sent;
+  };
+}
+
+/** The path and query of an absolute URL, as sent: what comes after its origin. A path is its own. */
+const targetOf = (url: string) => (url.startsWith("/") ? url : url.slice(url.indexOf("/", url.indexOf("//") + 2)));
+
+/** The front door before a fetch handler (the app called in-process: tests, payment webhooks). */
+export function fetchThrough(door: FrontDoor, pipeline: Fetch): Fetch {
+  return (request, env, executionContext) => {
+    const answer = door(request.method, targetOf(request.url), (name) => headerOf(request, env, name));
+    if (!answer) return pipeline(request, env, executionContext);
+    return new Response(answer.body, answer);
+  };
+}
+
+const nodeHeader = (request: IncomingMessage, name: string) => {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+};
+
+/**
+ * The front door before Node's request listener for the pipeline (the server's): its answers are
+ * written to Node's response as they are, with no Request or Response made for them.
+ */
+export function listenThrough(door: FrontDoor, listener: RequestListener): RequestListener {
+  return (request, response) => {
+    const answer = door(request.method ?? "", targetOf(request.url ?? "/"), (name) => nodeHeader(request, name));
+    if (!answer) return listener(request, response);
+    response.writeHead(answer.status, answer.headers);
+    if (answer.body) response.end(answer.body);
+    else response.end();
   };
 }

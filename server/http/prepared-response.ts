@@ -79,11 +79,20 @@ export function headedResponse(c: Context<HttpEnv>, status: number, headers: Rec
 /** Sends a prepared response in the encoding the client prefers. */
 export function sendPrepared(c: Context<HttpEnv>, prepared: PreparedResponse): Response {
   c.set("headed", true);
-  return preparedAnswer(prepared, acceptedEncoding(c), c.req.method === "HEAD", c.get("requestId"));
+  const { body, ...init } = preparedAnswer(prepared, acceptedEncoding(c), c.req.method === "HEAD", c.get("requestId"));
+  return new Response(body, init);
+}
+
+/** A response as plain values: made into a Response, or written to Node's response as it is. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  /** None for a HEAD request or a 304. */
+  body: Buffer<ArrayBuffer> | null;
 }
 
 /** A prepared response in `encoding` when it has it (else unencoded), without its body for a HEAD request, naming the request. */
-export function preparedAnswer(prepared: PreparedResponse, encoding: Encoding | null, head: boolean, requestId: string): Response {
+export function preparedAnswer(prepared: PreparedResponse, encoding: Encoding | null, head: boolean, requestId: string): Answer {
   const variant = (encoding && prepared[encoding]) || prepared.identity;
-  return new Response(head ? null : variant.body, { status: prepared.status, headers: { ...variant.headers, "x-request-id": requestId } });
+  return { status: prepared.status, headers: { ...variant.headers, "x-request-id": requestId }, body: head ? null : variant.body };
 }

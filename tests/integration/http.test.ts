@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders, request as httpRequest, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRoots } from "../../server/db/schema.ts";
@@ -244,6 +246,71 @@ describe("anonymous page cache", () => {
     const first = await get("/no-such-page-cache");
     const second = await get("/no-such-page-cache");
     expect(nonceOf(second)).not.toBe(nonceOf(first));
+  });
+});
+
+describe("Node's server", () => {
+  // What `npm start` serves through: the app's listener, whose front door writes its answers to Node's response itself.
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    server = createServer(app.listener);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** One request over HTTP/1.1, as a client sends it: `target` is usually a path, and may be an absolute URL. */
+  const send = (target: string, options: { method?: string; headers?: Record<string, string> } = {}) =>
+    new Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+      const sent = httpRequest({ host: "127.0.0.1", port, path: target, method: options.method ?? "GET", headers: options.headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+      });
+      sent.on("error", reject).end();
+    });
+
+  it("answers /healthz with the headers and body the app gives, and a HEAD with no body", async () => {
+    const viaApp = await get("/healthz");
+    const answered = await send("/healthz", { headers: { "x-request-id": "probe-1234" } });
+    expect(answered.status).toBe(200);
+    expect(JSON.parse(answered.body.toString())).toEqual({ status: "ok", version });
+    expect(answered.headers["x-request-id"]).toBe("probe-1234");
+    for (const name of ["content-type", "content-security-policy", "x-content-type-options", "referrer-policy", "content-length"]) {
+      expect(answered.headers[name], name).toBe(viaApp.headers.get(name));
+    }
+    const head = await send("/healthz", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers["content-length"]).toBe(answered.headers["content-length"]);
+    expect(head.body.length).toBe(0);
+    expect(JSON.parse((await send("http://academy.test/healthz")).body.toString())).toEqual({ status: "ok", version });
+  });
+
+  it("serves a built file in the encoding asked for, and 304 to a client that holds it", async () => {
+    const script = /"(\/assets\/[^"]+\.js)"/.exec(await (await get("/")).text())?.[1] as string;
+    const plain = await send(script);
+    const br = await send(script, { headers: { "accept-encoding": "gzip, br" } });
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(br.body.length).toBeLessThan(plain.body.length);
+    const unchanged = await send(script, { headers: { "if-none-match": plain.headers.etag ?? "" } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.body.length).toBe(0);
+    expect(unchanged.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+  });
+
+  it("serves a cached anonymous page but never to a signed-in visitor, and leaves other methods to the app", async () => {
+    const nonce = (answer: { headers: IncomingHttpHeaders }) => /'nonce-([^']+)'/.exec(String(answer.headers["content-security-policy"]))?.[1];
+    const first = await send("/team?node-cache=1");
+    const second = await send("/team?node-cache=1");
+    expect(second.status).toBe(200);
+    expect(nonce(second)).toBe(nonce(first));
+    expect(second.body.equals(first.body)).toBe(true);
+    expect(second.headers["x-request-id"]).not.toBe(first.headers["x-request-id"]);
+    const signedIn = await send("/team?node-cache=1", { headers: { cookie: "better-auth.session_token=abc.def" } });
+    expect(nonce(signedIn)).not.toBe(nonce(first));
+    const posted = await send("/healthz", { method: "POST", headers: { origin: "http://academy.test" } });
+    expect(posted.headers["content-type"]).not.toBe("application/json");
   });
 });
 
