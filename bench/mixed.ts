@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { idleCollectionQuietMs } from "../server/idle-collection.ts";
 import type { Buyer } from "./buyers.ts";
 import type { RunningServer } from "./server.ts";
 import { residentMb, wrk, type WrkResult } from "./wrk.ts";
@@ -76,8 +77,8 @@ export function runMix(target: string, url: string, buyer: Buyer, seconds: numbe
   }
 }
 
-// The server hands memory back after 5–10 s without a request (decision 012); each reading waits that long.
-const settleMs = 12_000;
+// The server hands memory back after 30–60 s without a request (decisions 012 and 033); each reading waits that long.
+const settleMs = 2 * idleCollectionQuietMs + 2_000;
 
 export async function mixedLoad(server: RunningServer, buyer: Buyer, database: string, seconds: number): Promise<MixedResult> {
   await sleep(settleMs);
@@ -92,7 +93,7 @@ export function printMixed(runs: MixedResult[], seconds: number) {
   console.log(`\nMixed load: ${mixSummary} (wrk, 1 thread, 200 connections, ${seconds} s)`);
   for (const r of runs) {
     console.log(
-      `  ${r.database.padEnd(10)} ${r.load.requestsPerSecond} req/s  p50 ${r.load.p50Ms} ms  p99 ${r.load.p99Ms} ms  errors ${r.load.errors} (target 0) · RSS ${r.rssMb.started} MB 12 s after start-up → ${r.rssMb.afterLoad} MB right after the load → ${r.rssMb.afterRest} MB after 12 s rest`,
+      `  ${r.database.padEnd(10)} ${r.load.requestsPerSecond} req/s  p50 ${r.load.p50Ms} ms  p99 ${r.load.p99Ms} ms  errors ${r.load.errors} (target 0) · RSS ${r.rssMb.started} MB ${settleMs / 1000} s after start-up → ${r.rssMb.afterLoad} MB right after the load → ${r.rssMb.afterRest} MB after ${settleMs / 1000} s rest`,
     );
   }
 }

@@ -11,7 +11,7 @@ import { loadGeneratedSecrets } from "./db/generated-secrets.ts";
 import { DatabaseInUse } from "./db/pglite-lock.ts";
 import { checkSchema, SchemaMismatch } from "./db/schema-check.ts";
 import type { HttpDeps } from "./http/app.ts";
-import { collectWhenIdle } from "./idle-collection.ts";
+import { collectWhenIdle, idleCollectionQuietMs } from "./idle-collection.ts";
 import { startJobs } from "./jobs/index.ts";
 import { startIdentity, type Identity } from "./identity.ts";
 import { version } from "./version.ts";
@@ -19,8 +19,6 @@ import { createLogger, type Logger } from "./logger.ts";
 import { createPayments, type Payments } from "./payments/index.ts";
 import { createStorage, type FileStorage } from "./storage/index.ts";
 import { createDomainChecker, systemLookup, type DomainChecker } from "./websites/index.ts";
-
-const idleCollectionMs = 5_000;
 
 export interface Services {
   config: Config;
@@ -155,7 +153,7 @@ export function listen(
   // `npm start` runs Node with --expose-gc for this; without the flag memory is left to V8.
   // The last-resort flavour also returns the freed pages to the operating system; a regular one keeps them.
   const { gc } = globalThis;
-  const collector = gc ? collectWhenIdle(handler, () => gc({ type: "major", execution: "sync", flavor: "last-resort" }), idleCollectionMs) : null;
+  const collector = gc ? collectWhenIdle(handler, () => gc({ type: "major", execution: "sync", flavor: "last-resort" }), idleCollectionQuietMs) : null;
   const serve = collector?.handler ?? handler;
   // Handlers still running, also for a client that has gone: the database stays open until they end.
   const handling = new Set<Promise<void>>();
