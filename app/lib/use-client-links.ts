@@ -3,8 +3,8 @@ import { useNavigate } from "react-router";
 
 /**
  * Plain links in `container` navigate within the app as a `<Link>` would: HTML rendered once on the
- * server (app/lib/server-html.ts), and the header's and footer's links, which cost several times
- * less to render than `<Link>`s. A click with a modifier key, a link to another window, another
+ * server (app/lib/server-html.ts), and links that repeat on many pages or many times on one (the
+ * header's, the footer's, a course's outline), which cost several times less to render than `<Link>`s. A click with a modifier key, a link to another window, another
  * site or a place on the page shown (the skip link), and a download stay the browser's.
  */
 export function useClientLinks(container: RefObject<HTMLElement | null>): void {

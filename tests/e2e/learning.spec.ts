@@ -82,6 +82,15 @@ test("the player is a focused page: slim header with progress, the current lesso
 
   const toggle = banner.getByRole("button", { name: "Course contents" });
   await expect(toggle).toHaveAttribute("aria-pressed", "true");
+  // The contents' links change the lesson within the app: a mark on the window would not survive a page load.
+  await page.evaluate(() => ((window as unknown as { kept: boolean }).kept = true));
+  await contents.getByRole("link", { name: /^5-4 / }).click();
+  await expect(page).toHaveURL(`/courses/${course}/submodule/5-4`);
+  await expect(contents.locator('a[aria-current="page"]')).toContainText("5-4");
+  await contents.getByRole("link", { name: /^5-3 / }).click();
+  await expect(page).toHaveURL(`/courses/${course}/submodule/5-3`);
+  await expect(contents.locator('a[aria-current="page"]')).toContainText("5-3");
+  expect(await page.evaluate(() => (window as unknown as { kept?: boolean }).kept)).toBe(true);
   await toggle.click();
   await expect(contents).toBeHidden();
   await page.reload();

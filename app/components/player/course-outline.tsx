@@ -1,7 +1,8 @@
-import { Link } from "react-router";
+import { useRef } from "react";
 import type { LessonState, Money, OutlineModule } from "../../../common/view-types.ts";
 import { formatMoney } from "../../../common/format.ts";
 import { lessonPath, modulePath } from "../../lib/course-paths.ts";
+import { useClientLinks } from "../../lib/use-client-links.ts";
 import { ButtonLink } from "../ui/button.tsx";
 
 const stateLabel: Record<LessonState, string> = { done: "Done", "in-progress": "In progress", todo: "Not started", locked: "Locked" };
@@ -14,37 +15,48 @@ function StateMark({ state }: { state: LessonState }) {
 /**
  * A module's lessons, each with the learner's state; the current lesson is marked for assistive
  * technology too (and drawn by its aria-current). Rows repeat for every lesson of the course, so
- * their looks are named in app.css.
+ * their looks are named in app.css. They are plain links made to navigate within the app (a
+ * <Link> costs several times more to render, and a lesson shows the whole course's); data-discover
+ * has React Router learn their routes ahead, as a <Link>'s.
  */
 export function LessonList({ courseId, mod, currentLessonId }: { courseId: string; mod: OutlineModule; currentLessonId?: string }) {
+  const list = useRef<HTMLOListElement>(null);
+  useClientLinks(list);
   return (
-    <ol className="space-y-1">
+    <ol ref={list} className="space-y-1">
       {mod.lessons.map((lesson) => (
         <li key={lesson.id}>
-          <Link to={lessonPath(courseId, lesson.id)} aria-current={lesson.id === currentLessonId ? "page" : undefined} className="outline-row">
+          <a
+            href={lessonPath(courseId, lesson.id)}
+            data-discover="true"
+            aria-current={lesson.id === currentLessonId ? "page" : undefined}
+            className="outline-row"
+          >
             <StateMark state={lesson.state} />
             <span className="flex-1">
               <span className="outline-number">{lesson.id}</span> {lesson.title}
               <span className="sr-only">{` (${stateLabel[lesson.state]}${lesson.preview ? ", free preview" : ""})`}</span>
             </span>
             <span className="outline-minutes">{`${lesson.minutes} min`}</span>
-          </Link>
+          </a>
         </li>
       ))}
     </ol>
   );
 }
 
-/** Every module with its lessons, for the modules page and the lesson sidebar. */
+/** Every module with its lessons, for the modules page and the lesson sidebar; its links are plain ones too. */
 export function CourseOutline({ courseId, outline, currentLessonId }: { courseId: string; outline: OutlineModule[]; currentLessonId?: string }) {
+  const modules = useRef<HTMLOListElement>(null);
+  useClientLinks(modules);
   return (
-    <ol className="space-y-6">
+    <ol ref={modules} className="space-y-6">
       {outline.map((mod) => (
         <li key={mod.number}>
           <h3 className="flex items-baseline justify-between gap-2 px-3 text-sm font-semibold text-slate-950 dark:text-white">
-            <Link to={modulePath(courseId, mod.number)} className="hover:underline">
+            <a href={modulePath(courseId, mod.number)} data-discover="true" className="hover:underline">
               {mod.number}. {mod.title}
-            </Link>
+            </a>
             <span className="shrink-0 text-xs font-normal text-slate-500 dark:text-slate-400">
               {mod.completed}/{mod.lessons.length}
             </span>
