@@ -30,6 +30,9 @@ function nonceOf(response: Response): string {
   return nonce;
 }
 
+/** nonceOf for an answer read with Node's client. */
+const nonce = (answer: { headers: IncomingHttpHeaders }) => /'nonce-([^']+)'/.exec(String(answer.headers["content-security-policy"]))?.[1];
+
 const connectSrc = (response: Response) => /connect-src ([^;]*)/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
 
 describe("security headers", () => {
@@ -300,7 +303,6 @@ describe("Node's server", () => {
   });
 
   it("serves a cached anonymous page but never to a signed-in visitor, and leaves other methods to the app", async () => {
-    const nonce = (answer: { headers: IncomingHttpHeaders }) => /'nonce-([^']+)'/.exec(String(answer.headers["content-security-policy"]))?.[1];
     const first = await send("/team?node-cache=1");
     const second = await send("/team?node-cache=1");
     expect(second.status).toBe(200);
