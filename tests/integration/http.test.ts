@@ -31,7 +31,7 @@ function nonceOf(response: Response): string {
 }
 
 /** nonceOf for an answer read with Node's client. */
-const nonce = (answer: { headers: IncomingHttpHeaders }) => /'nonce-([^']+)'/.exec(String(answer.headers["content-security-policy"]))?.[1];
+const nonceOfAnswer = (answer: { headers: IncomingHttpHeaders }) => /'nonce-([^']+)'/.exec(String(answer.headers["content-security-policy"]))?.[1];
 
 const connectSrc = (response: Response) => /connect-src ([^;]*)/.exec(response.headers.get("content-security-policy") ?? "")?.[1];
 
@@ -306,11 +306,11 @@ describe("Node's server", () => {
     const first = await send("/team?node-cache=1");
     const second = await send("/team?node-cache=1");
     expect(second.status).toBe(200);
-    expect(nonce(second)).toBe(nonce(first));
+    expect(nonceOfAnswer(second)).toBe(nonceOfAnswer(first));
     expect(second.body.equals(first.body)).toBe(true);
     expect(second.headers["x-request-id"]).not.toBe(first.headers["x-request-id"]);
     const signedIn = await send("/team?node-cache=1", { headers: { cookie: "better-auth.session_token=abc.def" } });
-    expect(nonce(signedIn)).not.toBe(nonce(first));
+    expect(nonceOfAnswer(signedIn)).not.toBe(nonceOfAnswer(first));
     const posted = await send("/healthz", { method: "POST", headers: { origin: "http://academy.test" } });
     expect(posted.headers["content-type"]).not.toBe("application/json");
   });
