@@ -14,7 +14,7 @@ import { formRequest } from "./body-checks.ts";
 import { acceptsGzip, compressOnce, compressPerRequest, compressStream, isCompressible } from "./compression.ts";
 import type { HttpDeps } from "./deps.ts";
 import type { HttpEnv } from "./env.ts";
-import type { CachedPage } from "./front-door.ts";
+import { type CachedPage, targetOf } from "./front-door.ts";
 import type { PageCache } from "./page-cache.ts";
 import { acceptedEncoding, prepareResponse, requestHeader, sendPrepared } from "./prepared-response.ts";
 import type { PublicApi } from "./public-api.ts";
@@ -143,8 +143,8 @@ export function mountDocuments(
   }
 
   app.all("*", async (c) => {
-    // The path and query as sent: what comes after the origin of the absolute URL Hono was given.
-    const cacheKey = c.req.url.slice(c.req.url.indexOf("/", c.req.url.indexOf("//") + 2));
+    // The path and query as sent, as the front door looks the page up.
+    const cacheKey = targetOf(c.req.url);
     // The front door answered from the cache when it held the page.
     const cacheable = pageCache.serves(c.req.method, requestHeader(c, "cookie"));
 

@@ -1,10 +1,10 @@
-import type { IncomingMessage, RequestListener } from "node:http";
+import type { RequestListener } from "node:http";
 import type { Hono } from "hono";
 import type { Metrics } from "../metrics/registry.ts";
 import { methodLabel } from "../metrics/http.ts";
 import type { HttpEnv } from "./env.ts";
 import type { PageCache } from "./page-cache.ts";
-import { type Answer, encodingFor, headerOf, preparedAnswer, type PreparedResponse } from "./prepared-response.ts";
+import { type Answer, encodingFor, headerOf, incomingHeader, preparedAnswer, type PreparedResponse } from "./prepared-response.ts";
 import { requestIdFrom } from "./request-log.ts";
 
 /** An answer that is the same for every request at its path: /healthz, a built file. */
@@ -64,7 +64,7 @@ export function frontDoor({ fixed, pageCache, metrics }: { fixed: ReadonlyMap<st
 }
 
 /** The path and query of an absolute URL, as sent: what comes after its origin. A path is its own. */
-const targetOf = (url: string) => (url.startsWith("/") ? url : url.slice(url.indexOf("/", url.indexOf("//") + 2)));
+export const targetOf = (url: string) => (url.startsWith("/") ? url : url.slice(url.indexOf("/", url.indexOf("//") + 2)));
 
 /** The front door before a fetch handler (the app called in-process: tests, payment webhooks). */
 export function fetchThrough(door: FrontDoor, pipeline: Fetch): Fetch {
@@ -75,18 +75,13 @@ export function fetchThrough(door: FrontDoor, pipeline: Fetch): Fetch {
   };
 }
 
-const nodeHeader = (request: IncomingMessage, name: string) => {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value.join(", ") : value;
-};
-
 /**
  * The front door before Node's request listener for the pipeline (the server's): its answers are
  * written to Node's response as they are, with no Request or Response made for them.
  */
 export function listenThrough(door: FrontDoor, listener: RequestListener): RequestListener {
   return (request, response) => {
-    const answer = door(request.method ?? "", targetOf(request.url ?? "/"), (name) => nodeHeader(request, name));
+    const answer = door(request.method ?? "", targetOf(request.url ?? "/"), (name) => incomingHeader(request.headers, name));
     if (!answer) return listener(request, response);
     response.writeHead(answer.status, answer.headers);
     if (answer.body) response.end(answer.body);

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from "node:http";
 import type { Context } from "hono";
 import { negotiateEncoding, type Encoding } from "./compression.ts";
 import type { HttpEnv } from "./env.ts";
@@ -48,7 +49,11 @@ export function requestHeader(c: Context<HttpEnv>, name: string): string | undef
 /** requestHeader before there is a Hono context: `name` in lower case. */
 export function headerOf(request: Request, env: HttpEnv["Bindings"] | undefined, name: string): string | undefined {
   const headers = env?.incoming?.headers;
-  if (!headers) return request.headers.get(name) ?? undefined;
+  return headers ? incomingHeader(headers, name) : (request.headers.get(name) ?? undefined);
+}
+
+/** A header of Node's parsed request, repeated ones joined as a Headers object joins them: `name` in lower case. */
+export function incomingHeader(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
 }
