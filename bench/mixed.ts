@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { idleCollectionQuietMs } from "../server/idle-collection.ts";
 import type { Buyer } from "./buyers.ts";
 import type { RunningServer } from "./server.ts";
-import { residentMb, wrk, type WrkResult } from "./wrk.ts";
+import { browserAcceptEncoding, residentMb, wrk, type WrkResult } from "./wrk.ts";
 
 export interface MixedResult {
   database: string;
@@ -37,8 +37,8 @@ const lua = (s: string) => JSON.stringify(s);
  * Better Auth's limit of 120 calls a minute, which is that limit doing its job.
  */
 function script(buyer: Buyer): string {
-  const signedIn = `{ ["Cookie"] = ${lua(buyer.cookie)}, ["X-Forwarded-For"] = ${lua(buyer.address)}, ["Accept-Encoding"] = "br" }`;
-  const anonymous = `{ ["Accept-Encoding"] = "br" }`;
+  const signedIn = `{ ["Cookie"] = ${lua(buyer.cookie)}, ["X-Forwarded-For"] = ${lua(buyer.address)}, ["Accept-Encoding"] = ${lua(browserAcceptEncoding)} }`;
+  const anonymous = `{ ["Accept-Encoding"] = ${lua(browserAcceptEncoding)} }`;
   const entries = [
     ...mix.anonymous.map((p) => ({ path: p, headers: anonymous, weight: 50 / mix.anonymous.length })),
     ...mix.signedIn.map((p) => ({ path: p, headers: signedIn, weight: 35 / mix.signedIn.length })),

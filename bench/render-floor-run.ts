@@ -3,7 +3,7 @@ import path from "node:path";
 import { createRequestHandler, RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import { appServices, documentRequest, viewerContext } from "../server/context.ts";
 import { createHttpApp } from "../server/http/app.ts";
-import { loadStaticAssets, stylesheetText } from "../server/http/static-assets.ts";
+import { inlineStylesheet, loadStaticAssets } from "../server/http/static-assets.ts";
 import { httpDepsOf, startServices } from "../server/runtime.ts";
 import { perRun } from "./cpu.ts";
 import { root } from "./server.ts";
@@ -108,7 +108,7 @@ export async function runFloor({ pages, seconds }: { pages: FloorPage[]; seconds
   const floorContext = () => {
     const context = new RouterContextProvider();
     context.set(appServices, { reportError: (error: unknown) => console.error(error) } as never);
-    context.set(documentRequest, { nonce: "floor", inlineStylesheet: (href) => stylesheetText(assets, href), dataRequest: false, serverHtml: new Map() });
+    context.set(documentRequest, { nonce: "floor", inlineStylesheet: (href) => inlineStylesheet(assets, href)?.text, dataRequest: false, serverHtml: new Map() });
     return context;
   };
 

@@ -10,6 +10,7 @@ import path from "node:path";
 import type { FloorResult } from "./render-floor-run.ts";
 import { root, serverNodeFlags, serverStartEnv, startServer } from "./server.ts";
 import { learnerHeaders, prepareLearner } from "./signed-in.ts";
+import { browserAcceptEncoding } from "./wrk.ts";
 
 export interface FloorRun {
   database: string;
@@ -26,7 +27,7 @@ export async function renderFloorBench(postgres: { newDatabase(): string } | nul
     const learner = await prepareLearner(preparing.url).finally(() => preparing.stop());
     const signedIn = learnerHeaders(learner);
     const pages = [
-      { path: "/course/webdevfrontendcourse", headers: { "Accept-Encoding": "br" }, signedIn: false },
+      { path: "/course/webdevfrontendcourse", headers: { "Accept-Encoding": browserAcceptEncoding }, signedIn: false },
       { path: "/courses/webdevfrontendcourse/submodule/1-2", headers: signedIn, signedIn: true },
       { path: "/account", headers: signedIn, signedIn: true },
     ];

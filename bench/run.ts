@@ -35,6 +35,7 @@ import { printScale, scaleBench } from "./scale.ts";
 import { learnerHeaders, prepareLearner, printSignedIn, signedInBench } from "./signed-in.ts";
 import { printUncached, uncachedBench } from "./uncached.ts";
 import { compareWithNginx, rawBody, startNginx, type AnonymousRun } from "./throughput.ts";
+import { browserAcceptEncoding } from "./wrk.ts";
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
 const only = new Set((process.env.BENCH_ONLY ?? "lighthouse,first-load,sizes,throughput,compression,fixed-cost,uncached,floor,signed-in,api,reminders,back-office,mixed,scale,notes-abuse").split(","));
@@ -197,7 +198,7 @@ try {
     if (only.has("profile")) {
       const env: Record<string, string> = postgres ? { DATABASE_URL: postgres.newDatabase() } : {};
       const database = postgres ? "PostgreSQL" : "PGlite";
-      const course = await profilePage(4406, "/course/webdevfrontendcourse", { env: { ...env, PAGE_CACHE_SECONDS: "0" }, headers: { "Accept-Encoding": "br" }, seconds });
+      const course = await profilePage(4406, "/course/webdevfrontendcourse", { env: { ...env, PAGE_CACHE_SECONDS: "0" }, headers: { "Accept-Encoding": browserAcceptEncoding }, seconds });
       const lesson = await profilePage(4406, "/courses/webdevfrontendcourse/submodule/1-2", { env, seconds, prepare: async (url) => learnerHeaders(await prepareLearner(url)) });
       results.profile = { database, course, lesson };
       printProfile(course, `uncached, anonymous, ${database}:`);

@@ -8,7 +8,7 @@ import { stylesheetCookie } from "../app/lib/stylesheet-cache.ts";
 import { buyCourse, createBuyer, send, type Buyer } from "./buyers.ts";
 import { root, type RunningServer } from "./server.ts";
 import { constantRate, type RateResult } from "./rate.ts";
-import { residentMb, wrk, type WrkResult } from "./wrk.ts";
+import { browserAcceptEncoding, residentMb, wrk, type WrkResult } from "./wrk.ts";
 
 const courseId = "webdevfrontendcourse";
 const lessons = ["1-1", "1-2", "1-3", "2-1"];
@@ -30,7 +30,7 @@ export interface SignedInResult {
 export const signedInPaths = ["/account", "/account/courses", "/notes", `/courses/${courseId}/MainPage`, `/courses/${courseId}/submodule/1-2`, `/course/${courseId}`];
 
 /** What the learner's browser sends with every request. */
-export const learnerHeaders = (buyer: Buyer) => ({ Cookie: buyer.cookie, "X-Forwarded-For": buyer.address, "Accept-Encoding": "br" });
+export const learnerHeaders = (buyer: Buyer) => ({ Cookie: buyer.cookie, "X-Forwarded-For": buyer.address, "Accept-Encoding": browserAcceptEncoding });
 
 export async function prepareLearner(url: string): Promise<Buyer> {
   const buyer = await createBuyer(url, `signed-in-${randomBytes(3).toString("hex")}`, 0, courseId);

@@ -1,13 +1,13 @@
 // Server rendering with no page cache (PAGE_CACHE_SECONDS=0): what an anonymous page costs when it
-// is not cached, the course page above all (target ≥ 500 req/s on PostgreSQL), brotli as browsers ask,
+// is not cached, the course page above all (target ≥ 500 req/s on PostgreSQL), compressed as browsers ask,
 // on PGlite and on PostgreSQL.
 import type { RunningServer } from "./server.ts";
-import { wrk, type WrkResult } from "./wrk.ts";
+import { browserAcceptEncoding, wrk, type WrkResult } from "./wrk.ts";
 
 export const uncachedPaths = ["/", "/courses", "/course/webdevfrontendcourse"];
 
 export function uncachedBench(server: RunningServer, seconds: number): WrkResult[] {
-  return uncachedPaths.map((path) => wrk("academy uncached", `${server.url}${path}`, { seconds, connections: 20, headers: ["Accept-Encoding: br"] }));
+  return uncachedPaths.map((path) => wrk("academy uncached", `${server.url}${path}`, { seconds, connections: 20, headers: [`Accept-Encoding: ${browserAcceptEncoding}`] }));
 }
 
 export function printUncached(runs: WrkResult[], database: string, seconds: number) {

@@ -3,6 +3,9 @@ import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { root } from "./server.ts";
 
+/** The Accept-Encoding a browser sends (Chrome's and Firefox's): which encoding a page goes in is the server's choice among these. */
+export const browserAcceptEncoding = "gzip, deflate, br, zstd";
+
 export interface WrkResult {
   target: string;
   path: string;

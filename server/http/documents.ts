@@ -11,7 +11,7 @@ import type { RouteOf } from "../metrics/http.ts";
 import { appRequest, requestAddress } from "./app-request.ts";
 import { backOfficeGate } from "./back-office.ts";
 import { formRequest } from "./body-checks.ts";
-import { acceptsGzip, compressOnce, compressPerRequest, compressStream, isCompressible } from "./compression.ts";
+import { acceptsGzip, compressOnce, compressPerRequest, compressStream, type Encoding, gzipAround, isCompressible } from "./compression.ts";
 import type { HttpDeps } from "./deps.ts";
 import type { HttpEnv } from "./env.ts";
 import { type CachedPage, targetOf } from "./front-door.ts";
@@ -21,15 +21,19 @@ import type { PublicApi } from "./public-api.ts";
 import { requestNonce } from "./security-headers.ts";
 import { isSafeMethod, writeOrigin } from "./site-origin.ts";
 import type { Site } from "./site.ts";
-import { stylesheetText } from "./static-assets.ts";
+import { type InlineStylesheet, inlineStylesheet, inlinedAt } from "./static-assets.ts";
 
 /** Where the HTTP layer's error pages are rendered: a path no route has, so the catch-all route answers. */
 const errorPagePath = "/_error";
 
-/** What React Router answered, and the document's bytes when it rendered one (the response's body, not yet read). */
+/**
+ * What React Router answered, and the document's bytes when it rendered one (the response's body,
+ * not yet read), with the stylesheet it was handed to inline (it may have linked it instead).
+ */
 interface Rendered {
   response: Response;
   html: Buffer<ArrayBuffer> | null;
+  stylesheet: InlineStylesheet | undefined;
 }
 
 /** The React Router app rendering a page, and the HTTP layer's error pages, for the mounts that answer with one. */
@@ -67,9 +71,13 @@ export function createDocuments(deps: HttpDeps, site: Site, publicApi: PublicApi
       shop: deps.payments.shop,
       sandbox: deps.payments.sandbox,
     });
+    let stylesheet: InlineStylesheet | undefined;
     const page: DocumentRequest = {
       nonce,
-      inlineStylesheet: (href) => stylesheetText(deps.assets, href),
+      inlineStylesheet: (href) => {
+        stylesheet = inlineStylesheet(deps.assets, href);
+        return stylesheet?.text;
+      },
       dataRequest: c.req.path.endsWith(".data"),
       serverHtml: new Map(),
       ...(serverError && { serverError }),
@@ -79,7 +87,7 @@ export function createDocuments(deps: HttpDeps, site: Site, publicApi: PublicApi
     if (response.headers.get("content-type")?.startsWith("text/html") && !response.headers.has("cache-control")) {
       response.headers.set("Cache-Control", "no-cache");
     }
-    return { response, html: page.rendered ?? null };
+    return { response, html: page.rendered ?? null, stylesheet };
   }
 
   /**
@@ -156,7 +164,7 @@ export function mountDocuments(
     const request = isSafeMethod(received.method) ? received : await formRequest(received);
     if (!(request instanceof Request)) return errorPage(c, request.status, request.message);
     const nonce = requestNonce(c);
-    const { response, html } = await renderApp(c, await backOffice.discovery(await backOffice.asSeenBy(request, errorPagePath), errorPagePath));
+    const { response, html, stylesheet } = await renderApp(c, await backOffice.discovery(await backOffice.asSeenBy(request, errorPagePath), errorPagePath));
     if (response.status >= 500 && !(await databaseAnswers())) return databaseDown(c, cacheable ? cacheKey : null);
     const contentType = response.headers.get("content-type");
     const storable =
@@ -180,12 +188,28 @@ export function mountDocuments(
     if (response.headers.get("content-disposition")?.startsWith("attachment")) {
       return acceptsGzip(requestHeader(c, "accept-encoding")) ? compressStream(response) : response;
     }
-    // Documents are rendered whole (entry.server), so the body is compressed in one piece.
-    const compressed = compressPerRequest(html ?? Buffer.from(await response.arrayBuffer()), encoding);
+    const compressed = compressDocument(html ?? Buffer.from(await response.arrayBuffer()), encoding, requestHeader(c, "accept-encoding"), stylesheet);
     const headers = new Headers(response.headers);
-    headers.set("Content-Encoding", encoding);
-    headers.set("Content-Length", String(compressed.length));
+    headers.set("Content-Encoding", compressed.encoding);
+    headers.set("Content-Length", String(compressed.bytes.length));
     headers.append("Vary", "Accept-Encoding");
-    return new Response(compressed, { status: response.status, headers });
+    return new Response(compressed.bytes, { status: response.status, headers });
   });
+}
+
+/**
+ * A document compressed for the client, in one piece (entry.server renders it whole). One that
+ * carries the stylesheet inlined (a first visit's) goes as gzip when the client takes it, the
+ * stylesheet's deflate made once and spliced in (gzipAround): a fifth of the CPU of brotli for as
+ * many bytes, as the stylesheet is most of the page. Any other goes in the encoding the client prefers.
+ */
+function compressDocument(
+  html: Buffer,
+  preferred: Encoding,
+  acceptEncoding: string | undefined,
+  stylesheet: InlineStylesheet | undefined,
+): { encoding: Encoding; bytes: Buffer<ArrayBuffer> } {
+  const at = stylesheet && acceptsGzip(acceptEncoding) ? inlinedAt(html, stylesheet) : -1;
+  if (stylesheet && at >= 0) return { encoding: "gzip", bytes: gzipAround(html, at, stylesheet.part) };
+  return { encoding: preferred, bytes: compressPerRequest(html, preferred) };
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { Encoding } from "./compression.ts";
+import { deflatePart, type DeflatedPart, type Encoding } from "./compression.ts";
 
 export interface StaticFile {
   type: string;
@@ -58,16 +58,30 @@ export async function loadStaticAssets(clientDir: string): Promise<Map<string, S
   return assets;
 }
 
-const decoded = new WeakMap<StaticFile, string>();
+/** A built stylesheet as documents inline it: its text decoded and its bytes deflated once, not per page. */
+export interface InlineStylesheet {
+  text: string;
+  part: DeflatedPart;
+}
 
-/** The text of a built stylesheet by its URL, for inlining into documents; decoded once, not per page. */
-export function stylesheetText(assets: Map<string, StaticFile>, href: string): string | undefined {
+const inlined = new WeakMap<StaticFile, InlineStylesheet>();
+
+/** A built stylesheet by its URL, for inlining into documents. */
+export function inlineStylesheet(assets: Map<string, StaticFile>, href: string): InlineStylesheet | undefined {
   const file = assets.get(href);
   if (!file || !file.type.startsWith("text/css")) return undefined;
-  let text = decoded.get(file);
-  if (text === undefined) {
-    text = file.body.toString("utf8");
-    decoded.set(file, text);
+  let sheet = inlined.get(file);
+  if (!sheet) {
+    sheet = { text: file.body.toString("utf8"), part: deflatePart(file.body) };
+    inlined.set(file, sheet);
   }
-  return text;
+  return sheet;
+}
+
+/** Where a document carries the stylesheet inlined: the text of its first <style> element, byte for byte; -1 when it does not. */
+export function inlinedAt(html: Buffer, sheet: InlineStylesheet): number {
+  const tag = html.indexOf("<style");
+  const at = tag < 0 ? -1 : html.indexOf(">", tag) + 1;
+  const { bytes } = sheet.part;
+  return at > 0 && html.length >= at + bytes.length && html.compare(bytes, 0, bytes.length, at, at + bytes.length) === 0 ? at : -1;
 }

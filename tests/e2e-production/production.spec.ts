@@ -145,3 +145,15 @@ test("a form posted from another site changes nothing", async ({ browser }) => {
   await expect(page).toHaveURL(/\/login$/);
   await page.context().close();
 });
+
+test("a page rendered for one visit arrives whole and styled, in gzip with the inlined stylesheet's deflate spliced in", async ({ browser }) => {
+  const page = await newVisitor(browser, true);
+  const response = await page.goto(`/course/${course}-retired`);
+  expect(response?.status()).toBe(404);
+  // Not cached, and the stylesheet is inlined: gzip, the stylesheet deflated once (server/http/compression.ts).
+  expect(response?.headers()["content-encoding"]).toBe("gzip");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue("--color-brand-600"))).toMatch(/\S/);
+  expect(await page.evaluate(() => document.documentElement.outerHTML.endsWith("</body></html>"))).toBe(true);
+  await page.context().close();
+});

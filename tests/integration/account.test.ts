@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { eq, sql } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import { encryptFields } from "../../server/crypto/field-encryption.ts";
 import { exportsPerHour, type UserDataExport } from "../../server/users/data-export.ts";
 import { readUserDocument } from "../../server/users/user-document.ts";
 import { createLogger } from "../../server/logger.ts";
+import { inlineStylesheet } from "../../server/http/static-assets.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
 import { longestStall } from "../support/longest-stall.ts";
 
@@ -318,6 +319,28 @@ describe("the stylesheet of signed-in pages", () => {
     expect(inlined(cached)).toBe(false);
 
     expect(inlined(await pageText("/account", `${cookie}; academy_css=app-0ld3r.css`))).toBe(true);
+  });
+
+  it("is sent in gzip with its deflate made once while it is inlined, and the page in brotli once it is linked", async () => {
+    const { cookie } = await signedIn();
+    const href = stylesheet();
+    const browser = { "accept-encoding": "gzip, deflate, br, zstd" };
+    const first = await send("/account", { cookie, headers: browser });
+    expect(first.headers.get("content-encoding")).toBe("gzip");
+    const body = Buffer.from(await first.arrayBuffer());
+    expect(first.headers.get("content-length")).toBe(String(body.length));
+    expect(body.includes(inlineStylesheet(t.deps.assets, href)?.part.deflated ?? Buffer.alloc(1))).toBe(true);
+    const html = gunzipSync(body).toString("utf8");
+    expect(inlined(html)).toBe(true);
+    expect(html).toMatch(/Ravi Kumar[\s\S]*<\/html>$/);
+
+    const onlyBrotli = await send("/account", { cookie, headers: { "accept-encoding": "br" } });
+    expect(onlyBrotli.headers.get("content-encoding")).toBe("br");
+    expect(inlined(brotliDecompressSync(Buffer.from(await onlyBrotli.arrayBuffer())).toString("utf8"))).toBe(true);
+
+    const linked = await send("/account", { cookie: `${cookie}; academy_css=${href.slice("/assets/".length)}`, headers: browser });
+    expect(linked.headers.get("content-encoding")).toBe("br");
+    expect(brotliDecompressSync(Buffer.from(await linked.arrayBuffer())).toString("utf8")).toContain(`<link rel="stylesheet" href="${href}"/>`);
   });
 
   it("is always inlined for visitors, whose pages are cached and shared", async () => {
