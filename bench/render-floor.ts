@@ -50,7 +50,7 @@ const perCore = (ms: number) => `${ms.toFixed(2)} ms (${Math.round(1000 / ms)}/s
 
 export function printRenderFloor(run: FloorRun, seconds: number): void {
   console.log(`\nThe render floor on ${run.database}: CPU a request, one request at a time in one process for ${seconds} s each`);
-  console.log("  full: the whole app in-process (session, database, brotli) · in memory: the app with loader data and viewer kept");
+  console.log("  full: the whole app in-process (session, database, compression as a browser asks) · in memory: the app with loader data and viewer kept");
   console.log("  floor: React Router's handler alone with that data · React: entry.server's render inside the floor");
   for (const p of run.pages) {
     const ratio = p.full.cpuMs / p.floor.cpuMs;

@@ -11,6 +11,6 @@ export function uncachedBench(server: RunningServer, seconds: number): WrkResult
 }
 
 export function printUncached(runs: WrkResult[], database: string, seconds: number) {
-  console.log(`\nAnonymous pages rendered on every request on ${database}, PAGE_CACHE_SECONDS=0, brotli (wrk, 1 thread, 20 connections, ${seconds} s each; target for the course page ≥ 500 req/s on PostgreSQL)`);
+  console.log(`\nAnonymous pages rendered on every request on ${database}, PAGE_CACHE_SECONDS=0, compressed as a browser asks (wrk, 1 thread, 20 connections, ${seconds} s each; target for the course page ≥ 500 req/s on PostgreSQL)`);
   for (const r of runs) console.log(`  ${r.path.padEnd(30)} ${String(r.requestsPerSecond).padStart(5)} req/s  p50 ${r.p50Ms} ms  p99 ${r.p99Ms} ms  errors ${r.errors}`);
 }
