@@ -61,6 +61,15 @@ export class TooManyRequests extends UserError {
   }
 }
 
+/** A wait as people say it: "40 seconds", "7 minutes". */
+const inWords = (seconds: number) => (seconds < 90 ? `${seconds} ${seconds === 1 ? "second" : "seconds"}` : `${Math.ceil(seconds / 60)} minutes`);
+
+/** The refusal of a request past one person's limit, saying what was done too often and when to try again. */
+export function refuseTooMany(done: string, retryAfterSeconds: number): never {
+  const seconds = Math.max(1, retryAfterSeconds);
+  throw new TooManyRequests(`${done} Try again in ${inWords(seconds)}.`, seconds);
+}
+
 export class ServiceUnavailable extends UserError {
   override name = "ServiceUnavailable";
   constructor(message: string) {

@@ -6,7 +6,8 @@ import type { Catalog, Course } from "../catalog/index.ts";
 import { decryptFields, type FieldCipher } from "../crypto/field-encryption.ts";
 import type { Db } from "../db/client.ts";
 import { certificates, enrolments, lessonProgress, user } from "../db/schema.ts";
-import { Conflict, Forbidden, Gone, NotFound, ValidationError } from "../errors.ts";
+import { consumeThrottle } from "../auth/throttle.ts";
+import { Conflict, Forbidden, Gone, NotFound, refuseTooMany, ValidationError } from "../errors.ts";
 import type { Logger } from "../logger.ts";
 import { profileName } from "../users/profile.ts";
 import { readUserDocument } from "../users/user-document.ts";
@@ -97,9 +98,13 @@ export function certificateFace(catalog: Catalog, publicUrl: string, certificate
   };
 }
 
+/** How many PDFs of their certificates one person may have drawn in an hour: each takes about 65 ms of the server's CPU, during which it answers nobody else. */
+export const certificatePdfsPerHour = 20;
+
 /**
- * The holder's own certificate, for its PDF. The page stays public (its ID is the secret that
- * shows it); the file is the holder's alone, and a revoked certificate has none.
+ * The holder's own certificate, for its PDF, counted against certificatePdfsPerHour. The page
+ * stays public (its ID is the secret that shows it); the file is the holder's alone, and a revoked
+ * certificate has none.
  */
 export async function holderCertificate(db: Db, cipher: FieldCipher, userId: string, certificateId: string): Promise<Certificate> {
   const certificate = await findCertificate(db, cipher, certificateId);
@@ -109,6 +114,10 @@ export async function holderCertificate(db: Db, cipher: FieldCipher, userId: str
     .from(certificates)
     .where(and(eq(certificates.id, certificate.id), eq(certificates.userId, userId)));
   if (!own) throw new Forbidden("Only the person this certificate was issued to can download it as a PDF. Anyone with its ID can see and check it on its page.");
+  const drawn = await consumeThrottle(db, `certificate-pdf:${userId}`, { windowSeconds: 60 * 60, max: certificatePdfsPerHour });
+  if (!drawn.allowed) {
+    refuseTooMany(`You have downloaded certificates as PDF ${certificatePdfsPerHour} times in the last hour, the most we allow. Their pages can still be printed.`, drawn.retryAfterSeconds);
+  }
   return certificate;
 }
 

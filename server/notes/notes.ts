@@ -6,7 +6,7 @@ import { decryptFields, encryptFields, type FieldCipher } from "../crypto/field-
 import type { Db } from "../db/client.ts";
 import { preparedStatement } from "../db/prepared.ts";
 import { notes } from "../db/schema.ts";
-import { BadCursor, Conflict, NotFound, TooManyRequests, ValidationError } from "../errors.ts";
+import { BadCursor, Conflict, NotFound, refuseTooMany, ValidationError } from "../errors.ts";
 import { accessibleLesson } from "./attachment.ts";
 import { inBulkLane } from "./bulk-lane.ts";
 import { noteLength } from "../../common/limits.ts";
@@ -56,19 +56,11 @@ const encrypted = ["title", "body"] as const;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new NotFound("We could not find that note.");
 
-/** A wait as people say it: "40 seconds", "7 minutes". */
-const inWords = (seconds: number) => (seconds < 90 ? `${seconds} ${seconds === 1 ? "second" : "seconds"}` : `${Math.ceil(seconds / 60)} minutes`);
-
-/** The refusal of a request past the learner's limit, saying what was done too often and when to try again. */
-function refuse(done: string, retryAfterSeconds: number): never {
-  const seconds = Math.max(1, retryAfterSeconds);
-  throw new TooManyRequests(`${done} Try again in ${inWords(seconds)}.`, seconds);
-}
 
 /** Counts a note change against the learner's limit, whatever credential it came with (a session, any of their API keys). */
 async function throttleWrite(db: Db, userId: string): Promise<void> {
   const limit = await consumeThrottle(db, `notes-write:${userId}`, noteLimits.writes);
-  if (!limit.allowed) refuse(`You have changed your notes ${noteLimits.writes.max.toLocaleString("en-IN")} times in the last ${noteLimits.writes.windowSeconds / 60} minutes, the most we accept.`, limit.retryAfterSeconds);
+  if (!limit.allowed) refuseTooMany(`You have changed your notes ${noteLimits.writes.max.toLocaleString("en-IN")} times in the last ${noteLimits.writes.windowSeconds / 60} minutes, the most we accept.`, limit.retryAfterSeconds);
 }
 
 /** Counts a read of every note (a search or the whole list) against the learner's limit, by the bytes it reads. */
@@ -76,7 +68,7 @@ async function throttleSearch(db: Db, userId: string, bytes: number): Promise<vo
   const { windowSeconds, bytes: budget, leastBytes } = noteLimits.searches;
   const cost = Math.ceil(Math.max(bytes, leastBytes) / searchUnitBytes);
   const limit = await consumeThrottle(db, `notes-search:${userId}`, { windowSeconds, max: budget / searchUnitBytes }, cost);
-  if (!limit.allowed) refuse("Searching reads every one of your notes, and you have searched them as much as we can keep up with this minute.", limit.retryAfterSeconds);
+  if (!limit.allowed) refuseTooMany("Searching reads every one of your notes, and you have searched them as much as we can keep up with this minute.", limit.retryAfterSeconds);
 }
 
 /** The keyed digest of a note as it stands: the learner's, so two people's equal notes look unrelated. */

@@ -7,7 +7,7 @@ import { extractText, getDocumentProxy } from "unpdf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { clientIpHeader } from "../../server/auth/index.ts";
 import { certificates, user } from "../../server/db/schema.ts";
-import { newCertificateId } from "../../server/learning/certificates.ts";
+import { certificatePdfsPerHour, newCertificateId } from "../../server/learning/certificates.ts";
 import { startTestApp, type TestApp } from "./helpers.ts";
 
 let t: TestApp;
@@ -91,6 +91,21 @@ describe("the certificate as a PDF", () => {
     const gone = await send(`/certificates/${certificateId}/pdf`, cookie);
     expect(gone.status).toBe(410);
     expect(await gone.text()).toBe(`Certificate ${certificateId} was revoked on 24 November 2026, when the course was refunded, so there is no PDF of it.`);
+  });
+
+  it("is drawn for one person at most 20 times an hour, as each takes a core for tens of milliseconds; others and the page are unaffected", async () => {
+    const { cookie, certificateId } = await holder("Vikram Seth");
+    expect(certificatePdfsPerHour).toBe(20);
+    for (let i = 0; i < certificatePdfsPerHour; i++) expect((await send(`/certificates/${certificateId}/pdf`, cookie)).status).toBe(200);
+    const refused = await send(`/certificates/${certificateId}/pdf`, cookie);
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toMatch(/^You have downloaded certificates as PDF 20 times in the last hour, the most we allow\. Their pages can still be printed\. Try again in \d+ minutes\.$/);
+    expect((await send(`/certificates/${certificateId}`, cookie)).status).toBe(200);
+
+    const other = await holder("Vikram Seth");
+    expect((await send(`/certificates/${other.certificateId}/pdf`, other.cookie)).status).toBe(200);
+    // Someone else's certificate is refused for what it is, whatever the count.
+    expect((await send(`/certificates/${other.certificateId}/pdf`, cookie)).status).toBe(403);
   });
 
   it("offers the holder the download on the page, or says which letters it cannot draw and sends them to print", async () => {
