@@ -118,11 +118,19 @@ try {
   const wantsPostgres = ["uncached", "floor", "signed-in", "api", "mixed", "reminders", "back-office", "scale", "profile"].some((name) => only.has(name));
   const postgres = wantsPostgres ? startBenchPostgres(55490) : null;
   if (wantsPostgres && !postgres) console.log("\nPostgreSQL runs skipped: no PostgreSQL server binary and no BENCH_DATABASE_URL");
+  /** PostgreSQL with one process, and with one for each core as docs/operations.md advises on two: each on a database of its own. */
+  const postgresConfigurations = (): { database: string; env: Record<string, string> }[] =>
+    postgres
+      ? [
+          { database: "PostgreSQL", env: { DATABASE_URL: postgres.newDatabase() } },
+          { database: "PostgreSQL, 2 processes", env: { DATABASE_URL: postgres.newDatabase(), WEB_CONCURRENCY: "2" } },
+        ]
+      : [];
   try {
     if (only.has("uncached")) {
       const runs = [];
-      for (const database of ["PGlite", ...(postgres ? ["PostgreSQL"] : [])]) {
-        const uncachedServer = await startServer(4403, { PAGE_CACHE_SECONDS: "0", ...(database === "PostgreSQL" && postgres && { DATABASE_URL: postgres.newDatabase() }) });
+      for (const { database, env } of [{ database: "PGlite", env: {} }, ...postgresConfigurations()]) {
+        const uncachedServer = await startServer(4403, { PAGE_CACHE_SECONDS: "0", ...env });
         try {
           runs.push({ database, paths: uncachedBench(uncachedServer, seconds) });
         } finally {
@@ -135,10 +143,10 @@ try {
 
     if (only.has("signed-in") && learner) {
       const runs = [{ database: "PGlite", ...(await signedInBench(server, learner, seconds)) }];
-      if (postgres) {
-        const onPostgres = await startServer(4405, { DATABASE_URL: postgres.newDatabase() });
+      for (const { database, env } of postgresConfigurations()) {
+        const onPostgres = await startServer(4405, env);
         try {
-          runs.push({ database: "PostgreSQL", ...(await signedInBench(onPostgres, await prepareLearner(onPostgres.url), seconds)) });
+          runs.push({ database, ...(await signedInBench(onPostgres, await prepareLearner(onPostgres.url), seconds)) });
         } finally {
           await onPostgres.stop();
         }

@@ -7,7 +7,7 @@
 // every process has filled its page cache and compiled its hot code; the cores kept busy by the
 // servers, by wrk and by the whole machine (the rest is PostgreSQL and anything else running) are
 // printed beside each figure, which is what explains the ratio.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
@@ -18,7 +18,7 @@ import { mixSummary, runMix } from "./mixed.ts";
 import type { BenchPostgres } from "./postgres.ts";
 import { root, startServer } from "./server.ts";
 import { prepareLearner } from "./signed-in.ts";
-import { residentMb, wrk, type WrkResult } from "./wrk.ts";
+import { processTree, residentMb, wrk, type WrkResult } from "./wrk.ts";
 import { freePort } from "../tests/support/free-port.ts";
 
 export interface ScaleRun {
@@ -59,12 +59,6 @@ function cpuSeconds(pid: number | "self"): { own: number; children: number } {
 
 /** Busy CPU seconds of the whole machine, all cores together. */
 const machineBusySeconds = () => sum(cpus().map(({ times }) => times.user + times.nice + times.sys + times.irq)) / 1000;
-
-/** The process started and, under WEB_CONCURRENCY, the workers it forked. */
-function processTree(pid: number): number[] {
-  const children = spawnSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).stdout;
-  return [pid, ...children.split(/\s+/).filter(Boolean).map(Number)];
-}
 
 /** `load` (which runs wrk) with the CPU it cost each party and the memory of the server's processes right after it. */
 function measured(processes: number, pid: number, load: () => WrkResult): Omit<ScaleRun, "ratioToOne"> {

@@ -8,7 +8,7 @@ import { stylesheetCookie } from "../app/lib/stylesheet-cache.ts";
 import { buyCourse, createBuyer, send, type Buyer } from "./buyers.ts";
 import { root, type RunningServer } from "./server.ts";
 import { constantRate, type RateResult } from "./rate.ts";
-import { browserAcceptEncoding, residentMb, wrk, type WrkResult } from "./wrk.ts";
+import { browserAcceptEncoding, serverResidentMb, wrk, type WrkResult } from "./wrk.ts";
 
 const courseId = "webdevfrontendcourse";
 const lessons = ["1-1", "1-2", "1-3", "2-1"];
@@ -58,14 +58,14 @@ export async function signedInBench(server: RunningServer, buyer: Buyer, seconds
     const response = await send(`${server.url}${page}`, buyer);
     if (response.status !== 200) throw new Error(`${page} answered ${response.status} to the signed-in learner`);
   }
-  const rssMbBefore = residentMb(server.process.pid);
+  const rssMbBefore = serverResidentMb(server.process.pid);
   const pages: SignedInPage[] = [];
   for (const page of signedInPaths) {
     const throughput = wrk("academy signed in", `${server.url}${page}`, { seconds, connections: 20, headers: Object.entries(headers).map(([k, v]) => `${k}: ${v}`) });
     const atRate = await constantRate(`${server.url}${page}`, { rate: 200, seconds, headers });
     pages.push({ throughput, atRate });
   }
-  return { pages, rssMbBefore, rssMbAfter: residentMb(server.process.pid) };
+  return { pages, rssMbBefore, rssMbAfter: serverResidentMb(server.process.pid) };
 }
 
 export function printSignedIn(r: SignedInResult, database: string, seconds: number) {

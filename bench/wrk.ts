@@ -93,6 +93,19 @@ export async function startBareHono(port: number, bodiesFile?: string): Promise<
   };
 }
 
+/** The process started and, under WEB_CONCURRENCY, the workers it forked. */
+export function processTree(pid: number): number[] {
+  const children = spawnSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" }).stdout;
+  return [pid, ...children.split(/\s+/).filter(Boolean).map(Number)];
+}
+
+/** Resident memory of a server, its workers included, in MB. */
+export function serverResidentMb(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  const mb = processTree(pid).map((p) => residentMb(p) ?? 0);
+  return mb.reduce((total, one) => total + one, 0) || null;
+}
+
 /** Resident memory of a process, in MB. */
 export function residentMb(pid: number | undefined): number | null {
   const out = spawnSync("ps", ["-o", "rss=", "-p", String(pid)], { encoding: "utf8" });
