@@ -94,8 +94,9 @@ const firstRender: { done: boolean; css?: string; nonce?: string } = { done: fal
  */
 function Stylesheet({ linked, signedIn }: { linked: boolean; signedIn: boolean }) {
   const { nonce, inlineStylesheet } = useDocumentValues();
-  const css = inlineStylesheet?.(stylesheetHref) ?? firstRender.css;
-  const [link] = useState(linked || (firstRender.done && css === undefined));
+  // The text is asked for only when it is inlined: the server compresses a page by the stylesheet it handed out (server/http/documents.ts).
+  const [link] = useState(linked || (firstRender.done && firstRender.css === undefined));
+  const css = link ? undefined : (inlineStylesheet?.(stylesheetHref) ?? firstRender.css);
   const style = useRef<HTMLStyleElement>(null);
   useEffect(() => {
     if (!firstRender.done && style.current?.textContent) {

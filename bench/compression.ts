@@ -10,7 +10,7 @@ import { gzipAround, perRequestBrotliQuality, perRequestGzipLevel } from "../ser
 import { inlinedAt, inlineStylesheet, loadStaticAssets } from "../server/http/static-assets.ts";
 import { send, type Buyer } from "./buyers.ts";
 import { perRun } from "./cpu.ts";
-import { root } from "./server.ts";
+import { builtStylesheetHref, root } from "./server.ts";
 
 export interface LevelCost {
   encoding: string;
@@ -38,8 +38,7 @@ export async function compressionBench(url: string, learner: Buyer): Promise<Pag
     { path: "/account", from: learner },
   ];
   const assets = await loadStaticAssets(path.join(root, "build/client"));
-  const href = [...assets.keys()].find((file) => /^\/assets\/app-[\w-]+\.css$/.test(file));
-  const stylesheet = href === undefined ? undefined : inlineStylesheet(assets, href);
+  const stylesheet = inlineStylesheet(assets, builtStylesheetHref());
   const results: PageCompression[] = [];
   for (const page of pages) {
     const html = Buffer.from(await (await send(`${url}${page.path}`, page.from)).arrayBuffer());

@@ -1,12 +1,19 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
 export { chromiumFlags, chromiumPath } from "../tests/chromium.ts";
 
 export const root = path.resolve(import.meta.dirname, "..");
+
+/** The URL of the built app stylesheet, the one documents inline (the build must exist). */
+export function builtStylesheetHref(): string {
+  const file = readdirSync(path.join(root, "build/client/assets")).find((name) => /^app-[\w-]+\.css$/.test(name));
+  if (!file) throw new Error("no built stylesheet in build/client/assets: run npm run build");
+  return `/assets/${file}`;
+}
 
 /** The environment and Node flags `npm start` runs the server with (package.json), so the benchmarks measure that process. */
 const startWords = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start.split(/\s+/);

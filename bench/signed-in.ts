@@ -2,11 +2,9 @@
 // progress and 200 notes, measured for throughput (wrk) and for latency at a steady rate.
 // Signed-in pages are never served from the page cache, so every request renders.
 import { randomBytes } from "node:crypto";
-import { readdirSync } from "node:fs";
-import path from "node:path";
 import { stylesheetCookie } from "../app/lib/stylesheet-cache.ts";
 import { buyCourse, createBuyer, send, type Buyer } from "./buyers.ts";
-import { root, type RunningServer } from "./server.ts";
+import { builtStylesheetHref, type RunningServer } from "./server.ts";
 import { constantRate, type RateResult } from "./rate.ts";
 import { browserAcceptEncoding, serverResidentMb, wrk, type WrkResult } from "./wrk.ts";
 
@@ -48,8 +46,7 @@ export async function prepareLearner(url: string): Promise<Buyer> {
     if (saved.status >= 400) throw new Error(`saving a note answered ${saved.status}`);
   }
   // After its first signed-in page a browser holds the stylesheet and says so (app/lib/stylesheet-cache.ts).
-  const stylesheet = readdirSync(path.join(root, "build/client/assets")).find((file) => /^app-[\w-]+\.css$/.test(file));
-  return { ...buyer, cookie: `${buyer.cookie}; ${stylesheetCookie(`/assets/${stylesheet}`)}` };
+  return { ...buyer, cookie: `${buyer.cookie}; ${stylesheetCookie(builtStylesheetHref())}` };
 }
 
 export async function signedInBench(server: RunningServer, buyer: Buyer, seconds: number): Promise<SignedInResult> {

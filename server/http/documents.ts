@@ -28,7 +28,7 @@ const errorPagePath = "/_error";
 
 /**
  * What React Router answered, and the document's bytes when it rendered one (the response's body,
- * not yet read), with the stylesheet it was handed to inline (it may have linked it instead).
+ * not yet read), with the stylesheet it inlined.
  */
 interface Rendered {
   response: Response;
