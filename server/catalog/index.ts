@@ -248,7 +248,9 @@ export async function loadCatalog(root: string): Promise<Catalog> {
       lessons: await readLessonFiles(root, id),
     })),
   );
-  const renderLesson = await lessonRenderer(sources.flatMap((s) => s.lessons));
+  // Let go once every lesson is rendered: the highlighter's grammars and themes are some 45 MB of
+  // heap that each major garbage collection would otherwise mark for the life of the process.
+  let renderLesson: ((file: SourceFile) => RenderedLesson) | undefined = await lessonRenderer(sources.flatMap((s) => s.lessons));
   const lessonFiles = new Map<string, SourceFile>();
   const lessonBodies = new Map<string, RenderedLesson>();
   const images = new Map<string, Buffer<ArrayBuffer>>();
@@ -356,11 +358,12 @@ export async function loadCatalog(root: string): Promise<Catalog> {
   }
 
   const renderOnce = (key: string, file: SourceFile): RenderedLesson => {
-    let body = lessonBodies.get(key);
-    if (!body) {
-      body = renderLesson(file);
-      lessonBodies.set(key, body);
-    }
+    const kept = lessonBodies.get(key);
+    if (kept) return kept;
+    // Still held: this lesson is one not yet rendered.
+    const body = renderLesson!(file);
+    lessonBodies.set(key, body);
+    if (lessonBodies.size === lessonFiles.size) renderLesson = undefined;
     return body;
   };
 
