@@ -1,6 +1,10 @@
 // An open-loop load at a fixed rate: requests start on schedule whether or not earlier ones have
 // answered, and each latency counts from its scheduled start, so a stalled server cannot hide its
-// queue (wrk's closed loop measures throughput; this measures latency at a given load).
+// queue (wrk's closed loop measures throughput; this measures latency at a given load). The load
+// comes as wrk2 sends it, in turn over a set of kept-alive connections (20: many people at a few
+// requests a second each, not one client at 200), so a server of several processes gets its share
+// of them in each, as it does from browsers; a request whose connection is still busy waits for it,
+// and that wait counts.
 import { Agent, request } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -31,8 +35,9 @@ function get(url: string, agent: Agent, headers: Record<string, string>): Promis
   });
 }
 
-export async function constantRate(url: string, options: { rate: number; seconds: number; headers?: Record<string, string> }): Promise<RateResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+export async function constantRate(url: string, options: { rate: number; seconds: number; headers?: Record<string, string>; connections?: number }): Promise<RateResult> {
+  // One agent of one socket per connection: the connection a request is given is the one it uses.
+  const connections = Array.from({ length: options.connections ?? 20 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
   const latencies: number[] = [];
   let errors = 0;
   const total = options.rate * options.seconds;
@@ -42,11 +47,13 @@ export async function constantRate(url: string, options: { rate: number; seconds
     const scheduled = started + (i * 1000) / options.rate;
     const wait = scheduled - performance.now();
     if (wait > 1) await sleep(wait);
+    // Counted from its schedule when sent late, from its sending when sent up to a millisecond early.
+    const from = Math.min(scheduled, performance.now());
     inFlight.push(
-      get(url, agent, options.headers ?? {})
+      get(url, connections[i % connections.length]!, options.headers ?? {})
         .then((status) => {
           if (status >= 300) errors++;
-          latencies.push(performance.now() - scheduled);
+          latencies.push(performance.now() - from);
         })
         .catch(() => {
           errors++;
@@ -54,7 +61,7 @@ export async function constantRate(url: string, options: { rate: number; seconds
     );
   }
   await Promise.all(inFlight);
-  agent.destroy();
+  for (const agent of connections) agent.destroy();
   latencies.sort((a, b) => a - b);
   return {
     path: new URL(url).pathname,

@@ -66,7 +66,7 @@ export async function signedInBench(server: RunningServer, buyer: Buyer, seconds
 }
 
 export function printSignedIn(r: SignedInResult, database: string, seconds: number) {
-  console.log(`\nSigned-in pages on ${database}, rendered on every request, compressed as a browser asks (wrk, 1 thread, 20 connections, ${seconds} s; then a steady 200 req/s for ${seconds} s)`);
+  console.log(`\nSigned-in pages on ${database}, rendered on every request, compressed as a browser asks (wrk, 1 thread, 20 connections, ${seconds} s; then a steady 200 req/s over 20 connections for ${seconds} s)`);
   for (const { throughput: t, atRate: a } of r.pages) {
     console.log(
       `  ${t.path.padEnd(44)} ${String(t.requestsPerSecond).padStart(5)} req/s (target ≥ 400) · at 200 req/s: p50 ${a.p50Ms} ms, p99 ${a.p99Ms} ms (target ≤ 50), ${a.errors} errors`,
