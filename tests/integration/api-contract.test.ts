@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiKey, listApiKeys, revokeApiKey } from "../../server/api/keys.ts";
 import { createHostingOrder } from "../../server/commerce/index.ts";
@@ -176,6 +176,13 @@ describe("every operation of /api/v1", () => {
     expect(limited.headers.get("ratelimit-remaining")).toBe("0");
     expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("rate_limited");
     expect((await call("GET", "/api/v1/me", { token: person.token })).status).toBe(200);
+  });
+
+  it("lets only the counting statement's own commit skip the wait for the disk: the connection's next statement commits as usual", async () => {
+    const { db } = t.database;
+    expect((await call("GET", "/api/v1/me", { token: owner.token })).status).toBe(200);
+    const [setting] = ((await db.execute(sql`select current_setting('synchronous_commit') as value`)) as unknown as { rows: { value: string }[] }).rows;
+    expect(setting?.value).toBe("on");
   });
 
   it("counts a person's credentials together: twice one credential's allowance a minute across all their keys and CLIs, whoever else is busy", async () => {
