@@ -1,9 +1,6 @@
 import type { S3Settings } from "../config.ts";
 import { createDiskStorage } from "./disk.ts";
-import { openS3Storage } from "./s3.ts";
 import type { UploadExtension } from "./keys.ts";
-
-export { StorageUnavailable } from "./s3.ts";
 
 /**
  * Where uploaded files live: the disk by default, an S3-compatible bucket when S3_* is set (DESIGN.md,
@@ -23,6 +20,9 @@ export interface FileStorage {
 }
 
 /** The bucket when S3 settings are given (checked to exist and to accept our credentials), else `diskRoot`. Throws StorageError. */
-export function createStorage(options: { s3: S3Settings | undefined; diskRoot: string }): Promise<FileStorage> {
-  return options.s3 ? openS3Storage(options.s3) : Promise.resolve(createDiskStorage(options.diskRoot));
+export async function createStorage(options: { s3: S3Settings | undefined; diskRoot: string }): Promise<FileStorage> {
+  if (!options.s3) return createDiskStorage(options.diskRoot);
+  // The AWS SDK, some 6 MB of heap, is loaded only when a bucket is configured.
+  const { openS3Storage } = await import("./s3.ts");
+  return openS3Storage(options.s3);
 }

@@ -1,4 +1,3 @@
-import sharp from "sharp";
 import { profilePhoto } from "../../common/limits.ts";
 import { UserError } from "../errors.ts";
 
@@ -26,6 +25,8 @@ export async function processProfilePhoto(bytes: Buffer): Promise<Buffer> {
   if (bytes.length === 0) throw new PhotoError("Choose a photo to upload.");
   if (bytes.length > profilePhoto.maxBytes) throw new PhotoError(`That photo is larger than ${profilePhoto.maxMegabytes} MB. Choose a smaller one.`);
   if (!photoType(bytes)) throw new PhotoError("That file is not a JPEG, PNG or WebP image.");
+  // Loaded on the first upload: the image library is megabytes of heap a server otherwise never uses.
+  const { default: sharp } = await import("sharp");
   // The header says how many pixels decoding would make: a tiny file of one colour can hold 40 million.
   const { width = 0, height = 0 } = await sharp(bytes)
     .metadata()
