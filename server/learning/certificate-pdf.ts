@@ -1,9 +1,8 @@
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import fontkit from "@pdf-lib/fontkit";
 import { PDFDocument, PDFName, PDFString, rgb, setCharacterSpacing, type PDFFont, type PDFPage, type RGB } from "pdf-lib";
 import { formatDay } from "../../common/format.ts";
 import type { CertificateFace } from "../../common/view-types.ts";
+import { fonts, missing, unprintableCharacters, type FontName } from "./certificate-fonts.ts";
 
 /**
  * The certificate as a PDF file, drawn on the server from the same face as its page: A4 landscape,
@@ -12,52 +11,7 @@ import type { CertificateFace } from "../../common/view-types.ts";
  * Latin, Greek, Cyrillic and more; a name in a script it lacks is refused rather than drawn as boxes.
  */
 
-const fontFiles = {
-  sans: "DejaVuSans.ttf",
-  sansBold: "DejaVuSans-Bold.ttf",
-  serif: "DejaVuSerif.ttf",
-  serifItalic: "DejaVuSerif-Italic.ttf",
-  serifBoldItalic: "DejaVuSerif-BoldItalic.ttf",
-  mono: "DejaVuSansMono-Bold.ttf",
-} as const;
-type FontName = keyof typeof fontFiles;
-type FontBytes = Record<FontName, Uint8Array>;
-
-const fontDir = createRequire(import.meta.url).resolve("dejavu-fonts-ttf/ttf/DejaVuSans.ttf").replace(/DejaVuSans\.ttf$/, "");
-let loaded: Promise<{ bytes: FontBytes; covers: Record<FontName, (codePoint: number) => boolean> }> | undefined;
-
-/** The font files, read once per process, with what each can draw. */
-function fonts() {
-  loaded ??= (async () => {
-    const names = Object.keys(fontFiles) as FontName[];
-    const files = await Promise.all(names.map(async (name) => new Uint8Array(await readFile(`${fontDir}${fontFiles[name]}`))));
-    const bytes = Object.fromEntries(names.map((name, i) => [name, files[i]])) as FontBytes;
-    const covers = Object.fromEntries(
-      names.map((name) => {
-        const font = fontkit.create(bytes[name] as unknown as Buffer);
-        return [name, (codePoint: number) => font.hasGlyphForCodePoint(codePoint)];
-      }),
-    ) as Record<FontName, (codePoint: number) => boolean>;
-    return { bytes, covers };
-  })();
-  return loaded;
-}
-
-// pdf-lib sets text left to right only, so a right-to-left script would come out backwards.
-const rightToLeft = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
-
-/** The characters of `text` that `font` cannot draw the right way round. */
-function missing(text: string, covers: (codePoint: number) => boolean): string[] {
-  return [...new Set([...text].filter((ch) => !/\s/u.test(ch) && (rightToLeft.test(ch) || !covers(ch.codePointAt(0) ?? 0))))];
-}
-
 export type CertificatePdf = { ok: true; bytes: Uint8Array<ArrayBuffer>; fileName: string } | { ok: false; unprintable: string[] };
-
-/** The characters of the certificate's name, course or instructor that no font of the PDF can draw: none means it can be made. */
-export async function unprintableCharacters(face: CertificateFace): Promise<string[]> {
-  const { covers } = await fonts();
-  return [...new Set([face.learnerName, face.courseTitle, face.instructor?.name ?? ""].flatMap((text) => missing(text, covers.sans)))];
-}
 
 /** A file name a person recognises in their downloads: the course and the certificate ID, in plain ASCII. */
 export function certificateFileName(face: Pick<CertificateFace, "id" | "courseTitle">): string {
