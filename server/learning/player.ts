@@ -34,42 +34,33 @@ export function allLessons(course: Course): Lesson[] {
 }
 
 const userAndCourse = { userId: sql.placeholder("userId"), courseId: sql.placeholder("courseId") };
-const activeEnrolment = preparedStatement((db) =>
+const ofLearnerInCourse = (table: typeof enrolments | typeof lessonProgress | typeof coursePositions) =>
+  sql`${table.userId} = ${userAndCourse.userId} and ${table.courseId} = ${userAndCourse.courseId}`;
+/** The learner's enrolment, completed lessons and last position in the course: one round trip, as every page of the player waits on all three. */
+const learnerInCourse = preparedStatement((db) =>
   db
-    .select({ id: enrolments.id })
-    .from(enrolments)
-    .where(and(eq(enrolments.userId, userAndCourse.userId), eq(enrolments.courseId, userAndCourse.courseId), eq(enrolments.status, "active")))
-    .prepare("course_state_enrolment"),
-);
-const completedLessons = preparedStatement((db) =>
-  db
-    .select({ lessonId: lessonProgress.lessonId })
-    .from(lessonProgress)
-    .where(and(eq(lessonProgress.userId, userAndCourse.userId), eq(lessonProgress.courseId, userAndCourse.courseId)))
-    .prepare("course_state_progress"),
-);
-const lastPosition = preparedStatement((db) =>
-  db
-    .select({ lessonId: coursePositions.lessonId })
-    .from(coursePositions)
-    .where(and(eq(coursePositions.userId, userAndCourse.userId), eq(coursePositions.courseId, userAndCourse.courseId)))
-    .prepare("course_state_position"),
+    .select({
+      enrolled: sql<boolean>`exists (select 1 from ${enrolments} where ${ofLearnerInCourse(enrolments)} and ${enrolments.status} = 'active')`,
+      completed: sql<string[]>`array(select ${lessonProgress.lessonId} from ${lessonProgress} where ${ofLearnerInCourse(lessonProgress)})`,
+      lastLessonId: sql<string | null>`(select ${coursePositions.lessonId} from ${coursePositions} where ${ofLearnerInCourse(coursePositions)})`,
+    })
+    .from(sql`(values (1)) as one`)
+    .prepare("course_state"),
 );
 
 /** A learner's standing in one course: enrolment, completed lessons, where they were, what is next. */
 export async function courseState(db: Db, course: Course, userId: string): Promise<CourseState> {
-  const key = { userId, courseId: course.id };
-  // Asked at once: every page of the player waits on these three.
-  const [[enrolment], done, [position]] = await Promise.all([activeEnrolment(db).execute(key), completedLessons(db).execute(key), lastPosition(db).execute(key)]);
+  const [found] = await learnerInCourse(db).execute({ userId, courseId: course.id });
   const lessons = allLessons(course);
   const ids = new Set(lessons.map((l) => l.id));
-  const completed = new Set(done.map((d) => d.lessonId).filter((id) => ids.has(id)));
+  const completed = new Set((found?.completed ?? []).filter((id) => ids.has(id)));
+  const lastLessonId = found?.lastLessonId ?? null;
   return {
     course,
-    enrolled: enrolment !== undefined,
+    enrolled: found?.enrolled === true,
     completed,
     percent: progressPercent(completed.size, course),
-    lastLessonId: position && ids.has(position.lessonId) ? position.lessonId : null,
+    lastLessonId: lastLessonId !== null && ids.has(lastLessonId) ? lastLessonId : null,
     nextLessonId: lessons.find((l) => !completed.has(l.id))?.id ?? null,
   };
 }
