@@ -56,7 +56,6 @@ const encrypted = ["title", "body"] as const;
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const notFound = () => new NotFound("We could not find that note.");
 
-
 /** Counts a note change against the learner's limit, whatever credential it came with (a session, any of their API keys). */
 async function throttleWrite(db: Db, userId: string): Promise<void> {
   const limit = await consumeThrottle(db, `notes-write:${userId}`, noteLimits.writes);
