@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { sandboxOrders, sandboxPayments, sandboxRefunds, sandboxWebhooks } from "../db/schema.ts";
-import type { Logger } from "../logger.ts";
+import { outsideRequest, type Logger } from "../logger.ts";
 import { ProviderError, type PaymentProvider, type ProviderOrder, type ProviderPayment, type ProviderRefund } from "./provider.ts";
 import { paymentSignature, webhookSignature } from "./signature.ts";
 
@@ -125,9 +125,16 @@ export interface SandboxGateway extends PaymentProvider {
   pay(orderId: string, choice: { outcome: SandboxOutcome; method: SandboxMethod }): Promise<CallbackFields>;
   /** Sends the webhooks that are due; returns how many were answered 2xx. */
   deliverDueWebhooks(deliver: (request: Request) => Promise<Response>, webhookUrl: string): Promise<number>;
+  /** Milliseconds until the next undelivered webhook falls due (0 or less: due now), by the database's clock; null when none waits. */
+  nextWebhookDueIn(): Promise<number | null>;
+  /** Calls `listener` after each payment or refund that queued webhooks has committed. */
+  onQueued(listener: () => void): void;
 }
 
+const nothing = (): void => {};
+
 export function createSandboxGateway(db: Db, secrets: { keySecret: string; webhookSecret: string }): SandboxGateway {
+  let queued: () => void = nothing;
   return {
     kind: "sandbox",
     keyId: "rzp_test_sandbox",
@@ -155,7 +162,7 @@ export function createSandboxGateway(db: Db, secrets: { keySecret: string; webho
     },
 
     async refund(paymentId, input) {
-      return db.transaction(async (tx) => {
+      const made = await db.transaction(async (tx) => {
         const [payment] = await tx.select().from(sandboxPayments).where(eq(sandboxPayments.id, paymentId)).for("update");
         if (!payment) throw new ProviderError("The id provided does not exist");
         if (payment.status !== "captured") throw new ProviderError("The payment has been fully refunded already or is not captured");
@@ -178,6 +185,8 @@ export function createSandboxGateway(db: Db, secrets: { keySecret: string; webho
         await queue(tx, now, [{ event: "refund.processed", entities: { refund: processed, payment: paymentEntity(updated) }, delayMs: 2000 }]);
         return refundEntity(refund);
       });
+      queued();
+      return made;
     },
 
     async findOrder(orderId) {
@@ -188,7 +197,7 @@ export function createSandboxGateway(db: Db, secrets: { keySecret: string; webho
 
     async pay(orderId, choice) {
       if (!isEntityId(orderId)) throw new ProviderError("The id provided does not exist");
-      return db.transaction(async (tx): Promise<CallbackFields> => {
+      const fields = await db.transaction(async (tx): Promise<CallbackFields> => {
         const [order] = await tx.select().from(sandboxOrders).where(eq(sandboxOrders.id, orderId)).for("update");
         if (!order) throw new ProviderError("The id provided does not exist");
         const now = new Date();
@@ -247,6 +256,8 @@ export function createSandboxGateway(db: Db, secrets: { keySecret: string; webho
         ]);
         return { razorpay_payment_id: entity.id, razorpay_order_id: orderId, razorpay_signature: paymentSignature(secrets.keySecret, orderId, entity.id) };
       });
+      queued();
+      return fields;
     },
 
     async deliverDueWebhooks(deliver, webhookUrl) {
@@ -301,6 +312,18 @@ export function createSandboxGateway(db: Db, secrets: { keySecret: string; webho
       }
       return delivered;
     },
+
+    async nextWebhookDueIn() {
+      const [next] = await db
+        .select({ inMs: sql<number | null>`(extract(epoch from min(${sandboxWebhooks.deliverAt}) - now()) * 1000)::float8` })
+        .from(sandboxWebhooks)
+        .where(isNull(sandboxWebhooks.deliveredAt));
+      return next?.inMs ?? null;
+    },
+
+    onQueued(listener) {
+      queued = listener;
+    },
   };
 }
 
@@ -308,31 +331,61 @@ export interface SandboxWebhookWorker {
   stop(): Promise<void>;
 }
 
-/** Delivers the sandbox's webhooks every `intervalMs` until stopped. */
+/**
+ * Delivers the sandbox's webhooks as each falls due, woken by the payments and refunds that queue
+ * them, and looks every `idleMs` for any queued elsewhere (another process, a crash before delivery).
+ */
 export function startSandboxWebhooks(options: {
   gateway: SandboxGateway;
   deliver: (request: Request) => Promise<Response>;
   webhookUrl: string;
   logger: Logger;
-  intervalMs?: number;
+  idleMs?: number;
 }): SandboxWebhookWorker {
-  let running: Promise<unknown> | undefined;
+  const { gateway, logger } = options;
+  const idleMs = options.idleMs ?? 10_000;
+  let running: Promise<void> | undefined;
+  let again = false;
   let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = options.gateway
-      .deliverDueWebhooks(options.deliver, options.webhookUrl)
-      .catch((error: unknown) => options.logger.error({ err: error }, "sandbox webhook delivery failed"))
-      .finally(() => {
-        running = undefined;
-      });
+  let timer: NodeJS.Timeout | undefined;
+
+  const wakeIn = (ms: number): void => {
+    clearTimeout(timer);
+    if (stopped) return;
+    // A floor, so a row another process holds while it delivers is not asked about in a busy loop.
+    timer = setTimeout(run, Math.min(idleMs, Math.max(50, ms)));
+    timer.unref();
   };
-  const timer = setInterval(tick, options.intervalMs ?? 250);
-  timer.unref();
+  function run(): void {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    // Woken from a request, the delivery is still not that request's work: its lines name no request.
+    running = outsideRequest(async () => {
+      for (;;) {
+        again = false;
+        try {
+          await gateway.deliverDueWebhooks(options.deliver, options.webhookUrl);
+          wakeIn((await gateway.nextWebhookDueIn()) ?? idleMs);
+        } catch (error) {
+          logger.error({ err: error }, "sandbox webhook delivery failed");
+          wakeIn(idleMs);
+        }
+        if (!again || stopped) break;
+      }
+    }).finally(() => {
+      running = undefined;
+    });
+  }
+
+  gateway.onQueued(run);
+  run();
   return {
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      clearTimeout(timer);
       await running;
     },
   };
