@@ -39,12 +39,6 @@ export interface CompletionOptions {
   now: Date;
 }
 
-export interface CompletionOptions {
-  /** The learner has been told that this completion ends their refund, and goes ahead. */
-  acceptRefundLimit?: boolean;
-  now: Date;
-}
-
 /**
  * The learner's own act of marking a lesson done or not done. A completion that would end a refund
  * they can still ask for is refused (RefundLimitAhead, with what to tell them) until they accept it.
