@@ -2,9 +2,10 @@ import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { coursesOnSale } from "../catalog/index.ts";
+import { sharedCoursesOnSale } from "../catalog/index.ts";
 import { listOwnedCourses } from "../commerce/index.ts";
 import { session } from "../db/schema.ts";
+import type { SharedReads } from "../db/shared-reads.ts";
 import { TooManyRequests, UserError, ValidationError } from "../errors.ts";
 import { apiBodyProblem } from "../http/body-checks.ts";
 import { checkBearer } from "./bearer.ts";
@@ -13,7 +14,8 @@ import { apiErrorBody } from "./error-body.ts";
 import { apiScopes, requires, type ApiCaller, type ApiScope } from "./scopes.ts";
 import { addResources, errorResponses, json, noContent, registerHeaders, type ResourceDeps } from "./resources.ts";
 
-export type ApiDeps = ResourceDeps & { rateLimitPerMinute: number };
+/** `sharedReads`: what is on sale, kept in the process as the catalogue pages keep it (decision 031). */
+export type ApiDeps = ResourceDeps & { rateLimitPerMinute: number; sharedReads: SharedReads };
 
 type ApiEnv = { Variables: { caller: ApiCaller } };
 
@@ -170,7 +172,7 @@ export function createApi(deps: ApiDeps) {
     async (c) => {
       const catalog = deps.catalog();
       const userId = callerIfAny(c)?.userId;
-      const [ownedCourses, onSale] = await Promise.all([userId ? listOwnedCourses(deps.db, catalog, userId) : [], coursesOnSale(deps.db)]);
+      const [ownedCourses, onSale] = await Promise.all([userId ? listOwnedCourses(deps.db, catalog, userId) : [], sharedCoursesOnSale(deps.sharedReads, deps.db)]);
       const owned = new Map(ownedCourses.map((o) => [o.course.id, o.percent]));
       return c.json(
         {

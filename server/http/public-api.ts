@@ -14,7 +14,7 @@ export type PublicApi = ReturnType<typeof createApi>;
 
 /** The public API over the app's database and catalogue; its OpenAPI document is also shown on /api-tools. */
 export function createPublicApi(deps: HttpDeps): PublicApi {
-  return createApi({ db: deps.database.db, cipher: deps.identity.cipher, catalog: deps.catalog, now: deps.payments.shop.now, rateLimitPerMinute: deps.apiRateLimit });
+  return createApi({ db: deps.database.db, cipher: deps.identity.cipher, catalog: deps.catalog, now: deps.payments.shop.now, rateLimitPerMinute: deps.apiRateLimit, sharedReads: deps.database.sharedReads });
 }
 
 /** The public API at /api/v1, and the files of its interactive reference. */
