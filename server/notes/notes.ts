@@ -188,10 +188,26 @@ const liveNoteIdsIn = (order: SQL[], name: string) =>
 const liveNoteIds = { newest: liveNoteIdsIn(newestFirst, "live_note_ids_newest"), oldest: liveNoteIdsIn(oldestFirst, "live_note_ids_oldest") };
 
 /**
+ * The first `limit` live notes in `order`, whole, each with how many live notes there are: the notes
+ * page's list in one prepared statement. At most a page of notes, each within its length limits.
+ */
+const firstLiveNotesIn = (order: SQL[], name: string) =>
+  preparedStatement((db) =>
+    db
+      .select({ note: notes, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(notes)
+      .where(and(eq(notes.userId, sql.placeholder("userId")), isNull(notes.deletedAt)))
+      .orderBy(...order)
+      .limit(sql.placeholder("limit"))
+      .prepare(name),
+  );
+const firstLiveNotes = { newest: firstLiveNotesIn(newestFirst, "first_live_notes_newest"), oldest: firstLiveNotesIn(oldestFirst, "first_live_notes_oldest") };
+
+/**
  * The learner's live notes, last updated first (or oldest first), matching `query` when given.
- * Without a search only the notes returned are read and
- * decrypted. A search, or the whole list, must decrypt them all (the text is encrypted): it counts
- * against the learner's searches a minute, and reads in slices, keeping only the notes returned.
+ * Without a search only the notes returned are read and decrypted, with the count, in one statement.
+ * A search, or the whole list, must decrypt them all (the text is encrypted): it counts against the
+ * learner's searches a minute, and reads in slices, keeping only the notes returned.
  */
 export async function listNotes(
   db: Db,
@@ -200,19 +216,22 @@ export async function listNotes(
   options: { sort?: NoteSort; query?: string; limit?: number } = {},
 ): Promise<NoteList> {
   const query = options.query?.trim() ?? "";
-  const listed = await liveNoteIds[options.sort === "oldest" ? "oldest" : "newest"](db).execute({ userId });
-  if (query || options.limit === undefined) {
-    await throttleSearch(db, userId, listed.reduce((sum, note) => sum + note.bytes, 0));
-    const kept: Note[] = [];
-    let matching = 0;
-    const matches = (found: Note[]) => (query ? found.filter((note) => matchesSearch(note, query)) : found);
-    for await (const found of decryptInSlices(db, cipher, userId, listed, matches, "bulk")) {
-      matching += found.length;
-      kept.push(...found.slice(0, options.limit === undefined ? undefined : Math.max(0, options.limit - kept.length)));
-    }
-    return { notes: kept, total: listed.length, matching };
+  const sort = options.sort === "oldest" ? "oldest" : "newest";
+  if (!query && options.limit !== undefined) {
+    const rows = await firstLiveNotes[sort](db).execute({ userId, limit: Math.max(1, options.limit) });
+    const total = rows[0]?.total ?? 0;
+    return { notes: rows.slice(0, options.limit).map((row) => decrypt(cipher, row.note)), total, matching: total };
   }
-  return { notes: await readPage(db, cipher, userId, listed.slice(0, options.limit)), total: listed.length, matching: listed.length };
+  const listed = await liveNoteIds[sort](db).execute({ userId });
+  await throttleSearch(db, userId, listed.reduce((sum, note) => sum + note.bytes, 0));
+  const kept: Note[] = [];
+  let matching = 0;
+  const matches = (found: Note[]) => (query ? found.filter((note) => matchesSearch(note, query)) : found);
+  for await (const found of decryptInSlices(db, cipher, userId, listed, matches, "bulk")) {
+    matching += found.length;
+    kept.push(...found.slice(0, options.limit === undefined ? undefined : Math.max(0, options.limit - kept.length)));
+  }
+  return { notes: kept, total: listed.length, matching };
 }
 
 /** Every word of the query appears in the title or the body, ignoring case. The text is encrypted, so this runs after decrypting. */
