@@ -1,5 +1,6 @@
 import type { Db } from "../db/client.ts";
-import { outsideRequest, type Logger } from "../logger.ts";
+import { inRounds } from "../jobs/rounds.ts";
+import type { Logger } from "../logger.ts";
 import { deliverDueMail, type MailTransport } from "./outbox.ts";
 
 const address = /[^\s<>"'(),;:]+@[^\s<>"'(),;:]+/g;
@@ -18,50 +19,33 @@ export interface MailWorker {
 /** Delivers outbox mail every `intervalMs`, and at once when nudged. */
 export function startMailWorker(options: { db: Db; transport: MailTransport; logger: Logger; intervalMs?: number }): MailWorker {
   const { db, transport, logger } = options;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
-
-  const run = (): void => {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
+  const rounds = inRounds(async () => {
+    try {
+      const { sent, failed } = await deliverDueMail(db, transport, {
+        failed: ({ reason, gaveUp, ...failure }) => {
+          // An SMTP reply often quotes the recipient; the mail's id finds it in the outbox.
+          const logged = { ...failure, transport: transport.kind, reason: withoutAddresses(reason) };
+          if (gaveUp) logger.error(logged, "mail not delivered after every attempt; given up");
+          else logger.warn(logged, "mail not delivered; will try again");
+        },
+      });
+      if (sent > 0) logger.info({ sent, transport: transport.kind }, "mail delivered");
+      // A full batch: there may be more due.
+      return sent + failed === 10;
+    } catch (error) {
+      logger.error({ err: error }, "mail delivery failed");
+      return false;
     }
-    // Nudged from a request, it is still not that request's work: its lines name no request.
-    running = outsideRequest(async () => {
-      for (;;) {
-        again = false;
-        try {
-          const { sent, failed } = await deliverDueMail(db, transport, {
-            failed: ({ reason, gaveUp, ...failure }) => {
-              // An SMTP reply often quotes the recipient; the mail's id finds it in the outbox.
-              const logged = { ...failure, transport: transport.kind, reason: withoutAddresses(reason) };
-              if (gaveUp) logger.error(logged, "mail not delivered after every attempt; given up");
-              else logger.warn(logged, "mail not delivered; will try again");
-            },
-          });
-          if (sent > 0) logger.info({ sent, transport: transport.kind }, "mail delivered");
-          if (sent + failed === 10) again = true;
-        } catch (error) {
-          logger.error({ err: error }, "mail delivery failed");
-        }
-        if (!again || stopped) break;
-      }
-    }).finally(() => {
-      running = undefined;
-    });
-  };
+  });
 
-  const timer = setInterval(run, options.intervalMs ?? 15_000);
+  const timer = setInterval(rounds.run, options.intervalMs ?? 15_000);
   timer.unref();
-  run();
+  rounds.run();
   return {
-    nudge: run,
+    nudge: rounds.run,
     async stop() {
-      stopped = true;
       clearInterval(timer);
-      await running;
+      await rounds.stop();
       transport.close();
     },
   };

@@ -2,7 +2,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { sandboxOrders, sandboxPayments, sandboxRefunds, sandboxWebhooks } from "../db/schema.ts";
-import { outsideRequest, type Logger } from "../logger.ts";
+import { inRounds } from "../jobs/rounds.ts";
+import type { Logger } from "../logger.ts";
 import { ProviderError, type PaymentProvider, type ProviderOrder, type ProviderPayment, type ProviderRefund } from "./provider.ts";
 import { paymentSignature, webhookSignature } from "./signature.ts";
 
@@ -344,49 +345,28 @@ export function startSandboxWebhooks(options: {
 }): SandboxWebhookWorker {
   const { gateway, logger } = options;
   const idleMs = options.idleMs ?? 10_000;
-  let running: Promise<void> | undefined;
-  let again = false;
-  let stopped = false;
   let timer: NodeJS.Timeout | undefined;
-
-  const wakeIn = (ms: number): void => {
-    clearTimeout(timer);
-    if (stopped) return;
-    // A floor, so a row another process holds while it delivers is not asked about in a busy loop.
-    timer = setTimeout(run, Math.min(idleMs, Math.max(50, ms)));
-    timer.unref();
-  };
-  function run(): void {
-    if (stopped) return;
-    if (running) {
-      again = true;
-      return;
+  const rounds = inRounds(async () => {
+    let nextInMs = idleMs;
+    try {
+      await gateway.deliverDueWebhooks(options.deliver, options.webhookUrl);
+      nextInMs = (await gateway.nextWebhookDueIn()) ?? idleMs;
+    } catch (error) {
+      logger.error({ err: error }, "sandbox webhook delivery failed");
     }
-    // Woken from a request, the delivery is still not that request's work: its lines name no request.
-    running = outsideRequest(async () => {
-      for (;;) {
-        again = false;
-        try {
-          await gateway.deliverDueWebhooks(options.deliver, options.webhookUrl);
-          wakeIn((await gateway.nextWebhookDueIn()) ?? idleMs);
-        } catch (error) {
-          logger.error({ err: error }, "sandbox webhook delivery failed");
-          wakeIn(idleMs);
-        }
-        if (!again || stopped) break;
-      }
-    }).finally(() => {
-      running = undefined;
-    });
-  }
+    clearTimeout(timer);
+    // A floor, so a row another process holds while it delivers is not asked about in a busy loop.
+    timer = setTimeout(rounds.run, Math.min(idleMs, Math.max(50, nextInMs)));
+    timer.unref();
+    return false;
+  });
 
-  gateway.onQueued(run);
-  run();
+  gateway.onQueued(rounds.run);
+  rounds.run();
   return {
     async stop() {
-      stopped = true;
+      await rounds.stop();
       clearTimeout(timer);
-      await running;
     },
   };
 }
