@@ -38,4 +38,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # The flags `npm start` runs the server with (package.json), without its build step: the image is built.
-CMD ["node", "--max-semi-space-size=16", "--expose-gc", "server/main.ts"]
+CMD ["node", "--max-semi-space-size=16", "--expose-gc", "--no-memory-reducer", "server/main.ts"]

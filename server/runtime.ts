@@ -11,7 +11,8 @@ import { loadGeneratedSecrets } from "./db/generated-secrets.ts";
 import { DatabaseInUse } from "./db/pglite-lock.ts";
 import { checkSchema, SchemaMismatch } from "./db/schema-check.ts";
 import type { HttpDeps } from "./http/app.ts";
-import { collectWhenIdle, idleCollectionQuietMs } from "./idle-collection.ts";
+import { isProbePath } from "./http/health.ts";
+import { collectWhenQuiet, idleCollectionQuietMs, lastResortCollection } from "./idle-collection.ts";
 import { startJobs } from "./jobs/index.ts";
 import { startIdentity, type Identity } from "./identity.ts";
 import { version } from "./version.ts";
@@ -150,10 +151,13 @@ export function listen(
   handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>,
 ): Promise<Server> {
   const { config, logger, database } = services;
-  // `npm start` runs Node with --expose-gc for this; without the flag memory is left to V8.
-  // The last-resort flavour also returns the freed pages to the operating system; a regular one keeps them.
+  // `npm start` runs Node with --expose-gc for this (and without V8's own memory reducer, decision 036);
+  // without the flag memory is left to V8. The last-resort flavour also returns the freed pages to the
+  // operating system; a regular one keeps them.
   const { gc } = globalThis;
-  const collector = gc ? collectWhenIdle(handler, () => gc({ type: "major", execution: "sync", flavor: "last-resort" }), idleCollectionQuietMs) : null;
+  const collector = gc
+    ? collectWhenQuiet(handler, { collect: lastResortCollection(gc), quietMs: idleCollectionQuietMs, isProbe: (req) => isProbePath(req.url) })
+    : null;
   const serve = collector?.handler ?? handler;
   // Handlers still running, also for a client that has gone: the database stays open until they end.
   const handling = new Set<Promise<void>>();

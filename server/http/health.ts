@@ -8,6 +8,10 @@ import type { Site } from "./site.ts";
 
 const json = "application/json";
 export const healthPath = "/healthz";
+const readyPath = "/readyz";
+
+/** A probe's request (a load balancer's, a container's HEALTHCHECK): not traffic. */
+export const isProbePath = (url: string | undefined): boolean => url === healthPath || url === readyPath;
 
 /** The headers of a probe's JSON answer at `path`. */
 const jsonHeaders = ({ headersFor }: Site, path: string) => ({ ...headersFor(null, path, json), "content-type": json });
@@ -25,7 +29,7 @@ export function mountHealth(app: Hono<HttpEnv>, deps: HttpDeps, site: Site): voi
     return headedResponse(c, status, jsonHeaders(site, c.req.path), JSON.stringify(body));
   };
 
-  app.get("/readyz", async (c) => {
+  app.get(readyPath, async (c) => {
     if (deps.draining?.()) return routineJson(c, 503, { status: "shutting down" });
     return (await deps.database.ready()) ? routineJson(c, 200, { status: "ready" }) : routineJson(c, 503, { status: "not ready" });
   });

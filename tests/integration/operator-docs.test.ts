@@ -54,4 +54,16 @@ describe("the operator's documents", () => {
       expect(stdout, script).toMatch(new RegExp(`Usage: .*npm run ${script}`));
     }
   });
+
+  it("run the server with npm start's Node flags in the image, the systemd unit and the deployment guide", async () => {
+    const flags = (await scripts()).start?.split(/\s+/).filter((word) => word.startsWith("--")) ?? [];
+    expect(flags).toContain("--no-memory-reducer");
+    const dockerfile = await readFile(path.join(projectRoot, "Dockerfile"), "utf8");
+    const imageCommand = JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? "[]") as string[];
+    expect(imageCommand.filter((word) => word.startsWith("--"))).toEqual(flags);
+    const unit = await readFile(path.join(projectRoot, "deploy/academy.service"), "utf8");
+    expect(/^ExecStart=(.*)$/m.exec(unit)?.[1]?.split(/\s+/).filter((word) => word.startsWith("--"))).toEqual(flags);
+    const guide = await readFile(path.join(projectRoot, "docs/operations.md"), "utf8");
+    expect(guide).toContain(`\`node ${flags.join(" ")} server/main.ts\``);
+  });
 });
