@@ -77,7 +77,7 @@ export function runMix(target: string, url: string, buyer: Buyer, seconds: numbe
   }
 }
 
-// The server hands memory back after 30–60 s without a request (decisions 012 and 033); each reading waits that long.
+// The server hands memory back after 30–60 s of at most one request a second (decisions 012, 033 and 036); each reading waits that long.
 const settleMs = 2 * idleCollectionQuietMs + 2_000;
 
 export async function mixedLoad(server: RunningServer, buyer: Buyer, database: string, seconds: number): Promise<MixedResult> {
